@@ -1,0 +1,85 @@
+package reflectschema
+
+import (
+	"reflect"
+	"sync"
+)
+
+// cache maps a reflect.Type (never a pointer) to its finished *Type or the
+// error building it.
+var (
+	cache   sync.Map // map[reflect.Type]cacheEntry
+	buildMu sync.Mutex
+)
+
+type cacheEntry struct {
+	t   *Type
+	err error
+}
+
+func lookupCache(t reflect.Type) (*Type, bool) {
+	if e, ok := cache.Load(t); ok && e.(cacheEntry).err == nil {
+		return e.(cacheEntry).t, true
+	}
+	return nil, false
+}
+
+// Of returns the schema of t. Pointers are followed. Any Go type encodable
+// as JSON is accepted; the schema of a type and of every type it reaches is
+// built once, validated, and cached. Concurrent first calls are safe.
+func Of(t reflect.Type) (*Type, error) {
+	if t == nil {
+		return nil, &Error{Type: reflect.TypeFor[any](), Rule: RuleUnsupported, Msg: "nil type"}
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if e, ok := cache.Load(t); ok {
+		ce := e.(cacheEntry)
+		return ce.t, ce.err
+	}
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if e, ok := cache.Load(t); ok {
+		ce := e.(cacheEntry)
+		return ce.t, ce.err
+	}
+	b := &builder{built: map[reflect.Type]*Type{}}
+	st, err := b.typeOf(t)
+	if err == nil {
+		err = b.validateKeys()
+	}
+	if err != nil {
+		// Only the root remembers the failure; the types it reached are
+		// rebuilt if asked for, so each reports its own error.
+		cache.Store(t, cacheEntry{err: err})
+		return nil, err
+	}
+	for bt, bst := range b.built {
+		cache.Store(bt, cacheEntry{t: bst})
+	}
+	return st, nil
+}
+
+// For returns the schema of T.
+func For[T any]() (*Type, error) { return Of(reflect.TypeFor[T]()) }
+
+// OfValue returns the schema of v's dynamic type, which must be a struct or
+// a pointer to one: the form Kubernetes' strategicpatch takes its
+// dataStruct argument in. A *Type is returned as it is.
+func OfValue(v any) (*Type, error) {
+	if st, ok := v.(*Type); ok && st != nil {
+		return st, nil
+	}
+	if v == nil {
+		return nil, &Error{Type: reflect.TypeFor[any](), Rule: RuleNotStruct, Msg: "nil data struct"}
+	}
+	st, err := Of(reflect.TypeOf(v))
+	if err != nil {
+		return nil, err
+	}
+	if st.Kind != Struct {
+		return nil, &Error{Type: st.Go, Rule: RuleNotStruct, Msg: "schema root must be a struct, not a " + st.Kind.String()}
+	}
+	return st, nil
+}
