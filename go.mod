@@ -3,10 +3,13 @@ module github.com/typedpatch/typedpatch
 go 1.26
 
 require (
-	github.com/fatih/structtag v1.2.0 // indirect
-	github.com/google/go-cmp v0.7.0 // indirect
-	github.com/stretchr/testify v1.12.1 // indirect
+	github.com/fatih/structtag v1.2.0
+	github.com/google/go-cmp v0.7.0
+	github.com/stretchr/testify v1.12.1
+	sigs.k8s.io/yaml v1.6.0
+)
+
+require (
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
-	pgregory.net/rapid v1.3.0 // indirect
-	sigs.k8s.io/yaml v1.6.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
 )

@@ -29,8 +29,9 @@ type pendingField struct {
 // typeOf returns the schema of t, building it if needed. Pointers are
 // followed.
 func (b *builder) typeOf(t reflect.Type) (*Type, error) {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
+	t, err := deref(t)
+	if err != nil {
+		return nil, err
 	}
 	if st, ok := lookupCache(t); ok {
 		return st, nil
@@ -40,7 +41,6 @@ func (b *builder) typeOf(t reflect.Type) (*Type, error) {
 	}
 	st := &Type{Go: t}
 	b.built[t] = st
-	var err error
 	switch {
 	case isAtomic(t):
 		st.Kind = Atomic
@@ -51,6 +51,22 @@ func (b *builder) typeOf(t reflect.Type) (*Type, error) {
 		return nil, err
 	}
 	return st, nil
+}
+
+// maxPointerDepth bounds the pointers deref follows: named pointer types
+// can form a cycle (type P *P) that never reaches a non-pointer type.
+const maxPointerDepth = 64
+
+// deref follows pointers to the type they point to.
+func deref(t reflect.Type) (reflect.Type, error) {
+	start := t
+	for n := 0; t.Kind() == reflect.Pointer; n++ {
+		if n == maxPointerDepth {
+			return nil, &Error{Type: start, Rule: RuleUnsupported, Msg: "pointer type " + start.String() + " never reaches a non-pointer type"}
+		}
+		t = t.Elem()
+	}
+	return t, nil
 }
 
 // isAtomic reports whether values of t marshal themselves.
@@ -117,6 +133,11 @@ func (b *builder) fillStruct(st *Type, t reflect.Type) error {
 	for _, r := range raws {
 		ft, err := b.typeOf(r.sf.Type)
 		if err != nil {
+			if e, ok := err.(*Error); ok && e.Field == "" {
+				// The field's type itself (not a struct it reaches) is
+				// at fault: name the struct and field holding it.
+				err = &Error{Type: t, Field: r.goName, Rule: e.Rule, Msg: "type " + e.Type.String() + ": " + e.Msg}
+			}
 			return err
 		}
 		f := &Field{

@@ -31,8 +31,9 @@ func Of(t reflect.Type) (*Type, error) {
 	if t == nil {
 		return nil, &Error{Type: reflect.TypeFor[any](), Rule: RuleUnsupported, Msg: "nil type"}
 	}
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
+	t, err := deref(t)
+	if err != nil {
+		return nil, err
 	}
 	if e, ok := cache.Load(t); ok {
 		ce := e.(cacheEntry)
@@ -68,7 +69,10 @@ func For[T any]() (*Type, error) { return Of(reflect.TypeFor[T]()) }
 // a pointer to one: the form Kubernetes' strategicpatch takes its
 // dataStruct argument in. A *Type is returned as it is.
 func OfValue(v any) (*Type, error) {
-	if st, ok := v.(*Type); ok && st != nil {
+	if st, ok := v.(*Type); ok {
+		if st == nil {
+			return nil, &Error{Type: reflect.TypeFor[*Type](), Rule: RuleNotStruct, Msg: "nil *Type"}
+		}
 		return st, nil
 	}
 	if v == nil {

@@ -38,9 +38,9 @@ func structFields(t reflect.Type) ([]rawField, error) {
 	for len(next) > 0 {
 		current := next
 		next = nil
-		count := map[reflect.Type]int{}
+		reached := map[reflect.Type][]embedded{}
 		for _, e := range current {
-			count[e.typ]++
+			reached[e.typ] = append(reached[e.typ], e)
 		}
 		for _, e := range current {
 			if visited[e.typ] {
@@ -71,7 +71,7 @@ func structFields(t reflect.Type) ([]rawField, error) {
 				}
 				if tags.inline {
 					return nil, &Error{Type: t, Field: goName, Rule: RuleInline,
-						Msg: `json ",inline" on a field that is not an embedded struct: encoding/json would not inline it`}
+						Msg: `json ",inline" on a field that is not an embedded struct without a JSON name: encoding/json would not inline it`}
 				}
 				name := tags.name
 				if name == "" {
@@ -79,10 +79,15 @@ func structFields(t reflect.Type) ([]rawField, error) {
 				}
 				f := rawField{name: name, tagged: tags.name != "", index: index, goName: goName, sf: sf, tags: tags}
 				fields = append(fields, f)
-				if count[e.typ] > 1 {
+				if r := reached[e.typ]; len(r) > 1 {
 					// The same struct reached twice at one depth: its
 					// fields conflict with themselves, as in encoding/json.
-					fields = append(fields, f)
+					// The copy carries the second path, so the error
+					// names both.
+					dup := f
+					dup.index = append(slices.Clone(r[1].index), i)
+					dup.goName = joinName(r[1].goName, sf.Name)
+					fields = append(fields, dup)
 				}
 			}
 		}

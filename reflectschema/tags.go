@@ -40,6 +40,10 @@ func parseTags(sf reflect.StructField) (fieldTags, error) {
 	if err != nil {
 		return ft, fmt.Errorf("malformed struct tag %q: %v", sf.Tag, err)
 	}
+	if tags == nil {
+		// structtag returns no Tags for a tag of only spaces.
+		return ft, nil
+	}
 	if j, err := tags.Get(tagJSON); err == nil {
 		if j.Name == "-" && len(j.Options) == 0 {
 			ft.skip = true
