@@ -1,0 +1,209 @@
+package smp
+
+import (
+	"strconv"
+)
+
+// JSONMap is a JSON object decoded into Go values, as in Kubernetes'
+// strategicpatch.
+type JSONMap map[string]any
+
+// StrategicMergePatch applies a strategic merge patch to a JSON document
+// and returns the result. dataStruct is a value of the Go type whose tags
+// are the schema (a struct or a pointer to one), or a *reflectschema.Type.
+// Neither input is changed.
+func StrategicMergePatch(original, patch []byte, dataStruct any) ([]byte, error) {
+	return ApplyJSON(original, patch, dataStruct)
+}
+
+// ApplyJSON is StrategicMergePatch with options.
+func ApplyJSON(original, patch []byte, dataStruct any, opts ...Option) ([]byte, error) {
+	cfg := newConfig(opts)
+	s, err := schemaFor(dataStruct)
+	if err != nil {
+		return nil, err
+	}
+	om, err := decodeLimited(original, "original document", cfg.limits)
+	if err != nil {
+		return nil, err
+	}
+	pm, err := decodeLimited(patch, "patch", cfg.limits)
+	if err != nil {
+		return nil, err
+	}
+	res, err := applyObject(om, pm, s, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return encode(res)
+}
+
+// applyObject applies a decoded patch to a decoded document.
+func applyObject(om, pm map[string]any, s slot, cfg *config) (map[string]any, error) {
+	a := &applier{cfg: cfg}
+	res, keep, err := a.mergeObject(om, pm, s, false, nil)
+	if err != nil {
+		return nil, err
+	}
+	if !keep {
+		res = map[string]any{}
+	}
+	return res, nil
+}
+
+// StrategicMergeMapPatch is StrategicMergePatch on decoded objects. Unlike
+// Kubernetes' version it changes neither argument; numbers in the result
+// are int64 or float64.
+func StrategicMergeMapPatch(original, patch JSONMap, dataStruct any) (JSONMap, error) {
+	cfg := newConfig(nil)
+	s, err := schemaFor(dataStruct)
+	if err != nil {
+		return nil, err
+	}
+	om, pm, err := fromGoPair(original, patch, "original document", "patch", cfg)
+	if err != nil {
+		return nil, err
+	}
+	res, err := applyObject(om, pm, s, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return JSONMap(toGo(res).(map[string]any)), nil
+}
+
+// CreateTwoWayMergePatch returns the patch that turns original into
+// modified, with the directives Kubernetes' client writes. Each
+// precondition must accept the patch.
+func CreateTwoWayMergePatch(original, modified []byte, dataStruct any, fns ...PreconditionFunc) ([]byte, error) {
+	return DiffJSON(original, modified, dataStruct, WithPreconditions(fns...))
+}
+
+// DiffJSON is CreateTwoWayMergePatch with options.
+func DiffJSON(original, modified []byte, dataStruct any, opts ...Option) ([]byte, error) {
+	cfg := newConfig(opts)
+	s, err := schemaFor(dataStruct)
+	if err != nil {
+		return nil, err
+	}
+	om, err := decodeLimited(original, "original document", cfg.limits)
+	if err != nil {
+		return nil, err
+	}
+	mm, err := decodeLimited(modified, "modified document", cfg.limits)
+	if err != nil {
+		return nil, err
+	}
+	p, err := twoWay(om, mm, s, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return encode(p)
+}
+
+// twoWay diffs decoded documents and checks the preconditions.
+func twoWay(om, mm map[string]any, s slot, cfg *config) (map[string]any, error) {
+	d := &differ{cfg: cfg, setOrder: true}
+	p, up, err := d.diffObject(om, mm, s, nil)
+	if err != nil {
+		return nil, err
+	}
+	if up {
+		p = replaceObject(mm)
+	}
+	if err := checkPreconditions(p, cfg.preconditions); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// CreateTwoWayMergeMapPatch is CreateTwoWayMergePatch on decoded objects.
+func CreateTwoWayMergeMapPatch(original, modified JSONMap, dataStruct any, fns ...PreconditionFunc) (JSONMap, error) {
+	cfg := newConfig([]Option{WithPreconditions(fns...)})
+	s, err := schemaFor(dataStruct)
+	if err != nil {
+		return nil, err
+	}
+	om, mm, err := fromGoPair(original, modified, "original document", "modified document", cfg)
+	if err != nil {
+		return nil, err
+	}
+	p, err := twoWay(om, mm, s, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return JSONMap(toGo(p).(map[string]any)), nil
+}
+
+// CreateThreeWayMergePatch returns the patch that brings current to
+// modified while keeping the changes made to current since original. With
+// overwrite false, a patch that would undo such a change fails with a
+// conflict (IsConflict) naming the paths.
+func CreateThreeWayMergePatch(original, modified, current []byte, dataStruct any, overwrite bool, fns ...PreconditionFunc) ([]byte, error) {
+	return ThreeWayJSON(original, modified, current, dataStruct, WithOverwrite(overwrite), WithPreconditions(fns...))
+}
+
+// ThreeWayJSON is CreateThreeWayMergePatch with options; conflicts fail
+// unless WithOverwrite(true).
+func ThreeWayJSON(original, modified, current []byte, dataStruct any, opts ...Option) ([]byte, error) {
+	cfg := newConfig(opts)
+	s, err := schemaFor(dataStruct)
+	if err != nil {
+		return nil, err
+	}
+	docs := [3]map[string]any{}
+	for i, in := range [3]struct {
+		data []byte
+		what string
+	}{{original, "original document"}, {modified, "modified document"}, {current, "current document"}} {
+		if docs[i], err = decodeLimited(in.data, in.what, cfg.limits); err != nil {
+			return nil, err
+		}
+	}
+	p, err := threeWay(docs[0], docs[1], docs[2], s, cfg, cfg.preconditions)
+	if err != nil {
+		return nil, err
+	}
+	return encode(p)
+}
+
+// MergingMapsHaveConflicts reports whether two patches for the same type
+// set a field to different values, by Kubernetes' rules.
+func MergingMapsHaveConflicts(left, right map[string]any, dataStruct any) (bool, error) {
+	cfg := newConfig(nil)
+	s, err := schemaFor(dataStruct)
+	if err != nil {
+		return false, err
+	}
+	l, r, err := fromGoPair(left, right, "left patch", "right patch", cfg)
+	if err != nil {
+		return false, err
+	}
+	c := &conflicts{d: &differ{cfg: cfg}}
+	c.values(l, r, s, nil)
+	return len(c.paths) > 0, nil
+}
+
+// fromGoPair copies two caller-built objects into decoded form.
+func fromGoPair(a, b map[string]any, whatA, whatB string, cfg *config) (map[string]any, map[string]any, error) {
+	var out [2]map[string]any
+	for i, in := range [2]struct {
+		m    map[string]any
+		what string
+	}{{a, whatA}, {b, whatB}} {
+		v, err := fromGo(in.m, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		m, _ := v.(map[string]any)
+		if m == nil {
+			m = map[string]any{}
+		}
+		if err := checkLimits(m, cfg.limits, in.what); err != nil {
+			return nil, nil, err
+		}
+		out[i] = m
+	}
+	return out[0], out[1], nil
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -1,0 +1,282 @@
+package smp
+
+import (
+	"slices"
+
+	"github.com/typedpatch/typedpatch/reflectschema"
+)
+
+// applier merges a patch into a document. It never changes either input:
+// merged objects and lists are new values that share untouched subtrees
+// with the document.
+type applier struct {
+	cfg *config
+}
+
+// mergeValue merges patch value pv into the document value ov (present
+// says whether the document has one) at slot s. keep is false when the
+// value is to be removed.
+func (a *applier) mergeValue(ov any, present bool, pv any, s slot, at *pathNode) (v any, keep bool, err error) {
+	if pv == nil {
+		return nil, false, nil
+	}
+	if err := checkType(pv, s, at); err != nil {
+		return nil, false, err
+	}
+	k := s.kind()
+	if k == reflectschema.Atomic {
+		return pv, true, nil
+	}
+	switch p := pv.(type) {
+	case map[string]any:
+		om, _ := ov.(map[string]any)
+		return a.mergeObject(om, p, s, s.meta.Strategy == reflectschema.Replace, at)
+	case []any:
+		if k == reflectschema.Untyped {
+			return p, true, nil
+		}
+		ol, isList := ov.([]any)
+		s = mergeOverride(s, p)
+		if !s.isMergeList() {
+			l, err := a.finalizeList(p, s, at)
+			return l, true, err
+		}
+		l, err := a.mergeList(listInput{orig: ol, origPresent: present && isList, patch: p, inPatch: true}, s, at)
+		return l, true, err
+	}
+	return pv, true, nil
+}
+
+// mergeOverride turns a replace list into a merge list when the patch list
+// carries {"$patch": "merge"} and the list can merge (scalars, or objects
+// with a declared merge key).
+func mergeOverride(s slot, p []any) slot {
+	if s.isMergeList() || s.kind() != reflectschema.List {
+		return s
+	}
+	for _, e := range p {
+		if m, ok := e.(map[string]any); ok && m[keyPatch] == patchMerge {
+			if !s.isObjectList() || len(s.meta.MergeKey) > 0 {
+				s.meta.Strategy = reflectschema.Merge
+			}
+			break
+		}
+	}
+	return s
+}
+
+// mergeObject merges patch object pm into document object om (nil when
+// absent). replace starts from an empty object, for a field whose strategy
+// is replace; a "$patch: merge" in pm overrides it.
+func (a *applier) mergeObject(om, pm map[string]any, s slot, replace bool, at *pathNode) (map[string]any, bool, error) {
+	if raw, ok := pm[keyPatch]; ok {
+		switch raw {
+		case patchDelete:
+			return nil, false, nil
+		case patchReplace:
+			replace = true
+		case patchMerge:
+			replace = false
+		default:
+			return nil, false, newError(ErrInvalidDirective, at.field(keyPatch), "unknown %s value %s (want replace, delete or merge)", keyPatch, describe(raw))
+		}
+	}
+	if replace {
+		om = nil
+	}
+	res := make(map[string]any, len(om)+len(pm))
+	for k, v := range om {
+		res[k] = v
+	}
+	if err := a.retainKeys(res, pm, s, at); err != nil {
+		return nil, false, err
+	}
+	p, err := a.splitObjectPatch(pm, s, at)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, name := range p.names {
+		c := s.child(name)
+		cat := at.field(name)
+		pv, inPatch := pm[name]
+		if inPatch && pv == nil {
+			delete(res, name)
+			continue
+		}
+		order, hasOrder := p.setOrder[name]
+		dels, hasDels := p.deletes[name]
+		if !hasOrder && !hasDels {
+			ov, present := res[name]
+			v, keep, err := a.mergeValue(ov, present, pv, c, cat)
+			if err != nil {
+				return nil, false, err
+			}
+			if keep {
+				res[name] = v
+			} else {
+				delete(res, name)
+			}
+			continue
+		}
+		in := listInput{setOrder: order, hasSetOrder: hasOrder, deletes: dels, hasDeletes: hasDels, inPatch: inPatch}
+		if inPatch {
+			pl, ok := pv.([]any)
+			if !ok {
+				return nil, false, newError(ErrTypeMismatch, cat, "expected an array for a merge list, found a %s", kindOf(pv))
+			}
+			in.patch = pl
+		}
+		ov, present := res[name]
+		if ol, isList := ov.([]any); isList {
+			in.orig, in.origPresent = ol, true
+		} else if present && ov != nil {
+			return nil, false, newError(ErrTypeMismatch, cat, "directives for a list, but the document holds a %s", kindOf(ov))
+		}
+		if !in.origPresent && !inPatch {
+			continue // ordering or deleting in a list that is not there
+		}
+		l, err := a.mergeList(in, c, cat)
+		if err != nil {
+			return nil, false, err
+		}
+		res[name] = l
+	}
+	return res, true, nil
+}
+
+// objectPatch is a patch object's content sorted out: the fields to merge
+// (names, sorted, including lists only named by a parallel directive) and
+// the parallel lists by the name of the list they apply to.
+type objectPatch struct {
+	names    []string
+	setOrder map[string][]any
+	deletes  map[string][]any
+}
+
+// splitObjectPatch sorts a patch object's keys into fields and directives,
+// checking each directive's JSON type and that its list takes it.
+func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (objectPatch, error) {
+	var p objectPatch
+	seen := map[string]bool{}
+	add := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			p.names = append(p.names, n)
+		}
+	}
+	for k, v := range pm {
+		kind, list := classify(k)
+		if !a.cfg.directives.understood(kind) {
+			continue // an older applier drops what it does not know
+		}
+		switch kind {
+		case dirPatch, dirRetainKeys:
+		case dirPatchMergeKey:
+			return p, newError(ErrDirectiveNotAllowed, at.field(k), "%s belongs in an element of a merge list of objects", keyPatchMergeKey)
+		case dirSetOrder, dirDeleteFromList:
+			c := s.child(list)
+			l, ok := v.([]any)
+			if !ok {
+				return p, newError(ErrInvalidDirective, at.field(k), "%s must be a list, not a %s", k, kindOf(v))
+			}
+			if !c.isMergeList() {
+				return p, newError(ErrDirectiveNotAllowed, at.field(k), "%q is not a merge list (patchStrategy merge)", list)
+			}
+			if kind == dirDeleteFromList {
+				if c.isObjectList() {
+					return p, newError(ErrDirectiveNotAllowed, at.field(k), "%q is a list of objects; delete its elements with %s: %s", list, keyPatch, patchDelete)
+				}
+				if p.deletes == nil {
+					p.deletes = map[string][]any{}
+				}
+				p.deletes[list] = l
+			} else {
+				if p.setOrder == nil {
+					p.setOrder = map[string][]any{}
+				}
+				p.setOrder[list] = l
+			}
+			add(list)
+		case dirUnknown:
+			if s.kind() == reflectschema.Struct && s.t.Field(k) == nil {
+				return p, newError(ErrUnknownDirective, at.field(k), "unknown directive %q", k)
+			}
+			add(k)
+		default:
+			add(k)
+		}
+	}
+	slices.Sort(p.names)
+	return p, nil
+}
+
+// retainKeys applies a $retainKeys directive: it checks that the patch
+// sets only listed fields, then clears the unlisted ones from res.
+func (a *applier) retainKeys(res, pm map[string]any, s slot, at *pathNode) error {
+	raw, ok := pm[keyRetainKeys]
+	if !ok || !a.cfg.directives.understood(dirRetainKeys) {
+		return nil
+	}
+	dat := at.field(keyRetainKeys)
+	if !s.meta.RetainKeys {
+		return newError(ErrDirectiveNotAllowed, dat, "%s on an object whose field has no retainKeys strategy", keyRetainKeys)
+	}
+	list, ok := raw.([]any)
+	if !ok {
+		return newError(ErrInvalidDirective, dat, "%s must be a list of field names, not a %s", keyRetainKeys, kindOf(raw))
+	}
+	keep := make(map[string]bool, len(list))
+	for _, v := range list {
+		name, ok := v.(string)
+		if !ok {
+			return newError(ErrInvalidDirective, dat, "%s must list field names, found a %s", keyRetainKeys, kindOf(v))
+		}
+		keep[name] = true
+	}
+	for k, v := range pm {
+		if kind, _ := classify(k); kind != notDirective && kind != dirUnknown {
+			continue
+		}
+		if v != nil && !keep[k] {
+			return newError(ErrRetainKeys, at.field(k), "field %q is set by the patch but not listed in %s", k, keyRetainKeys)
+		}
+	}
+	for k := range res {
+		if !keep[k] {
+			delete(res, k)
+		}
+	}
+	return nil
+}
+
+// finalizeList turns a patch list into a document list for a list that is
+// replaced: objects lose their directives, directive elements are dropped.
+func (a *applier) finalizeList(p []any, s slot, at *pathNode) ([]any, error) {
+	out := make([]any, 0, len(p))
+	es := s.elem()
+	for i, e := range p {
+		m, ok := e.(map[string]any)
+		if !ok {
+			if err := checkType(e, es, at.index(i)); err != nil {
+				return nil, err
+			}
+			out = append(out, e)
+			continue
+		}
+		if _, directive := m[keyPatch]; directive {
+			continue
+		}
+		if es.kind() == reflectschema.Atomic || es.kind() == reflectschema.Untyped {
+			out = append(out, m)
+			continue
+		}
+		v, keep, err := a.mergeObject(nil, m, es, false, at.index(i))
+		if err != nil {
+			return nil, err
+		}
+		if keep {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}

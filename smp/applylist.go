@@ -1,0 +1,142 @@
+package smp
+
+import (
+	"strconv"
+)
+
+// listInput is everything a patch says about one merge list: the live
+// list, the patch list, and the parallel directive lists.
+type listInput struct {
+	orig        []any
+	origPresent bool
+	patch       []any
+	inPatch     bool
+	setOrder    []any
+	hasSetOrder bool
+	deletes     []any
+	hasDeletes  bool
+}
+
+// mergeList merges a merge list (patchStrategy merge).
+func (a *applier) mergeList(in listInput, s slot, at *pathNode) ([]any, error) {
+	if s.isObjectList() {
+		return a.mergeObjectList(in, s, at)
+	}
+	return a.mergeScalarList(in, s, at)
+}
+
+// scalarIDs returns the identity of each scalar of a document list. A
+// value that is not a scalar (a malformed document) gets an identity of
+// its own, so it is kept and never matched.
+func scalarIDs(l []any) []string {
+	ids := make([]string, len(l))
+	for i, v := range l {
+		id, ok := scalarKey(v)
+		if !ok {
+			id = "\x02" + strconv.Itoa(i)
+		}
+		ids[i] = id
+	}
+	return ids
+}
+
+// patchScalarIDs checks that a patch list holds scalars of the element
+// type and returns their identities.
+func patchScalarIDs(l []any, es slot, what string, at *pathNode) ([]string, error) {
+	ids := make([]string, len(l))
+	for i, v := range l {
+		id, ok := scalarKey(v)
+		if !ok {
+			return nil, newError(ErrMixedList, at.index(i), "%s of scalars holds a %s", what, kindOf(v))
+		}
+		if err := checkType(v, es, at.index(i)); err != nil {
+			return nil, err
+		}
+		ids[i] = id
+	}
+	return ids, nil
+}
+
+// mergeScalarList merges a list of scalars as a set, then orders it and
+// removes the $deleteFromPrimitiveList values.
+func (a *applier) mergeScalarList(in listInput, s slot, at *pathNode) ([]any, error) {
+	es := s.elem()
+	pids, err := patchScalarIDs(in.patch, es, "patch list", at)
+	if err != nil {
+		return nil, err
+	}
+	origIDs := scalarIDs(in.orig)
+	merged, ids := in.orig, origIDs
+	switch {
+	case !in.origPresent:
+		merged, ids = in.patch, pids
+	case in.inPatch && len(in.orig)+len(in.patch) > 0:
+		seen := make(map[string]bool, len(in.orig)+len(in.patch))
+		merged = make([]any, 0, len(in.orig)+len(in.patch))
+		ids = make([]string, 0, cap(merged))
+		for _, src := range [2]struct {
+			l   []any
+			ids []string
+		}{{in.orig, origIDs}, {in.patch, pids}} {
+			for i, v := range src.l {
+				if !seen[src.ids[i]] {
+					seen[src.ids[i]] = true
+					merged = append(merged, v)
+					ids = append(ids, src.ids[i])
+				}
+			}
+		}
+		merged, ids = arrange(merged, ids, firstRanks(pids), firstRanks(origIDs), a.cfg.ordering)
+	}
+	if in.hasSetOrder {
+		oids, err := patchScalarIDs(in.setOrder, es, prefixSetOrder+" list", at)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkSetOrder(pids, oids, at); err != nil {
+			return nil, err
+		}
+		merged, ids = arrange(merged, ids, firstRanks(oids), firstRanks(origIDs), a.cfg.ordering)
+	}
+	if in.hasDeletes {
+		dids, err := patchScalarIDs(in.deletes, es, prefixDeleteFromList+" list", at)
+		if err != nil {
+			return nil, err
+		}
+		drop := make(map[string]bool, len(dids))
+		for _, id := range dids {
+			drop[id] = true
+		}
+		kept := make([]any, 0, len(merged))
+		for i, v := range merged {
+			if !drop[ids[i]] {
+				kept = append(kept, v)
+			}
+		}
+		merged = kept
+	}
+	if merged == nil {
+		merged = []any{}
+	}
+	return merged, nil
+}
+
+// checkSetOrder enforces seed 004's rules: the patch list's items appear
+// in $setElementOrder, in the same relative order. As in Kubernetes, an
+// empty list on either side passes.
+func checkSetOrder(patchIDs, orderIDs []string, at *pathNode) error {
+	if len(patchIDs) == 0 || len(orderIDs) == 0 {
+		return nil
+	}
+	pi := 0
+	for oi := 0; oi < len(orderIDs) && pi < len(patchIDs); oi++ {
+		if patchIDs[pi] == orderIDs[oi] {
+			pi++
+		}
+	}
+	if pi < len(patchIDs) {
+		return newError(ErrSetElementOrder, at.index(pi),
+			"patch list item %d is missing from %s or out of its order", pi, prefixSetOrder)
+	}
+	return nil
+}

@@ -1,0 +1,116 @@
+package smp
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+
+	"github.com/typedpatch/typedpatch/reflectschema"
+)
+
+// checkType reports a patch value whose JSON type or range does not fit
+// the Go field it is for: a typed client could not decode the result.
+func checkType(v any, s slot, at *pathNode) error {
+	if v == nil || s.t == nil {
+		return nil
+	}
+	want := ""
+	switch s.t.Kind {
+	case reflectschema.Struct, reflectschema.Map:
+		if _, ok := v.(map[string]any); !ok {
+			want = "an object"
+		}
+	case reflectschema.List:
+		if _, ok := v.([]any); !ok {
+			want = "an array"
+		}
+	case reflectschema.Scalar:
+		return checkScalar(v, s, at)
+	}
+	if want != "" {
+		return newError(ErrTypeMismatch, at, "expected %s for %s, found a %s", want, s.t, kindOf(v))
+	}
+	return nil
+}
+
+// checkScalar checks a scalar against its Go kind, including integer range
+// and the json ",string" option.
+func checkScalar(v any, s slot, at *pathNode) error {
+	gk := s.t.Go.Kind()
+	if s.quoted && gk != reflect.String {
+		str, ok := v.(string)
+		if !ok {
+			return newError(ErrTypeMismatch, at, "expected a quoted %s for %s, found a %s", gk, s.t, kindOf(v))
+		}
+		if gk == reflect.Bool {
+			if str != "true" && str != "false" {
+				return newError(ErrInvalidValue, at, "%q is not a quoted boolean", str)
+			}
+			return nil
+		}
+		v = json.Number(str)
+	}
+	mismatch := func(want string) error {
+		return newError(ErrTypeMismatch, at, "expected %s for %s, found a %s", want, s.t, kindOf(v))
+	}
+	switch gk {
+	case reflect.String:
+		if _, ok := v.(string); !ok {
+			return mismatch("a string")
+		}
+	case reflect.Bool:
+		if _, ok := v.(bool); !ok {
+			return mismatch("a boolean")
+		}
+	case reflect.Slice: // []byte
+		str, ok := v.(string)
+		if !ok {
+			return mismatch("a base64 string")
+		}
+		if _, err := base64.StdEncoding.DecodeString(str); err != nil {
+			return newError(ErrInvalidValue, at, "%q is not base64: %v", str, err)
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n, ok := v.(json.Number)
+		if !ok {
+			return mismatch("an integer")
+		}
+		i, err := strconv.ParseInt(string(n), 10, s.t.Go.Bits())
+		if err != nil {
+			return newError(ErrInvalidValue, at, "%s does not fit %s", n, s.t)
+		}
+		_ = i
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		n, ok := v.(json.Number)
+		if !ok {
+			return mismatch("an unsigned integer")
+		}
+		if _, err := strconv.ParseUint(string(n), 10, s.t.Go.Bits()); err != nil {
+			return newError(ErrInvalidValue, at, "%s does not fit %s", n, s.t)
+		}
+	case reflect.Float32, reflect.Float64:
+		n, ok := v.(json.Number)
+		if !ok {
+			return mismatch("a number")
+		}
+		f, err := strconv.ParseFloat(string(n), s.t.Go.Bits())
+		if err != nil || math.IsInf(f, 0) {
+			return newError(ErrInvalidValue, at, "%s does not fit %s", n, s.t)
+		}
+	}
+	return nil
+}
+
+// describe renders a value briefly for an error message.
+func describe(v any) string {
+	switch v := v.(type) {
+	case string:
+		return strconv.Quote(v)
+	case nil, bool, json.Number:
+		return fmt.Sprint(v)
+	}
+	return "a " + kindOf(v).String()
+}

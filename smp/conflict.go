@@ -1,0 +1,123 @@
+package smp
+
+import (
+	"slices"
+
+	"github.com/typedpatch/typedpatch/reflectschema"
+)
+
+// conflicts finds where two patches of one type set the same field
+// differently, following Kubernetes' mergingMapFieldsHaveConflicts: maps
+// compare key by key, merge lists element by merge key (lists of scalars
+// never conflict), other lists as wholes, scalars by value.
+type conflicts struct {
+	d     *differ
+	paths []Path
+	all   bool // collect every conflict, not just the first
+}
+
+func (c *conflicts) found(at *pathNode) bool {
+	c.paths = append(c.paths, at.path())
+	return !c.all
+}
+
+// values compares left and right at slot s; it returns true to stop.
+func (c *conflicts) values(left, right any, s slot, at *pathNode) bool {
+	switch l := left.(type) {
+	case map[string]any:
+		r, ok := right.(map[string]any)
+		if !ok {
+			return c.found(at)
+		}
+		lm, lok := l[keyPatch]
+		rm, rok := r[keyPatch]
+		if (lok || rok) && (lok != rok || !equalJSON(lm, rm)) {
+			return c.found(at)
+		}
+		if s.meta.Strategy == reflectschema.Replace {
+			return false
+		}
+		for _, k := range sortedKeys(l) {
+			rv, ok := r[k]
+			if !ok {
+				continue
+			}
+			if kind, _ := classify(k); kind != notDirective && kind != dirUnknown {
+				continue // parallel lists and directives do not conflict
+			}
+			if c.values(l[k], rv, s.child(k), at.field(k)) {
+				return true
+			}
+		}
+		return false
+	case []any:
+		r, ok := right.([]any)
+		if !ok {
+			return c.found(at)
+		}
+		return c.lists(l, r, s, at)
+	}
+	if !equalJSON(left, right) {
+		return c.found(at)
+	}
+	return false
+}
+
+func (c *conflicts) lists(l, r []any, s slot, at *pathNode) bool {
+	if s.isMergeList() {
+		if !s.isObjectList() {
+			return false // merging sets of scalars cannot conflict
+		}
+		if hasReplaceMarker(l) || hasReplaceMarker(r) {
+			if !equalJSON(l, r) {
+				return c.found(at)
+			}
+			return false
+		}
+		ks := c.d.listKeySet(s)
+		right := map[string]any{}
+		for _, e := range r {
+			right[idOf(ks, e)] = e
+		}
+		es := s.elem()
+		es.meta = reflectschema.PatchMeta{}
+		for _, e := range l {
+			id := idOf(ks, e)
+			if re, ok := right[id]; ok {
+				m, _ := e.(map[string]any)
+				if c.values(e, re, es, at.key(ks.step(m))) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if len(l) != len(r) {
+		return c.found(at)
+	}
+	if len(l) > 0 && kindOf(l[0]) != jsonObject {
+		li, ri := scalarIDs(l), scalarIDs(r)
+		slices.Sort(li)
+		slices.Sort(ri)
+		if !slices.Equal(slices.Compact(li), slices.Compact(ri)) {
+			return c.found(at)
+		}
+		return false
+	}
+	for i := range l {
+		if c.values(l[i], r[i], slot{t: s.elem().t}, at.index(i)) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasReplaceMarker reports whether a patch list replaces its list.
+func hasReplaceMarker(l []any) bool {
+	for _, e := range l {
+		if m, ok := e.(map[string]any); ok && m[keyPatch] == patchReplace {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,94 @@
+package smp
+
+// Ordering chooses where a merge places the live list's items that the
+// patch does not mention.
+type Ordering uint8
+
+const (
+	// KubernetesOrder keeps server-only items near their live neighbours,
+	// interleaving them by their live order, as Kubernetes does. Default.
+	KubernetesOrder Ordering = iota
+	// SeedOrder puts all server-only items first, in live order, then the
+	// patch's items, as seed 004 describes.
+	SeedOrder
+)
+
+// Option configures an operation. Options are made by the With functions.
+type Option interface {
+	apply(*config)
+}
+
+type optionFunc func(*config)
+
+func (f optionFunc) apply(c *config) { f(c) }
+
+// config is the resolved set of options.
+type config struct {
+	ordering   Ordering
+	directives DirectiveSet
+	overwrite  bool
+	skewSafe   bool
+	limits     Limits
+
+	preconditions []PreconditionFunc
+}
+
+func newConfig(opts []Option) *config {
+	c := &config{directives: DirectivesAll, limits: DefaultLimits()}
+	for _, o := range opts {
+		if o != nil {
+			o.apply(c)
+		}
+	}
+	return c
+}
+
+// WithOrdering sets the list ordering rule.
+func WithOrdering(o Ordering) Option { return optionFunc(func(c *config) { c.ordering = o }) }
+
+// WithDirectives limits the directives the differ writes and the applier
+// acts on to a generation of the format, to behave as an older client or
+// server. The default is DirectivesAll.
+func WithDirectives(d DirectiveSet) Option {
+	return optionFunc(func(c *config) {
+		if d >= DirectivesLegacy && d <= DirectivesAll {
+			c.directives = d
+		}
+	})
+}
+
+// WithOverwrite makes a three-way patch take modified's side of every
+// conflict instead of failing.
+func WithOverwrite(overwrite bool) Option {
+	return optionFunc(func(c *config) { c.overwrite = overwrite })
+}
+
+// WithSkewSafe makes the differ write lists whose default merge key is
+// shared by several elements as a whole ($patch: replace), which appliers
+// that do not know $patchMergeKey apply correctly (docs/compat.md).
+func WithSkewSafe(skewSafe bool) Option {
+	return optionFunc(func(c *config) { c.skewSafe = skewSafe })
+}
+
+// Limits bounds the input an operation accepts. Zero fields mean no limit.
+type Limits struct {
+	// MaxDepth is the deepest nesting of objects and lists.
+	MaxDepth int
+	// MaxBytes is the largest document or patch, in bytes.
+	MaxBytes int
+	// MaxListLength is the longest list.
+	MaxListLength int
+}
+
+// DefaultLimits returns the limits used unless WithLimits says otherwise.
+func DefaultLimits() Limits {
+	return Limits{MaxDepth: 1000, MaxBytes: 64 << 20, MaxListLength: 1 << 20}
+}
+
+// WithLimits replaces the default limits.
+func WithLimits(l Limits) Option { return optionFunc(func(c *config) { c.limits = l }) }
+
+// WithPreconditions adds checks every created patch must pass.
+func WithPreconditions(fns ...PreconditionFunc) Option {
+	return optionFunc(func(c *config) { c.preconditions = append(c.preconditions, fns...) })
+}

@@ -1,0 +1,110 @@
+package smp
+
+// arrange orders a merged list. Items whose id has a rank in front (the
+// patch list's order, or $setElementOrder's) are sorted by that rank; the
+// others (server-only items) by their rank in server, the live list. Then
+// the two runs are joined: SeedOrder puts server-only items first;
+// KubernetesOrder interleaves them, taking a server-only item before a
+// front item only when both are live and the server-only item comes first
+// in the live list. This is Kubernetes' normalizeElementOrder and
+// mergeSortedSlice, in linear time.
+func arrange(items []any, ids []string, front, server map[string]int, ordering Ordering) ([]any, []string) {
+	type entry struct {
+		item any
+		id   string
+		rank int
+	}
+	var fronts, servers []entry
+	unranked := len(server) // after every live item: items no rank places
+	for i, it := range items {
+		if r, ok := front[ids[i]]; ok {
+			fronts = append(fronts, entry{it, ids[i], r})
+			continue
+		}
+		r, ok := server[ids[i]]
+		if !ok {
+			r = unranked
+		}
+		servers = append(servers, entry{it, ids[i], r})
+	}
+	fronts = bucketSort(fronts, func(e entry) int { return e.rank })
+	servers = bucketSort(servers, func(e entry) int { return e.rank })
+	out := make([]any, 0, len(items))
+	outIDs := make([]string, 0, len(items))
+	take := func(e entry) {
+		out = append(out, e.item)
+		outIDs = append(outIDs, e.id)
+	}
+	if ordering == SeedOrder {
+		for _, e := range servers {
+			take(e)
+		}
+		for _, e := range fronts {
+			take(e)
+		}
+		return out, outIDs
+	}
+	i, j := 0, 0
+	for i < len(servers) && j < len(fronts) {
+		ri, live := server[fronts[j].id]
+		if live && servers[i].rank < ri {
+			take(servers[i])
+			i++
+		} else {
+			take(fronts[j])
+			j++
+		}
+	}
+	for ; i < len(servers); i++ {
+		take(servers[i])
+	}
+	for ; j < len(fronts); j++ {
+		take(fronts[j])
+	}
+	return out, outIDs
+}
+
+// bucketSort sorts items stably by rank (small non-negative integers) in
+// linear time.
+func bucketSort[E any](items []E, rank func(E) int) []E {
+	if len(items) < 2 {
+		return items
+	}
+	sorted := true
+	maxRank := 0
+	for i, it := range items {
+		r := rank(it)
+		if i > 0 && r < rank(items[i-1]) {
+			sorted = false
+		}
+		maxRank = max(maxRank, r)
+	}
+	if sorted {
+		return items
+	}
+	start := make([]int, maxRank+2)
+	for _, it := range items {
+		start[rank(it)+1]++
+	}
+	for i := 1; i < len(start); i++ {
+		start[i] += start[i-1]
+	}
+	out := make([]E, len(items))
+	for _, it := range items {
+		r := rank(it)
+		out[start[r]] = it
+		start[r]++
+	}
+	return out
+}
+
+// firstRanks maps each id to the position of its first occurrence.
+func firstRanks(ids []string) map[string]int {
+	m := make(map[string]int, len(ids))
+	for i, id := range ids {
+		if _, ok := m[id]; !ok {
+			m[id] = i
+		}
+	}
+	return m
+}

@@ -1,0 +1,168 @@
+package smp
+
+import (
+	"github.com/typedpatch/typedpatch/reflectschema"
+)
+
+// mergePatches combines the deletions half of a three-way patch (a) with
+// its delta half (b) into one patch, as Kubernetes' mergeMap does with
+// MergeParallelList off: directives are kept, nulls are kept, the delta
+// wins where both set a field, and merge lists are combined by key with
+// the deletions last.
+func (d *differ) mergePatches(a, b map[string]any, s slot, at *pathNode) (map[string]any, error) {
+	if dir, ok := b[keyPatch]; ok && dir == patchReplace {
+		return b, nil
+	}
+	res := make(map[string]any, len(a)+len(b))
+	for k, v := range a {
+		res[k] = v
+	}
+	if rk, ok := b[keyRetainKeys]; ok {
+		if ak, ok := res[keyRetainKeys]; ok && !equalJSON(ak, rk) {
+			return nil, newError(ErrRetainKeys, at.field(keyRetainKeys), "the two halves of a three-way patch disagree on %s", keyRetainKeys)
+		}
+		res[keyRetainKeys] = rk
+	}
+	keys := sortedKeys(b)
+	handled := map[string]bool{}
+	for _, k := range keys {
+		kind, list := classify(k)
+		if kind != dirSetOrder {
+			continue
+		}
+		if av, ok := res[k]; ok && !equalJSON(av, b[k]) {
+			return nil, newError(ErrSetElementOrder, at.field(k), "the two halves of a three-way patch disagree on %s", k)
+		}
+		res[k] = b[k]
+		c := s.child(list)
+		al, aok := res[list].([]any)
+		bl, bok := b[list].([]any)
+		var merged []any
+		switch {
+		case aok && bok:
+			merged = d.mergePatchLists(al, bl, c)
+		case aok:
+			merged = al
+		case bok:
+			merged = bl
+		default:
+			continue
+		}
+		order, _ := b[k].([]any)
+		ks := d.listKeySet(c)
+		ids := patchListIDs(merged, ks, c)
+		merged, _ = arrange(merged, ids, firstRanks(patchListIDs(order, ks, c)), firstRanks(patchListIDs(al, ks, c)), KubernetesOrder)
+		res[list] = merged
+		handled[list] = true
+	}
+	for _, k := range keys {
+		bv := b[k]
+		kind, _ := classify(k)
+		if kind == dirPatch || kind == dirRetainKeys || kind == dirSetOrder || handled[k] {
+			continue
+		}
+		av, ok := res[k]
+		if kind == dirDeleteFromList || bv == nil || !ok || kindOf(av) != kindOf(bv) {
+			res[k] = bv
+			continue
+		}
+		c := s.child(k)
+		switch bt := bv.(type) {
+		case map[string]any:
+			if c.kind() == reflectschema.Atomic || c.meta.Strategy == reflectschema.Replace {
+				res[k] = bv
+				continue
+			}
+			m, err := d.mergePatches(av.(map[string]any), bt, c, at.field(k))
+			if err != nil {
+				return nil, err
+			}
+			res[k] = m
+		case []any:
+			if c.isMergeList() {
+				res[k] = d.mergePatchLists(av.([]any), bt, c)
+			} else {
+				res[k] = bv
+			}
+		default:
+			res[k] = bv
+		}
+	}
+	return res, nil
+}
+
+// patchListIDs identifies the items of a patch list: scalars by value,
+// objects by key, deletion entries apart from the items they delete (so
+// they sort after everything).
+func patchListIDs(l []any, ks keySet, s slot) []string {
+	if !s.isObjectList() {
+		return scalarIDs(l)
+	}
+	ids := make([]string, len(l))
+	for i, e := range l {
+		ids[i] = idOf(ks, e)
+		if m, ok := e.(map[string]any); ok {
+			if _, directive := m[keyPatch]; directive {
+				ids[i] = "\x03" + ids[i]
+			}
+		}
+	}
+	return ids
+}
+
+// mergePatchLists combines two patch lists for one merge list.
+func (d *differ) mergePatchLists(a, b []any, s slot) []any {
+	if len(a) == 0 && len(b) == 0 {
+		return a
+	}
+	ks := d.listKeySet(s)
+	aids, bids := patchListIDs(a, ks, s), patchListIDs(b, ks, s)
+	merged := make([]any, 0, len(a)+len(b))
+	ids := make([]string, 0, len(a)+len(b))
+	if s.isObjectList() {
+		for _, e := range b {
+			if m, ok := e.(map[string]any); ok && m[keyPatch] == patchReplace {
+				return b
+			}
+		}
+		pos := make(map[string]int, len(a))
+		for i, id := range aids {
+			pos[id] = i
+			merged = append(merged, a[i])
+			ids = append(ids, id)
+		}
+		es := s.elem()
+		for i, e := range b {
+			if p, ok := pos[bids[i]]; ok {
+				am, aok := merged[p].(map[string]any)
+				bm, bok := e.(map[string]any)
+				if aok && bok {
+					if m, err := d.mergePatches(am, bm, es, nil); err == nil {
+						merged[p] = m
+						continue
+					}
+				}
+				merged[p] = e
+				continue
+			}
+			merged = append(merged, e)
+			ids = append(ids, bids[i])
+		}
+	} else {
+		seen := map[string]bool{}
+		for _, src := range [2]struct {
+			l   []any
+			ids []string
+		}{{a, aids}, {b, bids}} {
+			for i, v := range src.l {
+				if !seen[src.ids[i]] {
+					seen[src.ids[i]] = true
+					merged = append(merged, v)
+					ids = append(ids, src.ids[i])
+				}
+			}
+		}
+	}
+	out, _ := arrange(merged, ids, firstRanks(bids), firstRanks(aids), KubernetesOrder)
+	return out
+}

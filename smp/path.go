@@ -1,0 +1,97 @@
+package smp
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Path locates a value inside a document, for example
+// spec.containers[name=nginx].ports[containerPort=53,protocol=UDP].
+// It is data: one [Step] per level.
+type Path []Step
+
+// Step is one level of a [Path].
+type Step interface {
+	appendTo(b *strings.Builder, first bool)
+}
+
+// FieldStep selects an object's field by its JSON name.
+type FieldStep string
+
+// KeyStep selects a merge-list element by its merge key fields, in key
+// order. A field absent from the element has the value "<absent>".
+type KeyStep []KeyField
+
+// KeyField is one field of a merge key and its value, as JSON text for
+// numbers and booleans and plain text for strings.
+type KeyField struct {
+	Name, Value string
+}
+
+// IndexStep selects a list element by position.
+type IndexStep int
+
+func (s FieldStep) appendTo(b *strings.Builder, first bool) {
+	if !first {
+		b.WriteByte('.')
+	}
+	b.WriteString(string(s))
+}
+
+func (s KeyStep) appendTo(b *strings.Builder, _ bool) {
+	b.WriteByte('[')
+	for i, f := range s {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(f.Name)
+		b.WriteByte('=')
+		b.WriteString(f.Value)
+	}
+	b.WriteByte(']')
+}
+
+func (s IndexStep) appendTo(b *strings.Builder, _ bool) {
+	b.WriteByte('[')
+	b.WriteString(strconv.Itoa(int(s)))
+	b.WriteByte(']')
+}
+
+// String prints the path; the document root prints as "<root>".
+func (p Path) String() string {
+	if len(p) == 0 {
+		return "<root>"
+	}
+	var b strings.Builder
+	for i, s := range p {
+		s.appendTo(&b, i == 0)
+	}
+	return b.String()
+}
+
+// pathNode is a path under construction: each level points at its parent,
+// so descending costs nothing until an error asks for the [Path].
+type pathNode struct {
+	parent *pathNode
+	step   Step
+}
+
+func (n *pathNode) field(name string) *pathNode { return &pathNode{parent: n, step: FieldStep(name)} }
+
+func (n *pathNode) index(i int) *pathNode { return &pathNode{parent: n, step: IndexStep(i)} }
+
+func (n *pathNode) key(k KeyStep) *pathNode { return &pathNode{parent: n, step: k} }
+
+// path materialises the node chain, root first.
+func (n *pathNode) path() Path {
+	depth := 0
+	for m := n; m != nil; m = m.parent {
+		depth++
+	}
+	p := make(Path, depth)
+	for m := n; m != nil; m = m.parent {
+		depth--
+		p[depth] = m.step
+	}
+	return p
+}

@@ -1,0 +1,50 @@
+package smp
+
+// threeWay computes the patch that brings current to modified while
+// keeping what others changed in current since original: the delta from
+// current to modified without deletions, plus the deletions from original
+// to modified. Unless overwriting, a patch that changes a field current
+// also changed differently is a conflict.
+func threeWay(original, modified, current map[string]any, s slot, cfg *config, fns []PreconditionFunc) (map[string]any, error) {
+	delta := &differ{cfg: cfg, ignoreDeletions: true, setOrder: true}
+	dp, up, err := delta.diffObject(current, modified, s, nil)
+	if err != nil {
+		return nil, err
+	}
+	if up {
+		dp = replaceObject(modified)
+	}
+	deletions := &differ{cfg: cfg, ignoreChanges: true, setOrder: true}
+	xp, _, err := deletions.diffObject(original, modified, s, nil)
+	if err != nil {
+		return nil, err
+	}
+	patch, err := delta.mergePatches(xp, dp, s, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkPreconditions(patch, fns); err != nil {
+		return nil, err
+	}
+	if cfg.overwrite {
+		return patch, nil
+	}
+	changes := &differ{cfg: cfg}
+	changed, up, err := changes.diffObject(original, current, s, nil)
+	if err != nil {
+		return nil, err
+	}
+	if up {
+		changed = replaceObject(current)
+	}
+	c := &conflicts{d: changes, all: true}
+	c.values(patch, changed, s, nil)
+	if len(c.paths) > 0 {
+		msg := "the patch changes fields that current also changed since original:"
+		for _, p := range c.paths {
+			msg += " " + p.String()
+		}
+		return nil, &Error{Kind: ErrConflict, Msg: msg, Conflicts: c.paths}
+	}
+	return patch, nil
+}
