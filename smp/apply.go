@@ -36,7 +36,6 @@ func (a *applier) mergeValue(ov any, present bool, pv any, s slot, at *pathNode)
 			return p, true, nil
 		}
 		ol, isList := ov.([]any)
-		s = mergeOverride(s, p)
 		if !s.isMergeList() {
 			l, err := a.finalizeList(p, s, at)
 			return l, true, err
@@ -47,27 +46,9 @@ func (a *applier) mergeValue(ov any, present bool, pv any, s slot, at *pathNode)
 	return pv, true, nil
 }
 
-// mergeOverride turns a replace list into a merge list when the patch list
-// carries {"$patch": "merge"} and the list can merge (scalars, or objects
-// with a declared merge key).
-func mergeOverride(s slot, p []any) slot {
-	if s.isMergeList() || s.kind() != reflectschema.List {
-		return s
-	}
-	for _, e := range p {
-		if m, ok := e.(map[string]any); ok && m[keyPatch] == patchMerge {
-			if !s.isObjectList() || len(s.meta.MergeKey) > 0 {
-				s.meta.Strategy = reflectschema.Merge
-			}
-			break
-		}
-	}
-	return s
-}
-
 // mergeObject merges patch object pm into document object om (nil when
 // absent). replace starts from an empty object, for a field whose strategy
-// is replace; a "$patch: merge" in pm overrides it.
+// is replace.
 func (a *applier) mergeObject(om, pm map[string]any, s slot, replace bool, at *pathNode) (map[string]any, bool, error) {
 	if raw, ok := pm[keyPatch]; ok {
 		switch raw {
@@ -76,7 +57,7 @@ func (a *applier) mergeObject(om, pm map[string]any, s slot, replace bool, at *p
 		case patchReplace:
 			replace = true
 		case patchMerge:
-			replace = false
+			return nil, false, newError(ErrInvalidDirective, at.field(keyPatch), "%s: merge is a strategy of struct tags, not a patch directive", keyPatch)
 		default:
 			return nil, false, newError(ErrInvalidDirective, at.field(keyPatch), "unknown %s value %s (want replace, delete or merge)", keyPatch, describe(raw))
 		}

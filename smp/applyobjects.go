@@ -27,8 +27,10 @@ func (a *applier) parseObjectElems(l []any, lk listKeys, at *pathNode) ([]patchE
 		if raw, ok := m[keyPatch]; ok {
 			d, _ := raw.(string)
 			switch d {
-			case patchDelete, patchReplace, patchMerge:
+			case patchDelete, patchReplace:
 				pe.directive = d
+			case patchMerge:
+				return nil, newError(ErrInvalidDirective, eat.field(keyPatch), "%s: merge is a strategy of struct tags, not a patch directive", keyPatch)
 			default:
 				return nil, newError(ErrInvalidDirective, eat.field(keyPatch), "unknown %s value %s in a list (want replace, delete or merge)", keyPatch, describe(raw))
 			}
@@ -128,7 +130,7 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 					names[i] = Path{lk.fullSet().step(m)}.String()
 				}
 				return nil, newError(ErrAmbiguousMergeKey, pe.at,
-					"%s %s matches %d elements (%s); name more keys to pick one", keyPatchMergeKey,
+					"%s %s is ambiguous: it matches %d elements (%s); name more keys to pick one", keyPatchMergeKey,
 					strings.Join(pe.ks.fields, ","), len(matches), strings.Join(names, ", "))
 			}
 			if len(matches) > 0 {
