@@ -99,7 +99,8 @@ func (a *applier) mergeObject(om, pm map[string]any, s slot, replace bool, at *p
 			}
 			continue
 		}
-		in := listInput{setOrder: order, hasSetOrder: hasOrder, deletes: dels, hasDeletes: hasDels, inPatch: inPatch}
+		in := listInput{setOrder: order, hasSetOrder: hasOrder, deletes: dels, hasDeletes: hasDels, inPatch: inPatch,
+			orderAt: at.field(prefixSetOrder + name), deletesAt: at.field(prefixDeleteFromList + name)}
 		if inPatch {
 			pl, ok := pv.([]any)
 			if !ok {

@@ -15,6 +15,8 @@ type listInput struct {
 	hasSetOrder bool
 	deletes     []any
 	hasDeletes  bool
+	// orderAt and deletesAt locate the parallel lists, for errors.
+	orderAt, deletesAt *pathNode
 }
 
 // mergeList merges a merge list (patchStrategy merge).
@@ -89,7 +91,7 @@ func (a *applier) mergeScalarList(in listInput, s slot, at *pathNode) ([]any, er
 		merged, ids = arrange(merged, ids, firstRanks(pids), firstRanks(origIDs), a.cfg.ordering)
 	}
 	if in.hasSetOrder {
-		oids, err := patchScalarIDs(in.setOrder, es, prefixSetOrder+" list", at)
+		oids, err := patchScalarIDs(in.setOrder, es, prefixSetOrder+" list", in.orderAt)
 		if err != nil {
 			return nil, err
 		}
@@ -99,7 +101,7 @@ func (a *applier) mergeScalarList(in listInput, s slot, at *pathNode) ([]any, er
 		merged, ids = arrange(merged, ids, firstRanks(oids), firstRanks(origIDs), a.cfg.ordering)
 	}
 	if in.hasDeletes {
-		dids, err := patchScalarIDs(in.deletes, es, prefixDeleteFromList+" list", at)
+		dids, err := patchScalarIDs(in.deletes, es, prefixDeleteFromList+" list", in.deletesAt)
 		if err != nil {
 			return nil, err
 		}

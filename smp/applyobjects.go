@@ -77,7 +77,7 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 	}
 	var orderEntries []patchElem
 	if in.hasSetOrder {
-		if orderEntries, err = a.parseObjectElems(in.setOrder, lk, at.field(prefixSetOrder)); err != nil {
+		if orderEntries, err = a.parseObjectElems(in.setOrder, lk, in.orderAt); err != nil {
 			return nil, err
 		}
 		for _, e := range orderEntries {
