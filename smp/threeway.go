@@ -23,6 +23,7 @@ func threeWay(original, modified, current map[string]any, s slot, cfg *config, f
 	if err != nil {
 		return nil, err
 	}
+	narrowDeletions(patch, original, current, s)
 	if err := checkPreconditions(patch, fns); err != nil {
 		return nil, err
 	}
@@ -37,6 +38,7 @@ func threeWay(original, modified, current map[string]any, s slot, cfg *config, f
 	if up {
 		changed = replaceObject(current)
 	}
+	dropEmptyChanges(changed, original)
 	c := &conflicts{d: changes, all: true}
 	c.values(patch, changed, s, nil)
 	if len(c.paths) > 0 {
