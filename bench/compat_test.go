@@ -21,11 +21,11 @@ import (
 // two-way diff run by Kubernetes and by this project, each result pinned.
 // If Kubernetes changes, the test says so.
 type compatCase struct {
-	id                  string // the docs/compat.md heading anchor
-	schema              any
-	original, patch     string // apply: original + patch; diff: original + modified (in patch)
-	diff                bool
-	k8sWant, oursWant   string // JSON, or "error: substring"
+	id                string // the docs/compat.md heading anchor
+	schema            any
+	original, patch   string // apply: original + patch; diff: original + modified (in patch)
+	diff              bool
+	k8sWant, oursWant string // JSON, or "error: substring"
 }
 
 var compatCases = []compatCase{
