@@ -1,0 +1,77 @@
+package smp_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/smp"
+)
+
+// fuzzSeeds adds every fixtures case's documents and patches to a fuzz
+// corpus, as (first, second, third) byte triples.
+func fuzzSeeds(f *testing.F, add func(f *testing.F, c fixtures.Case, docs ...[]byte)) {
+	cases, err := fixtures.SeedCases()
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, c := range cases {
+		add(f, c, mustMarshal(c.Original), mustMarshal(c.Patch), mustMarshal(c.Modified), mustMarshal(c.Current))
+	}
+	for _, m := range malformedPatches {
+		f.Add([]byte(podWithNginx), []byte(m.patch), []byte(podWithNginx))
+	}
+}
+
+// checkOutput fails unless a successful result is one JSON object and a
+// failure is an *smp.Error with no output.
+func checkOutput(t *testing.T, out []byte, err error) {
+	t.Helper()
+	if err != nil {
+		if smp.KindOf(err) == "" {
+			t.Fatalf("error is not an *smp.Error: %T %v", err, err)
+		}
+		if out != nil {
+			t.Fatalf("output on error: %s", out)
+		}
+		return
+	}
+	var m map[string]any
+	if jerr := json.Unmarshal(out, &m); jerr != nil {
+		t.Fatalf("output is not a JSON object: %v: %s", jerr, out)
+	}
+}
+
+func FuzzStrategicMergePatch(f *testing.F) {
+	fuzzSeeds(f, func(f *testing.F, _ fixtures.Case, d ...[]byte) { f.Add(d[0], d[1], d[2]) })
+	f.Fuzz(func(t *testing.T, original, patch, _ []byte) {
+		for _, typ := range []any{&fixtures.Pod{}, &fixtures.SeedRecommendedBaz{}} {
+			out, err := smp.StrategicMergePatch(original, patch, typ)
+			checkOutput(t, out, err)
+		}
+	})
+}
+
+func FuzzCreateTwoWayMergePatch(f *testing.F) {
+	fuzzSeeds(f, func(f *testing.F, c fixtures.Case, d ...[]byte) { f.Add(d[0], d[2], d[1]) })
+	f.Fuzz(func(t *testing.T, original, modified, _ []byte) {
+		for _, typ := range []any{&fixtures.Pod{}, &fixtures.SeedRecommendedBaz{}} {
+			patch, err := smp.CreateTwoWayMergePatch(original, modified, typ)
+			checkOutput(t, patch, err)
+			if err == nil {
+				out, err := smp.StrategicMergePatch(original, patch, typ)
+				checkOutput(t, out, err)
+			}
+		}
+	})
+}
+
+func FuzzCreateThreeWayMergePatch(f *testing.F) {
+	fuzzSeeds(f, func(f *testing.F, c fixtures.Case, d ...[]byte) { f.Add(d[0], d[2], d[3]) })
+	f.Fuzz(func(t *testing.T, original, modified, current []byte) {
+		for _, overwrite := range []bool{false, true} {
+			out, err := smp.CreateThreeWayMergePatch(original, modified, current, &fixtures.Pod{}, overwrite)
+			checkOutput(t, out, err)
+		}
+	})
+}
