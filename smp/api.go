@@ -23,7 +23,7 @@ func ApplyJSON(original, patch []byte, dataStruct any, opts ...Option) ([]byte, 
 	if err != nil {
 		return nil, err
 	}
-	om, err := decodeLimited(original, "original document", cfg.limits)
+	om, err := decodeOriginal(original, cfg.limits)
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +35,20 @@ func ApplyJSON(original, patch []byte, dataStruct any, opts ...Option) ([]byte, 
 	if err != nil {
 		return nil, err
 	}
-	return encode(res)
+	return appendJSON(make([]byte, 0, len(original)+len(patch)), res)
+}
+
+// decodeOriginal reads the document to patch lazily: its values stay raw
+// until the patch reaches them. Input the raw scan does not accept takes
+// the decoding path, which reports the error.
+func decodeOriginal(data []byte, l Limits) (map[string]any, error) {
+	if l.MaxBytes > 0 && len(data) > l.MaxBytes {
+		return decodeLimited(data, "original document", l)
+	}
+	if raw, ok := scanRaw(data, l); ok {
+		return expand(raw).(map[string]any), nil
+	}
+	return decodeLimited(data, "original document", l)
 }
 
 // applyObject applies a decoded patch to a decoded document.

@@ -29,17 +29,17 @@ func (a *applier) mergeValue(ov any, present bool, pv any, s slot, at *pathNode)
 	}
 	switch p := pv.(type) {
 	case map[string]any:
-		om, _ := ov.(map[string]any)
+		om, _ := expand(ov).(map[string]any)
 		return a.mergeObject(om, p, s, s.meta.Strategy == reflectschema.Replace, at)
 	case []any:
 		if k == reflectschema.Untyped {
 			return p, true, nil
 		}
-		ol, isList := ov.([]any)
 		if !s.isMergeList() {
 			l, err := a.finalizeList(p, s, at)
 			return l, true, err
 		}
+		ol, isList := expand(ov).([]any)
 		l, err := a.mergeList(listInput{orig: ol, origPresent: present && isList, patch: p, inPatch: true}, s, at)
 		return l, true, err
 	}
@@ -109,6 +109,7 @@ func (a *applier) mergeObject(om, pm map[string]any, s slot, replace bool, at *p
 			in.patch = pl
 		}
 		ov, present := res[name]
+		ov = expand(ov)
 		if ol, isList := ov.([]any); isList {
 			in.orig, in.origPresent = ol, true
 		} else if present && ov != nil {

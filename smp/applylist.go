@@ -24,6 +24,14 @@ func (a *applier) mergeList(in listInput, s slot, at *pathNode) ([]any, error) {
 	if s.isObjectList() {
 		return a.mergeObjectList(in, s, at)
 	}
+	for i, v := range in.orig {
+		if r, ok := v.(rawJSON); ok {
+			if i == 0 {
+				in.orig = append([]any(nil), in.orig...)
+			}
+			in.orig[i] = expand(r)
+		}
+	}
 	return a.mergeScalarList(in, s, at)
 }
 

@@ -126,7 +126,7 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 			if len(matches) > 1 && lk.partial(pe.ks) {
 				names := make([]string, len(matches))
 				for i, p := range matches {
-					m, _ := x.items[p].(map[string]any)
+					m, _ := expand(x.items[p]).(map[string]any)
 					names[i] = Path{lk.fullSet().step(m)}.String()
 				}
 				return nil, newError(ErrAmbiguousMergeKey, pe.at,
@@ -135,7 +135,7 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 			}
 			if len(matches) > 0 {
 				p := matches[0]
-				om, _ := x.items[p].(map[string]any)
+				om, _ := expand(x.items[p]).(map[string]any)
 				v, _, err := a.mergeObject(om, pe.body, es, false, pe.at)
 				if err != nil {
 					return nil, err

@@ -50,6 +50,22 @@ func (ks keySet) id(elem map[string]any) (id string, complete bool) {
 	return b.String(), complete
 }
 
+// rawID is id for an object still in raw form: only its key fields are
+// decoded.
+func (ks keySet) rawID(r rawJSON) string {
+	vals := make(map[string]any, len(ks.fields))
+	eachRawMember(r, func(k []byte, v rawJSON) bool {
+		for _, f := range ks.fields {
+			if keyIs(k, f) {
+				vals[f] = expand(v)
+			}
+		}
+		return true
+	})
+	id, _ := ks.id(vals)
+	return id
+}
+
 // step renders the element's key for a path: [name=nginx].
 func (ks keySet) step(elem map[string]any) KeyStep {
 	s := make(KeyStep, 0, len(ks.fields))

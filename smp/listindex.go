@@ -20,12 +20,16 @@ func newListIndex(items []any) *listIndex {
 // idOf returns an item's identity under ks; items that are not objects
 // never match.
 func idOf(ks keySet, item any) string {
-	m, ok := item.(map[string]any)
-	if !ok {
-		return "\x02"
+	switch m := item.(type) {
+	case map[string]any:
+		id, _ := ks.id(m)
+		return id
+	case rawJSON:
+		if rawKind(m) == jsonObject {
+			return ks.rawID(m)
+		}
 	}
-	id, _ := ks.id(m)
-	return id
+	return "\x02"
 }
 
 func (x *listIndex) index(ks keySet) map[string][]int {

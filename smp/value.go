@@ -192,7 +192,7 @@ func decodeObject(data []byte, what string) (map[string]any, error) {
 // encode marshals a decoded value. Maps print with sorted keys, as
 // Kubernetes' output does.
 func encode(v any) ([]byte, error) {
-	return json.Marshal(v)
+	return appendJSON(nil, v)
 }
 
 // fromGo converts a value built by Go code (the map API's input: float64,
