@@ -59,7 +59,7 @@ func (a *applier) mergeObject(om, pm map[string]any, s slot, replace bool, at *p
 		case patchMerge:
 			return nil, false, newError(ErrInvalidDirective, at.field(keyPatch), "%s: merge is a strategy of struct tags, not a patch directive", keyPatch)
 		default:
-			return nil, false, newError(ErrInvalidDirective, at.field(keyPatch), "unknown %s value %s (want replace, delete or merge)", keyPatch, describe(raw))
+			return nil, false, newError(ErrInvalidDirective, at.field(keyPatch), "unknown %s value %s (want replace or delete)", keyPatch, describe(raw))
 		}
 	}
 	if replace {
@@ -104,7 +104,7 @@ func (a *applier) mergeObject(om, pm map[string]any, s slot, replace bool, at *p
 		if inPatch {
 			pl, ok := pv.([]any)
 			if !ok {
-				return nil, false, newError(ErrTypeMismatch, cat, "expected an array for a merge list, found a %s", kindOf(pv))
+				return nil, false, newError(ErrTypeMismatch, cat, "expected an array for a merge list, found %s", kindOf(pv).withArticle())
 			}
 			in.patch = pl
 		}
@@ -113,7 +113,7 @@ func (a *applier) mergeObject(om, pm map[string]any, s slot, replace bool, at *p
 		if ol, isList := ov.([]any); isList {
 			in.orig, in.origPresent = ol, true
 		} else if present && ov != nil {
-			return nil, false, newError(ErrTypeMismatch, cat, "directives for a list, but the document holds a %s", kindOf(ov))
+			return nil, false, newError(ErrTypeMismatch, cat, "directives for a list, but the document holds %s", kindOf(ov).withArticle())
 		}
 		if !in.origPresent && !inPatch {
 			continue // ordering or deleting in a list that is not there
@@ -160,7 +160,7 @@ func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (obj
 			c := s.child(list)
 			l, ok := v.([]any)
 			if !ok {
-				return p, newError(ErrInvalidDirective, at.field(k), "%s must be a list, not a %s", k, kindOf(v))
+				return p, newError(ErrInvalidDirective, at.field(k), "%s must be a list, not %s", k, kindOf(v).withArticle())
 			}
 			if !c.isMergeList() {
 				return p, newError(ErrDirectiveNotAllowed, at.field(k), "%q is not a merge list (patchStrategy merge)", list)
@@ -206,13 +206,13 @@ func (a *applier) retainKeys(res, pm map[string]any, s slot, at *pathNode) error
 	}
 	list, ok := raw.([]any)
 	if !ok {
-		return newError(ErrInvalidDirective, dat, "%s must be a list of field names, not a %s", keyRetainKeys, kindOf(raw))
+		return newError(ErrInvalidDirective, dat, "%s must be a list of field names, not %s", keyRetainKeys, kindOf(raw).withArticle())
 	}
 	keep := make(map[string]bool, len(list))
 	for _, v := range list {
 		name, ok := v.(string)
 		if !ok {
-			return newError(ErrInvalidDirective, dat, "%s must list field names, found a %s", keyRetainKeys, kindOf(v))
+			return newError(ErrInvalidDirective, dat, "%s must list field names, found %s", keyRetainKeys, kindOf(v).withArticle())
 		}
 		keep[name] = true
 	}

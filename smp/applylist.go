@@ -57,7 +57,7 @@ func patchScalarIDs(l []any, es slot, what string, at *pathNode) ([]string, erro
 	for i, v := range l {
 		id, ok := scalarKey(v)
 		if !ok {
-			return nil, newError(ErrMixedList, at.index(i), "%s of scalars holds a %s", what, kindOf(v))
+			return nil, newError(ErrMixedList, at.index(i), "%s of scalars holds %s", what, kindOf(v).withArticle())
 		}
 		if err := checkType(v, es, at.index(i)); err != nil {
 			return nil, err
@@ -103,7 +103,7 @@ func (a *applier) mergeScalarList(in listInput, s slot, at *pathNode) ([]any, er
 		if err != nil {
 			return nil, err
 		}
-		if err := checkSetOrder(pids, oids, at); err != nil {
+		if err := checkSetOrder(pids, oids, at, in.orderAt); err != nil {
 			return nil, err
 		}
 		merged, ids = arrange(merged, ids, firstRanks(oids), firstRanks(origIDs), a.cfg.ordering)
@@ -134,7 +134,7 @@ func (a *applier) mergeScalarList(in listInput, s slot, at *pathNode) ([]any, er
 // checkSetOrder enforces seed 004's rules: the patch list's items appear
 // in $setElementOrder, in the same relative order. As in Kubernetes, an
 // empty list on either side passes.
-func checkSetOrder(patchIDs, orderIDs []string, at *pathNode) error {
+func checkSetOrder(patchIDs, orderIDs []string, at, orderAt *pathNode) error {
 	if len(patchIDs) == 0 || len(orderIDs) == 0 {
 		return nil
 	}
@@ -146,7 +146,7 @@ func checkSetOrder(patchIDs, orderIDs []string, at *pathNode) error {
 	}
 	if pi < len(patchIDs) {
 		return newError(ErrSetElementOrder, at.index(pi),
-			"patch list item %d is missing from %s or out of its order", pi, prefixSetOrder)
+			"item %d of the patch list is missing from %s or out of its order", pi, orderAt.path())
 	}
 	return nil
 }

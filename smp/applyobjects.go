@@ -21,7 +21,7 @@ func (a *applier) parseObjectElems(l []any, lk listKeys, at *pathNode) ([]patchE
 		eat := at.index(i)
 		m, ok := e.(map[string]any)
 		if !ok {
-			return nil, newError(ErrMixedList, eat, "merge list of objects holds a %s", kindOf(e))
+			return nil, newError(ErrMixedList, eat, "merge list of objects holds %s", kindOf(e).withArticle())
 		}
 		pe := patchElem{body: m, at: eat}
 		if raw, ok := m[keyPatch]; ok {
@@ -32,7 +32,7 @@ func (a *applier) parseObjectElems(l []any, lk listKeys, at *pathNode) ([]patchE
 			case patchMerge:
 				return nil, newError(ErrInvalidDirective, eat.field(keyPatch), "%s: merge is a strategy of struct tags, not a patch directive", keyPatch)
 			default:
-				return nil, newError(ErrInvalidDirective, eat.field(keyPatch), "unknown %s value %s in a list (want replace, delete or merge)", keyPatch, describe(raw))
+				return nil, newError(ErrInvalidDirective, eat.field(keyPatch), "unknown %s value %s in a list (want replace or delete)", keyPatch, describe(raw))
 			}
 		}
 		if pe.directive == "" || pe.directive == patchDelete {
@@ -177,7 +177,7 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 				orderIDs = append(orderIDs, idOf(orderKS, e.body))
 			}
 		}
-		if err := checkSetOrder(patchIDs, orderIDs, at); err != nil {
+		if err := checkSetOrder(patchIDs, orderIDs, at, in.orderAt); err != nil {
 			return nil, err
 		}
 		merged, _ = arrange(merged, ids, firstRanks(orderIDs), orderServer, a.cfg.ordering)

@@ -31,7 +31,7 @@ func checkType(v any, s slot, at *pathNode) error {
 		return checkScalar(v, s, at)
 	}
 	if want != "" {
-		return newError(ErrTypeMismatch, at, "expected %s for %s, found a %s", want, s.t, kindOf(v))
+		return newError(ErrTypeMismatch, at, "expected %s for %s, found %s", want, s.t, kindOf(v).withArticle())
 	}
 	return nil
 }
@@ -43,7 +43,7 @@ func checkScalar(v any, s slot, at *pathNode) error {
 	if s.quoted && gk != reflect.String {
 		str, ok := v.(string)
 		if !ok {
-			return newError(ErrTypeMismatch, at, "expected a quoted %s for %s, found a %s", gk, s.t, kindOf(v))
+			return newError(ErrTypeMismatch, at, "expected a quoted %s for %s, found %s", gk, s.t, kindOf(v).withArticle())
 		}
 		if gk == reflect.Bool {
 			if str != "true" && str != "false" {
@@ -54,7 +54,7 @@ func checkScalar(v any, s slot, at *pathNode) error {
 		v = json.Number(str)
 	}
 	mismatch := func(want string) error {
-		return newError(ErrTypeMismatch, at, "expected %s for %s, found a %s", want, s.t, kindOf(v))
+		return newError(ErrTypeMismatch, at, "expected %s for %s, found %s", want, s.t, kindOf(v).withArticle())
 	}
 	switch gk {
 	case reflect.String:

@@ -30,6 +30,14 @@ const (
 	ErrPreconditionFailed  ErrorKind = "PreconditionFailed"  // a PreconditionFunc rejected the patch
 )
 
+// Kinds lists every ErrorKind, in the order docs/errors.md describes them.
+func Kinds() []ErrorKind {
+	return []ErrorKind{ErrInvalidJSON, ErrNotObject, ErrSchema, ErrTypeMismatch, ErrInvalidValue,
+		ErrUnknownDirective, ErrInvalidDirective, ErrDirectiveNotAllowed, ErrMissingMergeKey,
+		ErrNullMergeKey, ErrAmbiguousMergeKey, ErrSetElementOrder, ErrRetainKeys, ErrMixedList,
+		ErrLimit, ErrConflict, ErrPreconditionFailed}
+}
+
 // Error is every error the engine returns: where (Path) and what (Kind,
 // Msg). Use errors.As to get it.
 type Error struct {

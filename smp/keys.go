@@ -123,7 +123,7 @@ func (lk listKeys) elementKey(elem map[string]any, d DirectiveSet, at *pathNode)
 				"merge key field %q is null; a key field cannot identify an element and be removed at once: delete the element and create it anew (docs/format.md)", f)
 		default:
 			if _, scalar := scalarKey(v); !scalar {
-				return keySet{}, "", newError(ErrTypeMismatch, at, "merge key field %q is a %s, not a scalar", f, kindOf(v))
+				return keySet{}, "", newError(ErrTypeMismatch, at, "merge key field %q is %s, not a scalar", f, kindOf(v).withArticle())
 			}
 		}
 	}
@@ -137,7 +137,7 @@ func (lk listKeys) elementKey(elem map[string]any, d DirectiveSet, at *pathNode)
 func (lk listKeys) parseDirective(raw any, at *pathNode) (keySet, error) {
 	list, ok := raw.([]any)
 	if !ok || len(list) == 0 {
-		return keySet{}, newError(ErrInvalidDirective, at, "%s must be a non-empty list of field names, not %s", keyPatchMergeKey, kindOf(raw))
+		return keySet{}, newError(ErrInvalidDirective, at, "%s must be a non-empty list of field names, not %s", keyPatchMergeKey, kindOf(raw).withArticle())
 	}
 	allowed := lk.rec
 	if len(allowed) == 0 {
@@ -147,7 +147,7 @@ func (lk listKeys) parseDirective(raw any, at *pathNode) (keySet, error) {
 	for _, v := range list {
 		s, ok := v.(string)
 		if !ok {
-			return keySet{}, newError(ErrInvalidDirective, at, "%s must list field names, found a %s", keyPatchMergeKey, kindOf(v))
+			return keySet{}, newError(ErrInvalidDirective, at, "%s must list field names, found %s", keyPatchMergeKey, kindOf(v).withArticle())
 		}
 		if !slices.Contains(allowed, s) {
 			return keySet{}, newError(ErrInvalidDirective, at, "%s names %q, which is not a recommended merge key (%s)", keyPatchMergeKey, s, strings.Join(allowed, ","))

@@ -11,7 +11,7 @@ func checkLimits(v any, l Limits, what string) error {
 
 func walkLimits(v any, l Limits, what string, depth int, at *pathNode) error {
 	if l.MaxDepth > 0 && depth > l.MaxDepth {
-		return newError(ErrLimit, at, "%s nests deeper than %d levels", what, l.MaxDepth)
+		return newError(ErrLimit, at, "%s nests deeper than the limit of %d levels", what, l.MaxDepth)
 	}
 	switch v := v.(type) {
 	case map[string]any:

@@ -34,6 +34,14 @@ var jsonKindNames = [...]string{"null", "boolean", "number", "string", "array", 
 
 func (k jsonKind) String() string { return jsonKindNames[k] }
 
+// withArticle returns the name with "a" or "an": "an object", "a string".
+func (k jsonKind) withArticle() string {
+	if k == jsonObject || k == jsonArray || k == jsonInvalid {
+		return "an " + k.String()
+	}
+	return "a " + k.String()
+}
+
 func kindOf(v any) jsonKind {
 	switch v.(type) {
 	case nil:
@@ -158,6 +166,7 @@ func sortText(v any) string {
 
 // displayText renders a scalar for a path step.
 func displayText(v any) string {
+	v = expand(v)
 	if v == nil {
 		return "null"
 	}
@@ -185,7 +194,7 @@ func decodeObject(data []byte, what string) (map[string]any, error) {
 	case nil:
 		return map[string]any{}, nil
 	default:
-		return nil, &Error{Kind: ErrNotObject, Msg: what + " must be a JSON object, not " + kindOf(v).String()}
+		return nil, &Error{Kind: ErrNotObject, Msg: what + " must be a JSON object, not " + kindOf(v).withArticle()}
 	}
 }
 
