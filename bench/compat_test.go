@@ -23,6 +23,7 @@ import (
 type compatCase struct {
 	id                string // the docs/compat.md heading anchor
 	schema            any
+	k8sSchema         any    // when Kubernetes needs tags reflectschema rejects
 	original, patch   string // apply: original + patch; diff: original + modified (in patch)
 	diff              bool
 	k8sWant, oursWant string // JSON, or "error: substring"
@@ -89,11 +90,31 @@ var compatCases = []compatCase{
 		patch:    `{"spec":{"containers":[{"name":"a","image":"2"}]}}`,
 		k8sWant:  `{"spec":{"$setElementOrder/containers":[{"name":"a"}],"containers":[{"$patch":"delete","name":"a"}]}}`,
 		oursWant: `{"spec":{"containers":[{"image":"2","name":"a"},{"$patch":"replace"}]}}`},
+	{id: "a-pointer-to-a-struct-holding-a-list", schema: &pointerHolder{}, k8sSchema: &keyedPointerHolder{},
+		original: `{"item":[{"name":"a","value":"1"}]}`,
+		patch:    `{"item":[{"name":"a","value":"2"},{"name":"b"}]}`,
+		k8sWant:  `{"item":[{"name":"a","value":"2"},{"name":"b"}]}`,
+		oursWant: "error: expected an object"},
 	{id: "replace-strategy-objects-in-two-way-patches", schema: &policyv1.PodDisruptionBudget{}, diff: true,
 		original: `{"spec":{"selector":{"matchLabels":{"a":"1"}},"minAvailable":1}}`,
 		patch:    `{"spec":{"selector":{"matchLabels":{"a":"1"}},"minAvailable":2}}`,
 		k8sWant:  `{"spec":{"minAvailable":2,"selector":{"matchLabels":{"a":"1"}}}}`,
 		oursWant: `{"spec":{"minAvailable":2}}`},
+}
+
+// pointerHolder has a pointer-to-struct field holding a list in JSON;
+// keyedPointerHolder adds the merge key Kubernetes then merges it by.
+type pointerHolder struct {
+	Item *namedValue `json:"item,omitempty" patchStrategy:"merge"`
+}
+
+type keyedPointerHolder struct {
+	Item *namedValue `json:"item,omitempty" patchStrategy:"merge" patchMergeKey:"name"`
+}
+
+type namedValue struct {
+	Name  string `json:"name"`
+	Value string `json:"value,omitempty"`
 }
 
 func TestCompatDifferences(t *testing.T) {
@@ -104,11 +125,15 @@ func TestCompatDifferences(t *testing.T) {
 			require.Contains(t, string(doc), "\n### "+strings.ReplaceAll(c.id, "-", " "), "docs/compat.md has a section for it (case-insensitive headings are written in lower case)")
 			var kout, oout []byte
 			var kerr, oerr error
+			ks := c.schema
+			if c.k8sSchema != nil {
+				ks = c.k8sSchema
+			}
 			if c.diff {
-				kout, kerr = k8s.CreateTwoWayMergePatch([]byte(c.original), []byte(c.patch), c.schema)
+				kout, kerr = k8s.CreateTwoWayMergePatch([]byte(c.original), []byte(c.patch), ks)
 				oout, oerr = smp.CreateTwoWayMergePatch([]byte(c.original), []byte(c.patch), c.schema)
 			} else {
-				kout, kerr = k8s.StrategicMergePatch([]byte(c.original), []byte(c.patch), c.schema)
+				kout, kerr = k8s.StrategicMergePatch([]byte(c.original), []byte(c.patch), ks)
 				oout, oerr = smp.StrategicMergePatch([]byte(c.original), []byte(c.patch), c.schema)
 			}
 			check(t, "Kubernetes", c.k8sWant, kout, kerr)

@@ -181,12 +181,14 @@ func (b *builder) patchMeta(owner reflect.Type, f *Field, tags fieldTags) error 
 			f.Patch.Strategy = Default
 		}
 	default:
-		if s != Default || retain {
-			return fail(RuleStrategy, "patchStrategy "+quote(tags.strategy)+" on a "+f.Type.Kind.String()+" field")
+		// replace is what a scalar or atomic value gets anyway; Kubernetes
+		// types carry it on RawExtension fields.
+		if s == Merge || retain {
+			return fail(RuleStrategy, "patchStrategy "+quote(tags.strategy)+" on "+article(f.Type.Kind)+" field")
 		}
 	}
 	if len(keys) > 0 && f.Type.Kind != List {
-		return fail(RuleMergeKey, "patchMergeKey "+quote(tags.mergeKey)+" on a "+f.Type.Kind.String()+" field; merge keys identify elements of lists")
+		return fail(RuleMergeKey, "patchMergeKey "+quote(tags.mergeKey)+" on "+article(f.Type.Kind)+" field; merge keys identify elements of lists")
 	}
 	if len(rec) > 0 && len(keys) == 0 {
 		return fail(RuleRecommended, "recommendedPatchMergeKey "+quote(tags.recKey)+" without a patchMergeKey")
@@ -269,4 +271,12 @@ func joinKeys(keys []string) string {
 		out += k
 	}
 	return out
+}
+
+// article returns the kind's name after "a" or "an".
+func article(k Kind) string {
+	if k == Atomic || k == Untyped {
+		return "an " + k.String()
+	}
+	return "a " + k.String()
 }

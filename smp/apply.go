@@ -20,7 +20,7 @@ func (a *applier) mergeValue(ov any, present bool, pv any, s slot, at *pathNode)
 	if pv == nil {
 		return nil, false, nil
 	}
-	if err := checkType(pv, s, at); err != nil {
+	if err := a.checkType(pv, s, at); err != nil {
 		return nil, false, err
 	}
 	k := s.kind()
@@ -240,7 +240,7 @@ func (a *applier) finalizeList(p []any, s slot, at *pathNode) ([]any, error) {
 	for i, e := range p {
 		m, ok := e.(map[string]any)
 		if !ok {
-			if err := checkType(e, es, at.index(i)); err != nil {
+			if err := a.checkType(e, es, at.index(i)); err != nil {
 				return nil, err
 			}
 			out = append(out, e)

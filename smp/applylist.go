@@ -52,14 +52,14 @@ func scalarIDs(l []any) []string {
 
 // patchScalarIDs checks that a patch list holds scalars of the element
 // type and returns their identities.
-func patchScalarIDs(l []any, es slot, what string, at *pathNode) ([]string, error) {
+func (a *applier) patchScalarIDs(l []any, es slot, what string, at *pathNode) ([]string, error) {
 	ids := make([]string, len(l))
 	for i, v := range l {
 		id, ok := scalarKey(v)
 		if !ok {
 			return nil, newError(ErrMixedList, at.index(i), "%s of scalars holds %s", what, kindOf(v).withArticle())
 		}
-		if err := checkType(v, es, at.index(i)); err != nil {
+		if err := a.checkType(v, es, at.index(i)); err != nil {
 			return nil, err
 		}
 		ids[i] = id
@@ -71,7 +71,7 @@ func patchScalarIDs(l []any, es slot, what string, at *pathNode) ([]string, erro
 // removes the $deleteFromPrimitiveList values.
 func (a *applier) mergeScalarList(in listInput, s slot, at *pathNode) ([]any, error) {
 	es := s.elem()
-	pids, err := patchScalarIDs(in.patch, es, "patch list", at)
+	pids, err := a.patchScalarIDs(in.patch, es, "patch list", at)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func (a *applier) mergeScalarList(in listInput, s slot, at *pathNode) ([]any, er
 		merged, ids = arrange(merged, ids, firstRanks(pids), firstRanks(origIDs), a.cfg.ordering)
 	}
 	if in.hasSetOrder {
-		oids, err := patchScalarIDs(in.setOrder, es, prefixSetOrder+" list", in.orderAt)
+		oids, err := a.patchScalarIDs(in.setOrder, es, prefixSetOrder+" list", in.orderAt)
 		if err != nil {
 			return nil, err
 		}
@@ -109,7 +109,7 @@ func (a *applier) mergeScalarList(in listInput, s slot, at *pathNode) ([]any, er
 		merged, ids = arrange(merged, ids, firstRanks(oids), firstRanks(origIDs), a.cfg.ordering)
 	}
 	if in.hasDeletes {
-		dids, err := patchScalarIDs(in.deletes, es, prefixDeleteFromList+" list", in.deletesAt)
+		dids, err := a.patchScalarIDs(in.deletes, es, prefixDeleteFromList+" list", in.deletesAt)
 		if err != nil {
 			return nil, err
 		}

@@ -17,6 +17,24 @@ type differ struct {
 	ignoreDeletions bool
 	// setOrder writes $setElementOrder for changed merge lists.
 	setOrder bool
+	// keyedOnly never falls back to replacing a list or object when
+	// duplicates make a keyed patch lossy: the changes a three-way patch is
+	// checked against for conflicts are described key by key, as
+	// Kubernetes does.
+	keyedOnly bool
+	// withBase makes the differ follow a third document alongside the two
+	// it compares: in the delta half of a three-way patch, the original,
+	// which pairElements consults. base is the original's value at the
+	// current position.
+	withBase bool
+	base     any
+}
+
+// descend sets the base to child and returns a function restoring it.
+func (d *differ) descend(child any) func() {
+	saved := d.base
+	d.base = child
+	return func() { d.base = saved }
 }
 
 // diffObject returns the patch turning om into mm. replaceUp asks the
@@ -38,38 +56,12 @@ func (d *differ) diffObject(om, mm map[string]any, s slot, at *pathNode) (patch 
 			}
 			continue
 		}
-		c := s.child(k)
-		cat := at.field(k)
-		switch o := ov.(type) {
-		case map[string]any:
-			if c.kind() == reflectschema.Atomic || c.meta.Strategy == reflectschema.Replace {
-				d.replaceIfChanged(patch, k, ov, mv)
-				continue
-			}
-			sub, up, err := d.diffObject(o, mv.(map[string]any), c, cat)
-			if err != nil {
-				return nil, false, err
-			}
-			switch {
-			case up && !d.ignoreChanges:
-				patch[k] = replaceObject(mv.(map[string]any))
-			case len(sub) > 0:
-				patch[k] = sub
-			}
-		case []any:
-			if !c.isMergeList() {
-				d.replaceIfChanged(patch, k, ov, mv)
-				continue
-			}
-			up, err := d.diffList(patch, k, o, mv.([]any), c, cat)
-			if err != nil {
-				return nil, false, err
-			}
-			if up {
-				return nil, true, nil
-			}
-		default:
-			d.replaceIfChanged(patch, k, ov, mv)
+		up, err := d.diffField(patch, k, ov, mv, s.child(k), at.field(k))
+		if err != nil {
+			return nil, false, err
+		}
+		if up {
+			return nil, true, nil
 		}
 	}
 	if !d.ignoreDeletions {
@@ -83,6 +75,41 @@ func (d *differ) diffObject(om, mm map[string]any, s slot, at *pathNode) (patch 
 		patch[keyRetainKeys] = retain // sorted: keys were visited in order
 	}
 	return patch, false, nil
+}
+
+// diffField diffs one field present in both objects with the same JSON
+// type, writing into patch.
+func (d *differ) diffField(patch map[string]any, k string, ov, mv any, c slot, at *pathNode) (replaceUp bool, err error) {
+	if d.withBase {
+		bm, _ := d.base.(map[string]any)
+		defer d.descend(bm[k])()
+	}
+	switch o := ov.(type) {
+	case map[string]any:
+		if c.kind() == reflectschema.Atomic || c.meta.Strategy == reflectschema.Replace {
+			d.replaceIfChanged(patch, k, ov, mv)
+			return false, nil
+		}
+		sub, up, err := d.diffObject(o, mv.(map[string]any), c, at)
+		if err != nil {
+			return false, err
+		}
+		switch {
+		case up && !d.ignoreChanges:
+			patch[k] = replaceObject(mv.(map[string]any))
+		case len(sub) > 0:
+			patch[k] = sub
+		}
+	case []any:
+		if !c.isMergeList() {
+			d.replaceIfChanged(patch, k, ov, mv)
+			return false, nil
+		}
+		return d.diffList(patch, k, o, mv.([]any), c, at)
+	default:
+		d.replaceIfChanged(patch, k, ov, mv)
+	}
+	return false, nil
 }
 
 func (d *differ) replaceIfChanged(patch map[string]any, k string, ov, mv any) {

@@ -40,6 +40,28 @@ func replaceList(ml []any) []any {
 	return append(slices.Clone(ml), map[string]any{keyPatch: patchReplace})
 }
 
+// keyedSafe reports whether a keyed patch can turn a list with identities
+// oids into one with mids: modified holds each identity once, and an
+// identity the original holds several times is gone from modified (a
+// deletion removes every copy; nothing can remove just some).
+func keyedSafe(oids, mids []string) bool {
+	if hasDuplicates(mids) {
+		return false
+	}
+	inM := make(map[string]bool, len(mids))
+	for _, id := range mids {
+		inM[id] = true
+	}
+	count := make(map[string]int, len(oids))
+	for _, id := range oids {
+		count[id]++
+		if count[id] > 1 && inM[id] {
+			return false
+		}
+	}
+	return true
+}
+
 func hasDuplicates(ids []string) bool {
 	seen := make(map[string]bool, len(ids))
 	for _, id := range ids {
@@ -72,7 +94,7 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 	ks := d.listKeySet(s)
 	oids, mids := idsUnder(ks, ol), idsUnder(ks, ml)
 	def := lk.defaultSet()
-	mustReplace := !keyable(ol, def) || !keyable(ml, def) || hasDuplicates(oids) || hasDuplicates(mids)
+	mustReplace := !keyable(ol, def) || !keyable(ml, def) || !d.keyedOnly && !keyedSafe(oids, mids)
 	if !mustReplace && d.cfg.skewSafe && ks.directive {
 		mustReplace = hasDuplicates(idsUnder(def, ol)) || hasDuplicates(idsUnder(def, ml))
 	}
@@ -83,23 +105,30 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 		return nil
 	}
 	es := s.elem()
-	opos := make(map[string]int, len(ol))
-	for i, id := range oids {
-		opos[id] = i
+	// The original's elements by identity, in the delta half of a
+	// three-way patch (withBase).
+	var baseElems map[string]any
+	if bl, ok := d.base.([]any); ok && d.withBase {
+		baseElems = make(map[string]any, len(bl))
+		for _, e := range bl {
+			baseElems[idOf(ks, e)] = e
+		}
 	}
-	inModified := make(map[string]bool, len(ml))
+	pairs := d.pairElements(ol, ml, oids, mids, lk, ks, baseElems)
 	var list []any
 	for i, e := range ml {
 		m := e.(map[string]any)
-		inModified[mids[i]] = true
-		p, found := opos[mids[i]]
-		if !found {
+		p := pairs[i]
+		if p < 0 {
 			if !d.ignoreChanges {
 				list = append(list, withKeyDirective(m, ks, false))
 			}
 			continue
 		}
-		sub, up, err := d.diffObject(ol[p].(map[string]any), m, es, at.key(ks.step(m)))
+		keyed := ol[p].(map[string]any) // the live element's keys name it
+		restore := d.descend(baseElems[mids[i]])
+		sub, up, err := d.diffObject(keyed, m, es, at.key(ks.step(m)))
+		restore()
 		if err != nil {
 			return err
 		}
@@ -111,12 +140,16 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 		}
 		if len(sub) > 0 {
 			for _, f := range ks.fields {
-				if v, ok := m[f]; ok {
+				if v, ok := keyed[f]; ok {
 					sub[f] = v
 				}
 			}
 			list = append(list, withKeyDirective(sub, ks, true))
 		}
+	}
+	inModified := make(map[string]bool, len(ml))
+	for _, id := range mids {
+		inModified[id] = true
 	}
 	var deletions []any
 	if !d.ignoreDeletions {
@@ -143,7 +176,7 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 		patch[k] = list
 	}
 	orderSame := slices.Equal(oids, mids)
-	if d.wantSetOrder((!d.ignoreChanges && (len(list) > 0 || !orderSame)) || (!d.ignoreDeletions && len(list) > 0)) {
+	if len(ml) > 0 && d.wantSetOrder((!d.ignoreChanges && (len(list) > 0 || !orderSame)) || (!d.ignoreDeletions && len(list) > 0)) {
 		order := make([]any, len(ml))
 		for i, e := range ml {
 			m := e.(map[string]any)
@@ -189,7 +222,7 @@ func withKeyDirective(m map[string]any, ks keySet, owned bool) map[string]any {
 // patch list, removals in $deleteFromPrimitiveList.
 func (d *differ) diffScalarList(patch map[string]any, k string, ol, ml []any) (bool, error) {
 	oids, mids := scalarIDs(ol), scalarIDs(ml)
-	if hasDuplicates(oids) || hasDuplicates(mids) {
+	if !d.keyedOnly && !keyedSafe(oids, mids) {
 		// A set cannot say how many times a value occurs.
 		return !d.ignoreChanges && !equalJSON(ol, ml), nil
 	}
@@ -207,8 +240,10 @@ func (d *differ) diffScalarList(patch map[string]any, k string, ol, ml []any) (b
 	}
 	var dels []any
 	if !d.ignoreDeletions {
+		seen := make(map[string]bool)
 		for i, id := range oids {
-			if !inM[id] {
+			if !inM[id] && !seen[id] {
+				seen[id] = true
 				dels = append(dels, ol[i])
 			}
 		}
@@ -224,8 +259,96 @@ func (d *differ) diffScalarList(patch map[string]any, k string, ol, ml []any) (b
 	// so a modified list equal to the sorted original writes no order.
 	sortedO := slices.Clone(ol)
 	slices.SortStableFunc(sortedO, func(a, b any) int { return cmp.Compare(sortText(a), sortText(b)) })
-	if d.wantSetOrder((!d.ignoreDeletions && len(dels) > 0) || (!d.ignoreChanges && !equalJSON(sortedO, ml))) {
+	if len(ml) > 0 && d.wantSetOrder((!d.ignoreDeletions && len(dels) > 0) || (!d.ignoreChanges && !equalJSON(sortedO, ml))) {
 		patch[prefixSetOrder+k] = ml
 	}
 	return false, nil
+}
+
+// pairElements pairs each modified element with the original element of
+// the same identity (-1 for none). In the delta half of a three-way patch
+// (current → modified, deletions ignored, base the original's elements) a
+// modified element that lacks some recommended key fields also pairs with
+// the one live element that has its default key and agrees on every key
+// field it does have, if the original never had that live element: a key
+// field the server filled in (protocol: TCP) is not a new element. Had the
+// original held it, the deletions half removes it and the modified
+// element must be created, so it is not paired.
+func (d *differ) pairElements(ol, ml []any, oids, mids []string, lk listKeys, ks keySet, base map[string]any) []int {
+	opos := make(map[string]int, len(ol))
+	for i, id := range oids {
+		opos[id] = i
+	}
+	pairs := make([]int, len(ml))
+	taken := make([]bool, len(ol))
+	unpaired := 0
+	for i, id := range mids {
+		p, ok := opos[id]
+		if !ok {
+			pairs[i] = -1
+			unpaired++
+			continue
+		}
+		pairs[i] = p
+		taken[p] = true
+	}
+	if unpaired == 0 || !ks.directive || base == nil {
+		return pairs
+	}
+	def := lk.defaultSet()
+	byDefault := map[string][]int{}
+	for p, e := range ol {
+		if _, inOriginal := base[oids[p]]; !taken[p] && !inOriginal {
+			id := idOf(def, e)
+			byDefault[id] = append(byDefault[id], p)
+		}
+	}
+	claims := map[int]int{} // live position → modified position; -1 when claimed twice
+	for i, e := range ml {
+		if pairs[i] >= 0 {
+			continue
+		}
+		m := e.(map[string]any)
+		var cand []int
+		for _, p := range byDefault[idOf(def, m)] {
+			if keysAgree(m, ol[p].(map[string]any), ks.fields) {
+				cand = append(cand, p)
+			}
+		}
+		if len(cand) != 1 {
+			continue
+		}
+		if _, dup := claims[cand[0]]; dup {
+			claims[cand[0]] = -1
+		} else {
+			claims[cand[0]] = i
+		}
+	}
+	for p, i := range claims {
+		if i >= 0 {
+			pairs[i] = p
+		}
+	}
+	return pairs
+}
+
+// keysAgree reports whether every key field m has, o has with the same
+// value.
+func keysAgree(m, o map[string]any, fields []string) bool {
+	for _, f := range fields {
+		mv, inM := m[f]
+		if !inM {
+			continue
+		}
+		ov, inO := o[f]
+		if !inO {
+			return false
+		}
+		mk, _ := scalarKey(mv)
+		ok, _ := scalarKey(ov)
+		if mk != ok {
+			return false
+		}
+	}
+	return true
 }

@@ -31,6 +31,7 @@ type config struct {
 	limits     Limits
 
 	preconditions []PreconditionFunc
+	noTypeChecks  bool
 }
 
 func newConfig(opts []Option) *config {
@@ -91,4 +92,11 @@ func WithLimits(l Limits) Option { return optionFunc(func(c *config) { c.limits 
 // WithPreconditions adds checks every created patch must pass.
 func WithPreconditions(fns ...PreconditionFunc) Option {
 	return optionFunc(func(c *config) { c.preconditions = append(c.preconditions, fns...) })
+}
+
+// WithTypeChecks(false) makes the applier accept patch values that do not
+// fit their Go fields (a number for a string, an object for a list), as
+// Kubernetes does; the default rejects them (docs/compat.md).
+func WithTypeChecks(check bool) Option {
+	return optionFunc(func(c *config) { c.noTypeChecks = !check })
 }

@@ -40,11 +40,14 @@ func (d *differ) mergePatches(a, b map[string]any, s slot, at *pathNode) (map[st
 		var merged []any
 		switch {
 		case aok && bok:
-			merged = d.mergePatchLists(al, bl, c)
+			var err error
+			if merged, err = d.mergePatchLists(al, bl, c, at.field(list)); err != nil {
+				return nil, err
+			}
 		case aok:
 			merged = al
 		case bok:
-			merged = bl
+			merged = dropDeletions(bl).([]any)
 		default:
 			continue
 		}
@@ -63,7 +66,7 @@ func (d *differ) mergePatches(a, b map[string]any, s slot, at *pathNode) (map[st
 		}
 		av, ok := res[k]
 		if kind == dirDeleteFromList || bv == nil || !ok || kindOf(av) != kindOf(bv) {
-			res[k] = bv
+			res[k] = dropDeletions(bv)
 			continue
 		}
 		c := s.child(k)
@@ -80,7 +83,11 @@ func (d *differ) mergePatches(a, b map[string]any, s slot, at *pathNode) (map[st
 			res[k] = m
 		case []any:
 			if c.isMergeList() {
-				res[k] = d.mergePatchLists(av.([]any), bt, c)
+				l, err := d.mergePatchLists(av.([]any), bt, c, at.field(k))
+				if err != nil {
+					return nil, err
+				}
+				res[k] = l
 			} else {
 				res[k] = bv
 			}
@@ -111,23 +118,39 @@ func patchListIDs(l []any, ks keySet, s slot) []string {
 }
 
 // mergePatchLists combines two patch lists for one merge list.
-func (d *differ) mergePatchLists(a, b []any, s slot) []any {
+func (d *differ) mergePatchLists(a, b []any, s slot, at *pathNode) ([]any, error) {
 	if len(a) == 0 && len(b) == 0 {
-		return a
+		return a, nil
 	}
 	ks := d.listKeySet(s)
 	aids, bids := patchListIDs(a, ks, s), patchListIDs(b, ks, s)
 	merged := make([]any, 0, len(a)+len(b))
 	ids := make([]string, 0, len(a)+len(b))
 	if s.isObjectList() {
-		for _, e := range b {
-			if m, ok := e.(map[string]any); ok && m[keyPatch] == patchReplace {
-				return b
+		// As Kubernetes merges two patch lists: a deletion in the later
+		// one drops the earlier one's entries for that key and itself.
+		deleted := map[string]bool{}
+		var kept []any
+		var keptIDs []string
+		for i, e := range b {
+			m, _ := e.(map[string]any)
+			switch m[keyPatch] {
+			case patchReplace:
+				return b, nil
+			case patchDelete:
+				deleted[idOf(ks, m)] = true
+			default:
+				kept = append(kept, e)
+				keptIDs = append(keptIDs, bids[i])
 			}
 		}
+		b, bids = kept, keptIDs
 		pos := make(map[string]int, len(a))
 		for i, id := range aids {
-			pos[id] = i
+			if e, ok := a[i].(map[string]any); ok && deleted[idOf(ks, e)] {
+				continue
+			}
+			pos[id] = len(merged)
 			merged = append(merged, a[i])
 			ids = append(ids, id)
 		}
@@ -136,13 +159,15 @@ func (d *differ) mergePatchLists(a, b []any, s slot) []any {
 			if p, ok := pos[bids[i]]; ok {
 				am, aok := merged[p].(map[string]any)
 				bm, bok := e.(map[string]any)
-				if aok && bok {
-					if m, err := d.mergePatches(am, bm, es, nil); err == nil {
-						merged[p] = m
-						continue
-					}
+				if !aok || !bok {
+					merged[p] = e
+					continue
 				}
-				merged[p] = e
+				m, err := d.mergePatches(am, bm, es, at.key(ks.step(bm)))
+				if err != nil {
+					return nil, err
+				}
+				merged[p] = m
 				continue
 			}
 			merged = append(merged, e)
@@ -164,5 +189,61 @@ func (d *differ) mergePatchLists(a, b []any, s slot) []any {
 		}
 	}
 	out, _ := arrange(merged, ids, firstRanks(bids), firstRanks(aids), KubernetesOrder)
+	return out, nil
+}
+
+// dropDeletions removes, as Kubernetes does when it copies a patch value
+// into a patch that lacks it, every object marked $patch: delete (a
+// modified document holding directives). Replace markers, which only this
+// differ writes, stay. The value is copied only where something goes.
+func dropDeletions(v any) any {
+	out, _ := withoutDeletions(v)
 	return out
+}
+
+func withoutDeletions(v any) (any, bool) {
+	isDeletion := func(e any) bool {
+		m, ok := e.(map[string]any)
+		return ok && m[keyPatch] == patchDelete
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		var out map[string]any
+		for k, e := range v {
+			d, changed := withoutDeletions(e)
+			if !changed && !isDeletion(e) {
+				continue
+			}
+			if out == nil {
+				out = make(map[string]any, len(v))
+				for k2, e2 := range v {
+					out[k2] = e2
+				}
+			}
+			if isDeletion(e) {
+				delete(out, k)
+			} else {
+				out[k] = d
+			}
+		}
+		if out != nil {
+			return out, true
+		}
+	case []any:
+		out := make([]any, 0, len(v))
+		changed := false
+		for _, e := range v {
+			if isDeletion(e) {
+				changed = true
+				continue
+			}
+			d, c := withoutDeletions(e)
+			changed = changed || c
+			out = append(out, d)
+		}
+		if changed {
+			return out, true
+		}
+	}
+	return v, false
 }

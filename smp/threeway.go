@@ -6,7 +6,7 @@ package smp
 // to modified. Unless overwriting, a patch that changes a field current
 // also changed differently is a conflict.
 func threeWay(original, modified, current map[string]any, s slot, cfg *config, fns []PreconditionFunc) (map[string]any, error) {
-	delta := &differ{cfg: cfg, ignoreDeletions: true, setOrder: true}
+	delta := &differ{cfg: cfg, ignoreDeletions: true, setOrder: true, withBase: true, base: original}
 	dp, up, err := delta.diffObject(current, modified, s, nil)
 	if err != nil {
 		return nil, err
@@ -30,7 +30,7 @@ func threeWay(original, modified, current map[string]any, s slot, cfg *config, f
 	if cfg.overwrite {
 		return patch, nil
 	}
-	changes := &differ{cfg: cfg}
+	changes := &differ{cfg: cfg, keyedOnly: true}
 	changed, up, err := changes.diffObject(original, current, s, nil)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,35 @@
+package smp_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/smp"
+)
+
+// TestThreeWayServerFilledKeyField: the server filled in a recommended key
+// field (protocol: TCP) the configuration never set. A three-way patch must
+// not see a new port in that.
+func TestThreeWayServerFilledKeyField(t *testing.T) {
+	original := `{"spec":{"containers":[{"name":"web","image":"nginx:1","ports":[{"containerPort":80}]}]}}`
+	modified := `{"spec":{"containers":[{"name":"web","image":"nginx:2","ports":[{"containerPort":80}]}]}}`
+	current := `{"spec":{"containers":[{"name":"web","image":"nginx:1","ports":[{"containerPort":80,"protocol":"TCP"}]}]}}`
+	p, err := threeWay(t, original, modified, current)
+	require.NoError(t, err, "no conflict")
+	res, err := smp.StrategicMergePatch([]byte(current), mustMarshal(p), &fixtures.Pod{})
+	require.NoError(t, err)
+	assert.Equal(t, decodeMap([]byte(`{"spec":{"containers":[{"name":"web","image":"nginx:2","ports":[{"containerPort":80,"protocol":"TCP"}]}]}}`)), decodeMap(res), "patch %v", p)
+
+	// The configuration drops a key field it had: the port is written anew
+	// without it, not lost.
+	original = `{"spec":{"containers":[{"name":"web","ports":[{"containerPort":80,"protocol":"UDP","hostPort":1}]}]}}`
+	modified = `{"spec":{"containers":[{"name":"web","ports":[{"containerPort":80,"hostPort":1}]}]}}`
+	p, err = threeWay(t, original, modified, original)
+	require.NoError(t, err)
+	res, err = smp.StrategicMergePatch([]byte(original), mustMarshal(p), &fixtures.Pod{})
+	require.NoError(t, err)
+	assert.Equal(t, decodeMap([]byte(modified)), decodeMap(res), "patch %v", p)
+}
