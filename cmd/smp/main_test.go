@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// update rewrites the golden files: go test ./cmd/smp -update
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+// smpBin is the smp binary TestMain builds; repoRoot is the directory the
+// end-to-end cases run in, so their paths read as the README's do.
+var smpBin, repoRoot string
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	os.Exit(testMain(m))
+}
+
+func testMain(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "smp-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	defer os.RemoveAll(dir)
+	smpBin = filepath.Join(dir, "smp")
+	if out, err := exec.Command("go", "build", "-o", smpBin, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building smp: %v\n%s", err, out)
+		return 2
+	}
+	if repoRoot, err = filepath.Abs(filepath.Join("..", "..")); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	return m.Run()
+}
+
+// cliCase is one end-to-end run of the binary. Its expected standard
+// output and error are testdata/golden/NAME.stdout and NAME.stderr; a
+// missing file means the stream must be empty.
+type cliCase struct {
+	name  string
+	args  string // split at spaces; paths are relative to the repository root
+	stdin string // a file fed to standard input, if any
+	exit  int
+}
+
+// Paths of the test data, relative to the repository root.
+const (
+	example = "cmd/smp/testdata/example/"
+	td      = "cmd/smp/testdata/"
+	exOrig  = example + "deployment-original.yaml"
+	exMod   = example + "deployment-modified.yaml"
+	exCur   = example + "deployment-current.yaml"
+)
+
+// readmeCase is the case the README's first Set-up command runs.
+const readmeCase = "diff-example"
+
+var cliCases = []cliCase{
+	// diff
+	{name: readmeCase, args: "diff --type Deployment " + exOrig + " " + exMod},
+	{name: "diff-example-json", args: "diff --type Deployment -o json " + exOrig + " " + exMod},
+	{name: "diff-example-kubernetes", args: "diff --type Deployment " + exOrig + " " + exMod + " --directives retainKeys"},
+	{name: "diff-example-legacy", args: "diff --type Deployment --directives legacy " + exOrig + " " + exMod},
+	{name: "diff-service", args: "diff --type Service " + td + "service/original.yaml " + td + "service/modified.yaml"},
+	{name: "diff-service-skew-safe", args: "diff --type Service --skew-safe " + td + "service/original.yaml " + td + "service/modified.yaml"},
+	{name: "diff-stdin", args: "diff --type Pod " + td + "pod/original.json -", stdin: td + "pod/modified.yaml"},
+	{name: "diff-identical", args: "diff --type Deployment " + exOrig + " " + exOrig},
+
+	// apply
+	{name: "apply-example", args: "apply --type Deployment " + exOrig + " " + td + "apply/deployment-patch.yaml"},
+	{name: "apply-stdin-json", args: "apply --type Deployment --output json " + exOrig + " -", stdin: td + "apply/deployment-patch.yaml"},
+	{name: "apply-order-kubernetes", args: "apply --type SeedOrderedList -o json " + td + "seed/ordered-live.yaml " + td + "seed/ordered-patch.yaml"},
+	{name: "apply-order-seed", args: "apply --type SeedOrderedList -o json --ordering seed " + td + "seed/ordered-live.yaml " + td + "seed/ordered-patch.yaml"},
+
+	// three-way
+	{name: "three-way-example-conflict", args: "three-way --type Deployment " + exOrig + " " + exMod + " " + exCur, exit: 1},
+	{name: "three-way-example-overwrite", args: "three-way --type Deployment " + exOrig + " " + exMod + " " + exCur + " --overwrite"},
+	{name: "three-way-pod", args: "three-way --type Pod " + td + "pod/original.json " + td + "pod/modified.yaml " + td + "pod/current.yaml"},
+
+	// explain
+	{name: "explain-deployment", args: "explain --type Deployment"},
+	{name: "explain-path", args: "explain --type Deployment spec.template.spec.containers[name=web].ports"},
+	{name: "explain-union", args: "explain --type Deployment spec.strategy"},
+	{name: "explain-flag-after-path", args: "explain strategy --type DeploymentSpec"},
+	{name: "explain-map-value", args: "explain --type Pod spec.containers.resources.limits.cpu"},
+	{name: "explain-unknown-field", args: "explain --type Pod spec.containers.foo", exit: 2},
+	{name: "explain-into-scalar", args: "explain --type Pod spec.restartPolicy.x", exit: 2},
+	{name: "explain-too-many", args: "explain --type Pod spec metadata", exit: 2},
+
+	// invalid documents and patches: exit 1
+	{name: "error-invalid-yaml", args: "apply --type Deployment " + exOrig + " " + td + "errors/invalid.yaml", exit: 1},
+	{name: "error-not-object", args: "apply --type Deployment " + exOrig + " " + td + "errors/not-object.yaml", exit: 1},
+	{name: "error-missing-merge-key", args: "apply --type Deployment " + exOrig + " " + td + "errors/missing-merge-key.yaml", exit: 1},
+	{name: "error-unknown-directive", args: "apply --type Deployment " + exOrig + " " + td + "errors/unknown-directive.yaml", exit: 1},
+	{name: "error-type-mismatch", args: "apply --type Deployment " + exOrig + " " + td + "errors/type-mismatch.yaml", exit: 1},
+	{name: "error-two-documents", args: "apply --type Deployment " + exOrig + " " + td + "errors/two-documents.yaml", exit: 1},
+	{name: "error-duplicate-key", args: "apply --type Deployment " + exOrig + " " + td + "errors/duplicate-key.yaml", exit: 1},
+	{name: "error-diff-not-object", args: "diff --type Deployment " + exOrig + " " + td + "errors/not-object.yaml", exit: 1},
+
+	// bad usage: exit 2
+	{name: "usage-no-arguments", args: "", exit: 2},
+	{name: "usage-unknown-command", args: "patch --type Deployment " + exOrig, exit: 2},
+	{name: "usage-unknown-type", args: "diff --type deployment " + exOrig + " " + exMod, exit: 2},
+	{name: "usage-missing-type", args: "diff " + exOrig + " " + exMod, exit: 2},
+	{name: "usage-unknown-flag", args: "diff --type Deployment --color " + exOrig + " " + exMod, exit: 2},
+	{name: "usage-overwrite-on-diff", args: "diff --type Deployment --overwrite " + exOrig + " " + exMod, exit: 2},
+	{name: "usage-bad-output", args: "diff --type Deployment -o xml " + exOrig + " " + exMod, exit: 2},
+	{name: "usage-bad-ordering", args: "apply --type Deployment --ordering random " + exOrig + " " + exMod, exit: 2},
+	{name: "usage-bad-directives", args: "diff --type Deployment --directives newest " + exOrig + " " + exMod, exit: 2},
+	{name: "usage-too-few", args: "three-way --type Deployment " + exOrig + " " + exMod, exit: 2},
+	{name: "usage-two-stdins", args: "diff --type Deployment - -", exit: 2},
+	{name: "usage-missing-file", args: "diff --type Deployment " + example + "deployment-missing.yaml " + exMod, exit: 2},
+	{name: "usage-directory", args: "apply --type Deployment " + exOrig + " " + example, exit: 2},
+
+	// help: exit 0, on standard output
+	{name: "help", args: "help"},
+	{name: "help-dash-h", args: "-h"},
+	{name: "help-command", args: "help three-way"},
+	{name: "help-command-flag", args: "explain -h"},
+	{name: "help-unknown-command", args: "help frobnicate", exit: 2},
+}
+
+// runBinary runs the built smp on a case from the repository root.
+func runBinary(t *testing.T, c cliCase) (stdout, stderr string, exit int) {
+	t.Helper()
+	cmd := exec.Command(smpBin, strings.Fields(c.args)...)
+	cmd.Dir = repoRoot
+	if c.stdin != "" {
+		f, err := os.Open(filepath.Join(repoRoot, c.stdin))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		cmd.Stdin = f
+	}
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		exit = ee.ExitCode()
+	case err != nil:
+		t.Fatalf("running smp %s: %v", c.args, err)
+	}
+	return out.String(), errOut.String(), exit
+}
+
+func TestGolden(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range cliCases {
+		if seen[c.name] {
+			t.Fatalf("two cases are named %s", c.name)
+		}
+		seen[c.name] = true
+		t.Run(c.name, func(t *testing.T) {
+			stdout, stderr, exit := runBinary(t, c)
+			if exit != c.exit {
+				t.Errorf("smp %s: exit status %d, want %d\nstderr:\n%s", c.args, exit, c.exit, stderr)
+			}
+			checkGolden(t, c.name+".stdout", stdout)
+			checkGolden(t, c.name+".stderr", stderr)
+			if c.exit != 0 && stdout != "" {
+				t.Errorf("smp %s failed but printed to standard output", c.args)
+			}
+			if c.exit == 0 && stderr != "" {
+				t.Errorf("smp %s succeeded but printed to standard error", c.args)
+			}
+		})
+	}
+}
+
+// TestGoldenFilesHaveCases catches golden files left behind by renamed or
+// removed cases.
+func TestGoldenFilesHaveCases(t *testing.T) {
+	names := map[string]bool{}
+	for _, c := range cliCases {
+		names[c.name+".stdout"], names[c.name+".stderr"] = true, true
+	}
+	files, err := os.ReadDir(filepath.Join("testdata", "golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if !names[f.Name()] {
+			t.Errorf("testdata/golden/%s belongs to no case", f.Name())
+		}
+	}
+}
+
+// checkGolden compares got with a golden file, or rewrites the file with
+// -update; an empty output has no file.
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		var err error
+		if got == "" {
+			err = os.Remove(path)
+			if errors.Is(err, os.ErrNotExist) {
+				err = nil
+			}
+		} else if err = os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
+			err = os.WriteFile(path, []byte(got), 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s differs (-want +got; go test ./cmd/smp -update rewrites it):\n%s", path, diff)
+	}
+}
