@@ -1,0 +1,64 @@
+package smp_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/smp"
+)
+
+// The element the patch does not reach is written back as it was read.
+func ExampleStrategicMergePatch() {
+	live := []byte(`{"spec":{"containers":[{"name":"web","image":"nginx:1"},{"name":"log","image":"fluent:1"}]}}`)
+	patch := []byte(`{"spec":{"containers":[{"name":"web","image":"nginx:2"}]}}`)
+	out, err := smp.StrategicMergePatch(live, patch, fixtures.Pod{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(string(out))
+	// Output: {"spec":{"containers":[{"image":"nginx:2","name":"web"},{"name":"log","image":"fluent:1"}]}}
+}
+
+func ExampleCreateTwoWayMergePatch() {
+	original := []byte(`{"metadata":{"finalizers":["a","b"]},"spec":{"containers":[{"name":"web","image":"nginx:1"},{"name":"old"}]}}`)
+	modified := []byte(`{"metadata":{"finalizers":["a"]},"spec":{"containers":[{"name":"web","image":"nginx:2"}]}}`)
+	patch, err := smp.CreateTwoWayMergePatch(original, modified, fixtures.Pod{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(string(patch))
+	// Output: {"metadata":{"$deleteFromPrimitiveList/finalizers":["b"],"$setElementOrder/finalizers":["a"]},"spec":{"$setElementOrder/containers":[{"name":"web"}],"containers":[{"image":"nginx:2","name":"web"},{"$patch":"delete","name":"old"}]}}
+}
+
+func ExampleCreateThreeWayMergePatch() {
+	lastApplied := []byte(`{"spec":{"nodeName":"a","hostname":"h1"}}`)
+	config := []byte(`{"spec":{"nodeName":"b","hostname":"h1"}}`)
+	live := []byte(`{"spec":{"nodeName":"c","hostname":"h1","dnsPolicy":"None"}}`)
+	_, err := smp.CreateThreeWayMergePatch(lastApplied, config, live, fixtures.Pod{}, false)
+	var e *smp.Error
+	if errors.As(err, &e) && smp.IsConflict(err) {
+		fmt.Println("conflict at", e.Path)
+	}
+	patch, _ := smp.CreateThreeWayMergePatch(lastApplied, config, live, fixtures.Pod{}, true)
+	fmt.Println(string(patch))
+	// Output:
+	// conflict at spec.nodeName
+	// {"spec":{"nodeName":"b"}}
+}
+
+func ExampleError() {
+	_, err := smp.StrategicMergePatch([]byte(`{}`), []byte(`{"spec":{"containers":[{"image":"x"}]}}`), fixtures.Pod{})
+	var e *smp.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Kind)
+		fmt.Println(e.Path)
+		fmt.Println(err)
+	}
+	// Output:
+	// MissingMergeKey
+	// spec.containers[0]
+	// spec.containers[0]: element has no merge key field "name" (merge key name)
+}
