@@ -42,11 +42,14 @@ func threeWay(original, modified, current map[string]any, s slot, cfg *config, f
 	c := &conflicts{d: changes, all: true}
 	c.values(patch, changed, s, nil)
 	if len(c.paths) > 0 {
-		msg := "the patch changes fields that current also changed since original:"
-		for _, p := range c.paths {
-			msg += " " + p.String()
+		msg := "conflict: current changed it since original, and the patch changes it differently"
+		if n := len(c.paths) - 1; n > 0 {
+			msg += "; " + itoa(n) + " more:"
+			for _, p := range c.paths[1:] {
+				msg += " " + p.String()
+			}
 		}
-		return nil, &Error{Kind: ErrConflict, Msg: msg, Conflicts: c.paths}
+		return nil, &Error{Kind: ErrConflict, Path: c.paths[0], Msg: msg, Conflicts: c.paths}
 	}
 	return patch, nil
 }
