@@ -52,7 +52,7 @@ func (d *differ) diffObject(om, mm map[string]any, s slot, at *pathNode) (patch 
 		ov, ok := om[k]
 		if !ok || kindOf(ov) != kindOf(mv) {
 			if !d.ignoreChanges {
-				patch[k] = mv
+				patch[k] = d.added(mv, s.child(k))
 			}
 			continue
 		}

@@ -11,11 +11,7 @@ import (
 func (d *differ) diffList(patch map[string]any, k string, ol, ml []any, s slot, at *pathNode) (replaceUp bool, err error) {
 	if len(ol) == 0 {
 		if len(ml) > 0 && !d.ignoreChanges {
-			if s.isObjectList() && hasDuplicates(idsUnder(d.listKeySet(s), ml)) {
-				patch[k] = replaceList(ml)
-			} else {
-				patch[k] = ml
-			}
+			patch[k] = d.added(ml, s)
 		}
 		return false, nil
 	}
@@ -121,7 +117,7 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 		p := pairs[i]
 		if p < 0 {
 			if !d.ignoreChanges {
-				list = append(list, withKeyDirective(m, ks, false))
+				list = append(list, withKeyDirective(d.added(m, es).(map[string]any), ks, false))
 			}
 			continue
 		}
@@ -255,11 +251,10 @@ func (d *differ) diffScalarList(patch map[string]any, k string, ol, ml []any) (b
 	if len(dels) > 0 {
 		patch[prefixDeleteFromList+k] = dels
 	}
-	// Kubernetes sorts the original list in place before this comparison,
-	// so a modified list equal to the sorted original writes no order.
-	sortedO := slices.Clone(ol)
-	slices.SortStableFunc(sortedO, func(a, b any) int { return cmp.Compare(sortText(a), sortText(b)) })
-	if len(ml) > 0 && d.wantSetOrder((!d.ignoreDeletions && len(dels) > 0) || (!d.ignoreChanges && !equalJSON(sortedO, ml))) {
+	// Kubernetes sorts the original list in place before comparing it with
+	// modified, so a reorder into sorted order writes no order and is lost
+	// (docs/compat.md); here any change of order writes it.
+	if len(ml) > 0 && d.wantSetOrder((!d.ignoreDeletions && len(dels) > 0) || (!d.ignoreChanges && !equalJSON(ol, ml))) {
 		patch[prefixSetOrder+k] = ml
 	}
 	return false, nil
