@@ -139,11 +139,9 @@ type objectPatch struct {
 // splitObjectPatch sorts a patch object's keys into fields and directives,
 // checking each directive's JSON type and that its list takes it.
 func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (objectPatch, error) {
-	var p objectPatch
-	seen := map[string]bool{}
+	p := objectPatch{names: make([]string, 0, len(pm))}
 	add := func(n string) {
-		if !seen[n] {
-			seen[n] = true
+		if !slices.Contains(p.names, n) {
 			p.names = append(p.names, n)
 		}
 	}

@@ -41,7 +41,7 @@ func (a *applier) parseObjectElems(l []any, lk listKeys, at *pathNode) ([]patchE
 				return nil, err
 			}
 			pe.ks, pe.id = ks, id
-			pe.at = at.key(ks.step(m))
+			pe.at = at.keyed(&pe.ks, m)
 		}
 		if _, has := m[keyPatchMergeKey]; has || pe.directive != "" {
 			body := make(map[string]any, len(m))

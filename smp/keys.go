@@ -51,8 +51,21 @@ func (ks keySet) id(elem map[string]any) (id string, complete bool) {
 }
 
 // rawID is id for an object still in raw form: only its key fields are
-// decoded.
+// decoded, and nothing is allocated for a one-field key but the identity.
 func (ks keySet) rawID(r rawJSON) string {
+	if len(ks.fields) == 1 {
+		var val rawJSON
+		eachRawMember(r, func(k []byte, v rawJSON) bool {
+			if keyIs(k, ks.fields[0]) {
+				val = v
+			}
+			return true
+		})
+		if val == nil {
+			return absentMark
+		}
+		return rawScalarKey(val)
+	}
 	vals := make(map[string]any, len(ks.fields))
 	eachRawMember(r, func(k []byte, v rawJSON) bool {
 		for _, f := range ks.fields {
@@ -64,6 +77,24 @@ func (ks keySet) rawID(r rawJSON) string {
 	})
 	id, _ := ks.id(vals)
 	return id
+}
+
+// rawScalarKey is scalarKey of a raw value.
+func rawScalarKey(v rawJSON) string {
+	switch rawKind(v) {
+	case jsonString:
+		return "s" + decodeString(v)
+	case jsonNumber:
+		return "n" + canonicalNumber(string(v))
+	case jsonBool:
+		if v[0] == 't' {
+			return "t"
+		}
+		return "f"
+	case jsonNull:
+		return "z"
+	}
+	return "\x02"
 }
 
 // step renders the element's key for a path: [name=nginx].

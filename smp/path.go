@@ -70,10 +70,19 @@ func (p Path) String() string {
 }
 
 // pathNode is a path under construction: each level points at its parent,
-// so descending costs nothing until an error asks for the [Path].
+// so descending costs nothing until an error asks for the [Path]. A level
+// naming a list element by key keeps the element and its key set, and
+// renders the KeyStep only then.
 type pathNode struct {
 	parent *pathNode
 	step   Step
+	elem   map[string]any
+	keys   *keySet
+}
+
+// keyed returns the level of a list element named by its key fields.
+func (n *pathNode) keyed(ks *keySet, elem map[string]any) *pathNode {
+	return &pathNode{parent: n, elem: elem, keys: ks}
 }
 
 func (n *pathNode) field(name string) *pathNode { return &pathNode{parent: n, step: FieldStep(name)} }
@@ -91,7 +100,11 @@ func (n *pathNode) path() Path {
 	p := make(Path, depth)
 	for m := n; m != nil; m = m.parent {
 		depth--
-		p[depth] = m.step
+		if m.keys != nil {
+			p[depth] = m.keys.step(m.elem)
+		} else {
+			p[depth] = m.step
+		}
 	}
 	return p
 }
