@@ -1,0 +1,421 @@
+// Command benchtable reads `go test -bench` output on standard input and
+// prints markdown tables comparing typedpatch with Kubernetes'
+// strategicpatch and with a bare decode+encode of the same documents.
+//
+// It expects the naming scheme of the benchmarks in bench/: the last
+// element of a name says who ran it,
+//
+//	.../ours  typedpatch
+//	.../k8s   Kubernetes' strategicpatch, same inputs and work
+//	.../bare  json.Unmarshal of the inputs into map[string]any and
+//	          json.Marshal of the output
+//
+// Rows pair .../X/ours with .../X/k8s, and with the bare row at .../X or
+// at the nearest enclosing level (…/twoway/bare serves …/twoway/json/ours
+// and …/twoway/typed/ours). Each figure is the median of the runs of that
+// name. Time ratios pair the runs: when two rows have as many samples,
+// sample i of each is taken to come from run i, and the ratio is the
+// median of the per-run ratios. Go's -count repeats each benchmark back
+// to back, so on a machine whose load changes, repeat whole runs instead
+// (second example below) to put the two sides of a ratio close together
+// in time. A second table gives, for the benchmarks measured at two list
+// sizes (n=1000 and n=10000 by default, see -growth), the growth exponent
+// log(t(n₂)/t(n₁)) / log(n₂/n₁): 1 is linear, 2 quadratic.
+//
+// -metric cpu-ns/op compares the CPU time the benchmarks of bench/ report
+// besides wall time, steadier on a shared machine. -spread follows each
+// paired ratio with the lowest and highest per-run ratio.
+//
+// Usage, from bench/:
+//
+//	go test -run XXX -bench . -benchmem -count 5 | go run ./cmd/benchtable
+//
+//	go test -c -o /tmp/bench.test . &&
+//	for i in 1 2 3 4 5; do /tmp/bench.test -test.run XXX -test.bench . -test.benchmem; done |
+//		go run ./cmd/benchtable
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+func main() {
+	growth := flag.String("growth", "1000,10000", "the two list sizes `n1,n2` the growth exponent compares")
+	spread := flag.Bool("spread", false, "follow each paired time ratio with the range of its per-run ratios")
+	metric := flag.String("metric", "ns/op", "the time `unit` to compare: ns/op (wall) or cpu-ns/op (process CPU time)")
+	flag.Parse()
+	n1, n2, err := parseGrowth(*growth)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchtable:", err)
+		os.Exit(2)
+	}
+	results, err := parse(os.Stdin, *metric)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchtable:", err)
+		os.Exit(1)
+	}
+	if len(results.order) == 0 {
+		fmt.Fprintln(os.Stderr, "benchtable: no benchmark results on standard input")
+		os.Exit(1)
+	}
+	if err := write(os.Stdout, results, options{n1: n1, n2: n2, spread: *spread, metric: *metric}); err != nil {
+		fmt.Fprintln(os.Stderr, "benchtable:", err)
+		os.Exit(1)
+	}
+}
+
+func parseGrowth(s string) (n1, n2 int, err error) {
+	a, b, ok := strings.Cut(s, ",")
+	if ok {
+		n1, err = strconv.Atoi(strings.TrimSpace(a))
+		if err == nil {
+			n2, err = strconv.Atoi(strings.TrimSpace(b))
+		}
+	}
+	if !ok || err != nil || n1 <= 0 || n2 <= n1 {
+		return 0, 0, fmt.Errorf("-growth %q: want two sizes n1,n2 with 0 < n1 < n2", s)
+	}
+	return n1, n2, nil
+}
+
+// sample is one result line's measurements; a missing metric is NaN. ns
+// is the time metric chosen (-metric).
+type sample struct {
+	ns, bytes, allocs float64
+}
+
+// results holds every sample by benchmark name (without the GOMAXPROCS
+// suffix), and the names in the order they first appeared.
+type results struct {
+	samples map[string][]sample
+	order   []string
+}
+
+// lineRE matches a result line: name, iterations, then value-unit pairs.
+var lineRE = regexp.MustCompile(`^(Benchmark\S*?)(?:-\d+)?\s+\d+\s+(.*)$`)
+
+// parse reads `go test -bench` output, taking the time from the metric
+// named timeUnit; lines that are not results, or lack that metric, are
+// skipped.
+func parse(r io.Reader, timeUnit string) (*results, error) {
+	res := &results{samples: map[string][]sample{}}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	for sc.Scan() {
+		m := lineRE.FindStringSubmatch(strings.TrimSpace(sc.Text()))
+		if m == nil {
+			continue
+		}
+		s := sample{ns: math.NaN(), bytes: math.NaN(), allocs: math.NaN()}
+		fields := strings.Fields(m[2])
+		for i := 0; i+1 < len(fields); i += 2 {
+			v, err := strconv.ParseFloat(fields[i], 64)
+			if err != nil {
+				continue
+			}
+			switch fields[i+1] {
+			case timeUnit:
+				s.ns = v
+			case "B/op":
+				s.bytes = v
+			case "allocs/op":
+				s.allocs = v
+			}
+		}
+		if math.IsNaN(s.ns) {
+			continue
+		}
+		name := m[1]
+		if _, seen := res.samples[name]; !seen {
+			res.order = append(res.order, name)
+		}
+		res.samples[name] = append(res.samples[name], s)
+	}
+	return res, sc.Err()
+}
+
+// medianOf returns the median of vs, ignoring NaNs; NaN if none is left.
+func medianOf(vs []float64) float64 {
+	vs = slices.DeleteFunc(slices.Clone(vs), math.IsNaN)
+	if len(vs) == 0 {
+		return math.NaN()
+	}
+	slices.Sort(vs)
+	if len(vs)%2 == 1 {
+		return vs[len(vs)/2]
+	}
+	return (vs[len(vs)/2-1] + vs[len(vs)/2]) / 2
+}
+
+// span is a ratio and, when it pairs runs, the lowest and highest of the
+// per-run ratios (NaN otherwise).
+type span struct{ mid, lo, hi float64 }
+
+// timeRatio returns t(a)/t(b). When both names have the same number of
+// samples, sample i of each comes from run i (see the package comment)
+// and the ratio is the median of the per-run ratios, which a change of
+// the machine's load between runs does not skew; otherwise it is the
+// ratio of the medians.
+func (r *results) timeRatio(a, b string) span {
+	nan := math.NaN()
+	sa, sb := r.samples[a], r.samples[b]
+	if len(sa) == 0 || len(sb) == 0 {
+		return span{nan, nan, nan}
+	}
+	if len(sa) == len(sb) {
+		rs := make([]float64, len(sa))
+		for i := range sa {
+			rs[i] = sa[i].ns / sb[i].ns
+		}
+		return span{medianOf(rs), slices.Min(rs), slices.Max(rs)}
+	}
+	ma, _, _ := r.median(a)
+	mb, _, _ := r.median(b)
+	return span{ma.ns / mb.ns, nan, nan}
+}
+
+// median returns the median of each metric over a name's samples.
+func (r *results) median(name string) (sample, int, bool) {
+	ss := r.samples[name]
+	if len(ss) == 0 {
+		return sample{}, 0, false
+	}
+	pick := func(f func(sample) float64) float64 {
+		vs := make([]float64, len(ss))
+		for i, s := range ss {
+			vs[i] = f(s)
+		}
+		return medianOf(vs)
+	}
+	return sample{
+		ns:     pick(func(s sample) float64 { return s.ns }),
+		bytes:  pick(func(s sample) float64 { return s.bytes }),
+		allocs: pick(func(s sample) float64 { return s.allocs }),
+	}, len(ss), true
+}
+
+// split returns a name's key (without the implementation) and its
+// implementation, or ok false when the last element names none.
+func split(name string) (key, impl string, ok bool) {
+	i := strings.LastIndexByte(name, '/')
+	if i < 0 {
+		return "", "", false
+	}
+	switch impl = name[i+1:]; impl {
+	case "ours", "k8s", "bare":
+		return name[:i], impl, true
+	}
+	return "", "", false
+}
+
+// bareFor returns the name of the bare row serving key: at key or at the
+// nearest enclosing level.
+func (r *results) bareFor(key string) (string, bool) {
+	for k := key; ; {
+		if _, ok := r.samples[k+"/bare"]; ok {
+			return k + "/bare", true
+		}
+		i := strings.LastIndexByte(k, '/')
+		if i < 0 {
+			return "", false
+		}
+		k = k[:i]
+	}
+}
+
+// row is one line of the ratio table.
+type row struct {
+	key              string
+	ours, k8s, bare  sample
+	hasK8s, hasBare  bool
+	k8sTime          span // t(ours)/t(k8s), see timeRatio
+	bareTime         span // t(ours)/t(bare)
+	minRuns, maxRuns int
+}
+
+func (r *results) rows() []row {
+	var out []row
+	for _, name := range r.order {
+		key, impl, ok := split(name)
+		if !ok || impl != "ours" {
+			continue
+		}
+		w := row{key: key}
+		var n int
+		w.ours, n, _ = r.median(name)
+		w.minRuns, w.maxRuns = n, n
+		note := func(n int) {
+			w.minRuns, w.maxRuns = min(w.minRuns, n), max(w.maxRuns, n)
+		}
+		if w.k8s, n, w.hasK8s = r.median(key + "/k8s"); w.hasK8s {
+			w.k8sTime = r.timeRatio(name, key+"/k8s")
+			note(n)
+		}
+		if b, ok := r.bareFor(key); ok {
+			w.bare, n, w.hasBare = r.median(b)
+			w.bareTime = r.timeRatio(name, b)
+			note(n)
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// sizeRE finds the list-size element of a name.
+var sizeRE = regexp.MustCompile(`(^|/)n=(\d+)(/|$)`)
+
+// growthRow is one line of the growth table.
+type growthRow struct {
+	key string // the name without the size and the implementation
+	exp map[string]float64
+}
+
+// growth returns the exponents for every name measured at n1 and n2.
+func (r *results) growth(n1, n2 int) []growthRow {
+	var out []growthRow
+	seen := map[string]int{}
+	for _, name := range r.order {
+		key, impl, ok := split(name)
+		if !ok {
+			continue
+		}
+		loc := sizeRE.FindStringSubmatchIndex(key)
+		if loc == nil || key[loc[4]:loc[5]] != strconv.Itoa(n2) {
+			continue
+		}
+		small := key[:loc[4]] + strconv.Itoa(n1) + key[loc[5]:]
+		q := r.timeRatio(name, small+"/"+impl).mid
+		if math.IsNaN(q) || q <= 0 {
+			continue
+		}
+		i, ok := seen[key]
+		if !ok {
+			i = len(out)
+			seen[key] = i
+			out = append(out, growthRow{key: withoutSize(key), exp: map[string]float64{}})
+		}
+		out[i].exp[impl] = math.Log(q) / math.Log(float64(n2)/float64(n1))
+	}
+	return out
+}
+
+// withoutSize drops the n=N element of a name.
+func withoutSize(key string) string {
+	parts := strings.Split(key, "/")
+	parts = slices.DeleteFunc(parts, func(p string) bool { return sizeRE.MatchString(p) })
+	return strings.Join(parts, "/")
+}
+
+// options are the command's flags.
+type options struct {
+	n1, n2 int    // the sizes of the growth exponent
+	spread bool   // print the range of paired ratios
+	metric string // the time unit, for the legend
+}
+
+// write prints both tables.
+func write(w io.Writer, r *results, o options) error {
+	n1, n2 := o.n1, o.n2
+	spanText := func(s span) string {
+		t := ratioText(s.mid)
+		if o.spread && !math.IsNaN(s.lo) {
+			t += " (" + strings.TrimSuffix(ratioText(s.lo), "x") + "–" + ratioText(s.hi) + ")"
+		}
+		return t
+	}
+	bw := bufio.NewWriter(w)
+	rows := r.rows()
+	fmt.Fprintln(bw, "| benchmark | ours | k8s | bare | ours/k8s time | ours/bare time | ours allocs | ours/k8s allocs | ours/bare allocs |")
+	fmt.Fprintln(bw, "|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+	minRuns, maxRuns := math.MaxInt, 0
+	for _, x := range rows {
+		k8sT, k8sTR, k8sAR := "–", "–", "–"
+		if x.hasK8s {
+			k8sT, k8sTR, k8sAR = duration(x.k8s.ns), spanText(x.k8sTime), ratio(x.ours.allocs, x.k8s.allocs)
+		}
+		bareT, bareTR, bareAR := "–", "–", "–"
+		if x.hasBare {
+			bareT, bareTR, bareAR = duration(x.bare.ns), spanText(x.bareTime), ratio(x.ours.allocs, x.bare.allocs)
+		}
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			x.key, duration(x.ours.ns), k8sT, bareT, k8sTR, bareTR, count(x.ours.allocs), k8sAR, bareAR)
+		minRuns, maxRuns = min(minRuns, x.minRuns), max(maxRuns, x.maxRuns)
+	}
+	if len(rows) > 0 {
+		runs := strconv.Itoa(minRuns)
+		if maxRuns != minRuns {
+			runs = fmt.Sprintf("%d to %d", minRuns, maxRuns)
+		}
+		fmt.Fprintf(bw, "\nTimes (%s) are medians per operation over %s runs of each benchmark; time ratios are medians of the per-run ratios when both rows have as many runs. A ratio below 1 means ours is faster or allocates less.\n", o.metric, runs)
+	}
+
+	if g := r.growth(n1, n2); len(g) > 0 {
+		fmt.Fprintf(bw, "\nGrowth exponent log(t(%d)/t(%d)) / log(%d/%d): 1 is linear, 2 quadratic.\n\n", n2, n1, n2, n1)
+		fmt.Fprintln(bw, "| benchmark | ours | k8s | bare |")
+		fmt.Fprintln(bw, "|---|--:|--:|--:|")
+		for _, x := range g {
+			cell := func(impl string) string {
+				if e, ok := x.exp[impl]; ok {
+					return strconv.FormatFloat(e, 'f', 2, 64)
+				}
+				return "–"
+			}
+			fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", x.key, cell("ours"), cell("k8s"), cell("bare"))
+		}
+	}
+	return bw.Flush()
+}
+
+// duration formats nanoseconds with a unit and three significant digits.
+func duration(ns float64) string {
+	switch {
+	case math.IsNaN(ns):
+		return "?"
+	case ns >= 1e9:
+		return fmt.Sprintf("%.3g s", ns/1e9)
+	case ns >= 1e6:
+		return fmt.Sprintf("%.3g ms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.3g µs", ns/1e3)
+	}
+	return fmt.Sprintf("%.3g ns", ns)
+}
+
+// ratio formats a/b as a factor, e.g. 0.52x.
+func ratio(a, b float64) string {
+	if b == 0 {
+		return "?"
+	}
+	return ratioText(a / b)
+}
+
+// ratioText formats a factor: 0.52x.
+func ratioText(r float64) string {
+	if math.IsNaN(r) || math.IsInf(r, 0) {
+		return "?"
+	}
+	if r >= 10 {
+		return fmt.Sprintf("%.0fx", r)
+	}
+	if r >= 0.1 {
+		return fmt.Sprintf("%.2fx", r)
+	}
+	return fmt.Sprintf("%.2gx", r)
+}
+
+// count formats an allocation count.
+func count(v float64) string {
+	if math.IsNaN(v) {
+		return "?"
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64)
+}
