@@ -88,6 +88,7 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 	}
 
 	var merged []any
+	var mergedIDs []string
 	var server, orderServer map[string]int
 	var frontIDs []string
 	switch {
@@ -114,8 +115,8 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 				}
 			}
 		}
-		survivors := x.live()
-		server = firstRanks(idsUnder(orderKS, survivors))
+		survivors, survivorIDs := x.live(orderKS)
+		server = firstRanks(survivorIDs)
 		var added []any
 		for _, pe := range elems {
 			if pe.directive != "" {
@@ -150,7 +151,7 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 			x.add(v)
 			added = append(added, v)
 		}
-		merged = x.live()
+		merged, mergedIDs = x.live(orderKS)
 		// Kubernetes orders by $setElementOrder against a view of the live
 		// list's array, where the first items appended fill the places
 		// that deletions freed. Matching it keeps the results equal.
@@ -160,7 +161,10 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 	if orderServer == nil {
 		orderServer = server
 	}
-	ids := idsUnder(orderKS, merged)
+	ids := mergedIDs
+	if ids == nil {
+		ids = idsUnder(orderKS, merged)
+	}
 	if in.inPatch && in.origPresent && !replace && len(in.orig)+len(in.patch) > 0 {
 		merged, ids = arrange(merged, ids, firstRanks(frontIDs), server, a.cfg.ordering)
 	}

@@ -3,18 +3,24 @@ package smp
 import "slices"
 
 // listIndex is a merge list being patched: its items, which are deleted,
-// and per key set an index from identity to positions, built on first use
-// and kept current as items change, so every lookup is constant time.
+// and per key set the identity of every item and an index from identity
+// to positions, built on first use and kept current as items change, so
+// every lookup is constant time and every identity is computed once.
 type listIndex struct {
 	items []any
 	dead  []bool
-	byKey map[string]map[string][]int
-	sets  map[string]keySet
+	byKey map[string]*keyIndex
+}
+
+// keyIndex is one key set's view of a listIndex.
+type keyIndex struct {
+	ks  keySet
+	ids []string         // by position
+	pos map[string][]int // live positions by identity
 }
 
 func newListIndex(items []any) *listIndex {
-	return &listIndex{items: slices.Clone(items), dead: make([]bool, len(items)),
-		byKey: map[string]map[string][]int{}, sets: map[string]keySet{}}
+	return &listIndex{items: slices.Clone(items), dead: make([]bool, len(items)), byKey: map[string]*keyIndex{}}
 }
 
 // idOf returns an item's identity under ks; items that are not objects
@@ -32,70 +38,78 @@ func idOf(ks keySet, item any) string {
 	return "\x02"
 }
 
-func (x *listIndex) index(ks keySet) map[string][]int {
+func (x *listIndex) index(ks keySet) *keyIndex {
 	sig := ks.sig()
 	if ix, ok := x.byKey[sig]; ok {
 		return ix
 	}
-	ix := make(map[string][]int, len(x.items))
+	ix := &keyIndex{ks: ks, ids: make([]string, len(x.items)), pos: make(map[string][]int, len(x.items))}
 	for p, it := range x.items {
+		ix.ids[p] = idOf(ks, it)
 		if !x.dead[p] {
-			id := idOf(ks, it)
-			ix[id] = append(ix[id], p)
+			ix.pos[ix.ids[p]] = append(ix.pos[ix.ids[p]], p)
 		}
 	}
 	x.byKey[sig] = ix
-	x.sets[sig] = ks
 	return ix
 }
 
 // find returns the live positions whose identity under ks is id.
 func (x *listIndex) find(ks keySet, id string) []int {
-	return x.index(ks)[id]
+	return x.index(ks).pos[id]
 }
 
 // remove deletes the item at p.
 func (x *listIndex) remove(p int) {
 	x.dead[p] = true
-	x.unindex(p)
-}
-
-func (x *listIndex) unindex(p int) {
-	for sig, ix := range x.byKey {
-		id := idOf(x.sets[sig], x.items[p])
-		ix[id] = slices.DeleteFunc(ix[id], func(q int) bool { return q == p })
+	for _, ix := range x.byKey {
+		ix.drop(p)
 	}
 }
 
-func (x *listIndex) reindex(p int) {
-	for sig, ix := range x.byKey {
-		id := idOf(x.sets[sig], x.items[p])
-		ix[id] = append(ix[id], p)
-		slices.Sort(ix[id])
-	}
+func (ix *keyIndex) drop(p int) {
+	id := ix.ids[p]
+	ix.pos[id] = slices.DeleteFunc(ix.pos[id], func(q int) bool { return q == p })
 }
 
 // set replaces the item at p, whose identity may change.
 func (x *listIndex) set(p int, v any) {
-	x.unindex(p)
 	x.items[p] = v
-	x.reindex(p)
+	for _, ix := range x.byKey {
+		id := idOf(ix.ks, v)
+		if id == ix.ids[p] {
+			continue
+		}
+		ix.drop(p)
+		ix.ids[p] = id
+		ix.pos[id] = append(ix.pos[id], p)
+		slices.Sort(ix.pos[id])
+	}
 }
 
 // add appends an item.
 func (x *listIndex) add(v any) {
 	x.items = append(x.items, v)
 	x.dead = append(x.dead, false)
-	x.reindex(len(x.items) - 1)
+	p := len(x.items) - 1
+	for _, ix := range x.byKey {
+		id := idOf(ix.ks, v)
+		ix.ids = append(ix.ids, id)
+		ix.pos[id] = append(ix.pos[id], p)
+	}
 }
 
-// live returns the items not deleted, in order.
-func (x *listIndex) live() []any {
+// live returns the items not deleted, in order, and their identities
+// under ks.
+func (x *listIndex) live(ks keySet) ([]any, []string) {
+	ix := x.index(ks)
 	out := make([]any, 0, len(x.items))
+	ids := make([]string, 0, len(x.items))
 	for p, it := range x.items {
 		if !x.dead[p] {
 			out = append(out, it)
+			ids = append(ids, ix.ids[p])
 		}
 	}
-	return out
+	return out, ids
 }
