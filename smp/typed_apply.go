@@ -1,0 +1,328 @@
+package smp
+
+import (
+	"reflect"
+	"slices"
+
+	"github.com/typedpatch/typedpatch/reflectschema"
+)
+
+// Apply applies a strategic merge patch to current and returns the result
+// as a new T: what [ApplyJSON] gives for current's JSON, decoded into a T
+// with encoding/json. T is a struct or a pointer to one; a nil pointer is
+// the empty object, and a pointer T always yields a new, non-nil pointer.
+//
+// Neither current, nor the patch, nor anything they reach is changed, and
+// the result shares nothing mutable with them. Only what the patch reaches
+// is merged as JSON; the rest of current is deep-copied as a JSON round
+// trip would leave it: fields that encode as absent stay zero, strings
+// that are not UTF-8 are repaired. A value of a type with its own
+// marshaller is copied as it is when it is plain data (no pointers,
+// slices or maps; time.Time too), else re-made through its MarshalJSON and
+// UnmarshalJSON. A failed Apply returns the zero T and an *Error.
+func Apply[T any](current T, patch Patch, opts ...Option) (T, error) {
+	var zero T
+	cfg := newConfig(opts)
+	root, err := rootFor(reflect.TypeFor[T]())
+	if err != nil {
+		return zero, err
+	}
+	pm := patch.patchMap()
+	if err := checkDecodedLimits(pm, cfg.limits, "patch"); err != nil {
+		return zero, err
+	}
+	cv := root.value(reflect.ValueOf(any(current)))
+	if err := checkTypedLimits(cv, root.node, cfg.limits, "original document"); err != nil {
+		return zero, err
+	}
+	out := reflect.New(root.node.goType)
+	a := &tapplier{applier: &applier{cfg: cfg}}
+	keep, err := a.mergeStruct(out.Elem(), cv, pm, root.node, root.slot(), false, nil)
+	if err == nil {
+		err = a.decodeErr
+	}
+	if err != nil {
+		return zero, err
+	}
+	if !keep {
+		out.Elem().SetZero()
+	}
+	res, _ := reflect.TypeAssert[T](root.wrap(out))
+	return res, nil
+}
+
+// wrap turns a pointer to a new root struct into a T.
+func (r typedRoot) wrap(p reflect.Value) reflect.Value {
+	if r.ptrs == 0 {
+		return p.Elem()
+	}
+	types := make([]reflect.Type, r.ptrs)
+	t := r.typ
+	for i := range types {
+		types[i] = t
+		t = t.Elem()
+	}
+	v := p.Convert(types[r.ptrs-1])
+	for i := r.ptrs - 2; i >= 0; i-- {
+		q := reflect.New(types[i+1])
+		q.Elem().Set(v)
+		v = q.Convert(types[i])
+	}
+	return v
+}
+
+// tapplier applies patches to typed values: struct by struct where the
+// patch leads, through the JSON applier for the values it changes.
+type tapplier struct {
+	*applier
+	copier
+	// decodeErr is the first failure to store a merged value in Go (what
+	// json.Unmarshal of ApplyJSON's result would report). The merge goes
+	// on, so that an error of the patch itself, which ApplyJSON reports
+	// first, wins.
+	decodeErr error
+}
+
+// soft records a decoding failure and lets the merge go on.
+func (a *tapplier) soft(err error) error {
+	if err != nil && a.decodeErr == nil {
+		a.decodeErr = err
+	}
+	return nil
+}
+
+// mergeStruct is mergeObject for a struct: it fills dst (a settable zero
+// struct) with the merge of patch object pm into cur (invalid when absent
+// or null). Fields the patch does not name are deep-copied from cur.
+func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *tnode, s slot, replace bool, at *pathNode) (bool, error) {
+	if raw, ok := pm[keyPatch]; ok {
+		switch raw {
+		case patchDelete:
+			return false, nil
+		case patchReplace:
+			replace = true
+		case patchMerge:
+			return false, newError(ErrInvalidDirective, at.field(keyPatch), "%s: merge is a strategy of struct tags, not a patch directive", keyPatch)
+		default:
+			return false, newError(ErrInvalidDirective, at.field(keyPatch), "unknown %s value %s (want replace or delete)", keyPatch, describe(raw))
+		}
+	}
+	if replace {
+		cur = reflect.Value{}
+	}
+	keep, err := a.retained(pm, s, at)
+	if err != nil {
+		return false, err
+	}
+	p, err := a.splitObjectPatch(pm, s, at)
+	if err != nil {
+		return false, err
+	}
+	for _, name := range p.names {
+		if f := n.t.Field(name); f != nil && f.Name != name {
+			// A key naming a field in another case: json.Unmarshal
+			// decides between the two spellings, so merge as JSON.
+			return a.structAsJSON(dst, cur, pm, n, s, replace, at)
+		}
+	}
+	if cur.IsValid() {
+		for _, f := range n.fields {
+			if _, named := slices.BinarySearch(p.names, f.name); named || keep != nil && !keep[f.name] {
+				continue
+			}
+			if fv, ok := fieldValue(cur, f); ok {
+				if err := a.copyField(dst, fv, f); err != nil {
+					a.soft(underPath(err, at))
+				}
+			}
+		}
+	}
+	for _, name := range p.names {
+		if err := a.mergeName(dst, cur, pm, p, name, n, s, keep, at); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// retained validates a $retainKeys directive as mergeObject does and
+// returns the fields it keeps (nil without one).
+func (a *tapplier) retained(pm map[string]any, s slot, at *pathNode) (map[string]bool, error) {
+	raw, ok := pm[keyRetainKeys]
+	if !ok || !a.cfg.directives.understood(dirRetainKeys) {
+		return nil, nil
+	}
+	if err := a.retainKeys(map[string]any{}, pm, s, at); err != nil {
+		return nil, err
+	}
+	keep := map[string]bool{}
+	for _, v := range raw.([]any) {
+		keep[v.(string)] = true
+	}
+	return keep, nil
+}
+
+// mergeName is the body of mergeObject's loop for one name.
+func (a *tapplier) mergeName(dst, cur reflect.Value, pm map[string]any, p objectPatch, name string, n *tnode, s slot, keep map[string]bool, at *pathNode) error {
+	cat := at.field(name)
+	pv, inPatch := pm[name]
+	f := n.byName[name]
+	if f == nil {
+		// Not a field: the JSON result would hold it and decoding would
+		// drop it, but the patch value must still be valid.
+		if inPatch && pv != nil {
+			_, _, err := a.mergeValue(nil, false, pv, s.child(name), cat)
+			return err
+		}
+		return nil
+	}
+	if inPatch && pv == nil {
+		return nil // deleted: stays zero
+	}
+	var cv reflect.Value
+	present := false
+	if cur.IsValid() && (keep == nil || keep[name]) {
+		cv, present = fieldValue(cur, f)
+	}
+	order, hasOrder := p.setOrder[name]
+	dels, hasDels := p.deletes[name]
+	if !hasOrder && !hasDels {
+		return a.mergeField(dst, f, cv, present, pv, cat)
+	}
+	in := listInput{setOrder: order, hasSetOrder: hasOrder, deletes: dels, hasDeletes: hasDels, inPatch: inPatch,
+		orderAt: at.field(prefixSetOrder + name), deletesAt: at.field(prefixDeleteFromList + name)}
+	if inPatch {
+		pl, ok := pv.([]any)
+		if !ok {
+			return newError(ErrTypeMismatch, cat, "expected an array for a merge list, found %s", kindOf(pv).withArticle())
+		}
+		in.patch = pl
+	}
+	var list reflect.Value
+	if present {
+		if l, null := derefNull(cv); !null {
+			list, in.origPresent = l, true
+		}
+	}
+	if !in.origPresent && !inPatch {
+		if present {
+			// A null list stays null, but decoding the key would make
+			// the embedded structs on its way.
+			_, err := settableField(dst, f)
+			return underPath(err, cat)
+		}
+		return nil
+	}
+	return a.intoField(dst, f, cat, func(fv reflect.Value) (bool, error) {
+		return true, a.mergeListTyped(fv, list, in, f.node, f.slot, cat)
+	})
+}
+
+// intoField runs fill on field f of dst. A field behind an embedded
+// pointer is filled in a temporary first, so that a value the merge drops
+// makes no embedded struct.
+func (a *tapplier) intoField(dst reflect.Value, f *tfield, at *pathNode, fill func(reflect.Value) (bool, error)) error {
+	if !f.viaPtr {
+		fv := dst.FieldByIndex(f.index)
+		keep, err := fill(fv)
+		if err == nil && !keep {
+			fv.SetZero()
+		}
+		return err
+	}
+	tmp := reflect.New(f.f.GoType).Elem()
+	keep, err := fill(tmp)
+	if err != nil || !keep {
+		return err
+	}
+	fv, err := settableField(dst, f)
+	if err != nil {
+		return underPath(err, at)
+	}
+	fv.Set(tmp)
+	return nil
+}
+
+// mergeField merges patch value pv (not null) into field f.
+func (a *tapplier) mergeField(dst reflect.Value, f *tfield, cv reflect.Value, present bool, pv any, at *pathNode) error {
+	return a.intoField(dst, f, at, func(fv reflect.Value) (bool, error) {
+		return a.mergeValueTyped(fv, cv, present, pv, f.node, f.slot, f.quoted, at)
+	})
+}
+
+// mergeValueTyped is mergeValue into dv, a settable zero value: structs
+// merge in place, everything else through the JSON applier on the value's
+// JSON. keep is false when the value is to be removed.
+func (a *tapplier) mergeValueTyped(dv, cv reflect.Value, present bool, pv any, n *tnode, c slot, quoted bool, at *pathNode) (bool, error) {
+	if pv == nil {
+		return false, nil
+	}
+	if err := a.checkType(pv, c, at); err != nil {
+		return false, err
+	}
+	if c.kind() == reflectschema.Atomic {
+		return true, a.soft(fromJSONValue(dv, pv, n, quoted, at))
+	}
+	switch p := pv.(type) {
+	case map[string]any:
+		if n.kind == reflectschema.Struct {
+			var cs reflect.Value
+			if present {
+				if d, null := derefNull(cv); !null {
+					cs = d
+				}
+			}
+			return a.mergeStruct(allocChain(dv), cs, p, n, c, c.meta.Strategy == reflectschema.Replace, at)
+		}
+		var om map[string]any
+		if present {
+			j, err := docJSON(cv, n, quoted)
+			if err != nil {
+				return false, underPath(err, at)
+			}
+			om, _ = j.(map[string]any)
+		}
+		v, keep, err := a.mergeObject(om, p, c, c.meta.Strategy == reflectschema.Replace, at)
+		if err != nil || !keep {
+			return false, err
+		}
+		return true, a.soft(fromJSONValue(dv, v, n, quoted, at))
+	case []any:
+		if c.kind() == reflectschema.Untyped {
+			return true, a.soft(fromJSONValue(dv, p, n, quoted, at))
+		}
+		if !c.isMergeList() {
+			l, err := a.finalizeList(p, c, at)
+			if err != nil {
+				return false, err
+			}
+			return true, a.soft(fromJSONValue(dv, l, n, quoted, at))
+		}
+		in := listInput{patch: p, inPatch: true}
+		var list reflect.Value
+		if present {
+			if l, null := derefNull(cv); !null {
+				list, in.origPresent = l, true
+			}
+		}
+		return true, a.mergeListTyped(dv, list, in, n, c, at)
+	}
+	return true, a.soft(fromJSONValue(dv, pv, n, quoted, at))
+}
+
+// structAsJSON merges a patch into a struct entirely as JSON.
+func (a *tapplier) structAsJSON(dst, cur reflect.Value, pm map[string]any, n *tnode, s slot, replace bool, at *pathNode) (bool, error) {
+	var om map[string]any
+	if cur.IsValid() {
+		j, err := docJSON(cur, n, false)
+		if err != nil {
+			return false, underPath(err, at)
+		}
+		om = j.(map[string]any)
+	}
+	v, keep, err := a.mergeObject(om, pm, s, replace, at)
+	if err != nil || !keep {
+		return false, err
+	}
+	return true, a.soft(fromJSONValue(dst, v, n, false, at))
+}

@@ -1,0 +1,339 @@
+package smp
+
+import (
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/typedpatch/typedpatch/reflectschema"
+)
+
+// copyValue deep-copies src into dst, a settable zero value of the same
+// type, as a JSON round trip would: what encoding/json leaves out (fields
+// omitted as empty, unexported and "-" fields, nil embedded pointers) stays
+// zero, nil stays nil and empty stays empty. Values the patch does not
+// touch are copied this way instead of being encoded and decoded. A
+// marshaller made of plain data (no pointers, slices or maps) is copied
+// as is; others take the round trip through their methods.
+func (c *copier) copyValue(dst, src reflect.Value, n *tnode) error {
+	if n.marshaler && !n.plainCopy {
+		// Through its methods, from the pointer down: a value may encode
+		// as null, which decodes as a nil pointer.
+		return c.roundTrip(dst, src, n)
+	}
+	if src.Kind() == reflect.Pointer {
+		if src.IsNil() {
+			return nil
+		}
+		p := reflect.New(src.Type().Elem())
+		if err := c.copyValue(p.Elem(), src.Elem(), n); err != nil {
+			return err
+		}
+		dst.Set(p)
+		return nil
+	}
+	if n.marshaler {
+		dst.Set(src) // plain data
+		return nil
+	}
+	switch n.kind {
+	case reflectschema.Untyped:
+		if src.IsNil() {
+			return nil
+		}
+		return c.roundTrip(dst, src, n)
+	case reflectschema.Struct:
+		return c.copyStruct(dst, src, n)
+	case reflectschema.Map:
+		return c.copyMap(dst, src, n)
+	case reflectschema.List, reflectschema.Atomic:
+		return c.copyList(dst, src, n)
+	}
+	return copyScalar(dst, src, n)
+}
+
+// copier deep-copies the values Apply keeps. memo remembers what a
+// marshaller's value became through its MarshalJSON and UnmarshalJSON,
+// when both are plain data (a shallow copy of them is deep), by the
+// value's memory: a quantity such as 250m met again is copied instead of
+// encoded and decoded again.
+type copier struct {
+	memo map[*tnode]map[string]reflect.Value
+}
+
+// roundTrip converts src to JSON and back; a marshaller gets back the
+// bytes it wrote.
+func (c *copier) roundTrip(dst, src reflect.Value, n *tnode) error {
+	if c.recall(dst, src, n) {
+		return nil
+	}
+	j, err := docJSON(src, n, false)
+	if err != nil {
+		return err
+	}
+	raw, isRaw := j.(rawJSON)
+	if !isRaw || !n.marshaler || dst.Kind() == reflect.Pointer {
+		return fromJSONValue(dst, j, n, false, nil)
+	}
+	if err := fromJSONValue(dst, raw, n, false, nil); err != nil {
+		return err
+	}
+	c.remember(dst, src, n)
+	return nil
+}
+
+// memoKey returns the memory of a marshaller's value (not a pointer,
+// addressable) when it holds no pointer, slice or map: two values with
+// the same memory encode alike.
+func memoKey(v reflect.Value, n *tnode) (string, bool) {
+	if !n.marshaler || n.plainNow == nil || v.Kind() == reflect.Pointer || !v.CanAddr() {
+		return "", false
+	}
+	p := unsafe.Pointer(v.UnsafeAddr())
+	if !n.plainNow(p) {
+		return "", false
+	}
+	return unsafe.String((*byte)(p), int(v.Type().Size())), true
+}
+
+// recall sets dst to what src decoded to before, if src was met.
+func (c *copier) recall(dst, src reflect.Value, n *tnode) bool {
+	key, ok := memoKey(src, n)
+	if !ok {
+		return false
+	}
+	v, ok := c.memo[n][key]
+	if ok {
+		dst.Set(v)
+	}
+	return ok
+}
+
+// remember keeps what src decoded to (dst), when both are plain data.
+func (c *copier) remember(dst, src reflect.Value, n *tnode) {
+	key, ok := memoKey(src, n)
+	if !ok || !n.plainNow(unsafe.Pointer(dst.UnsafeAddr())) {
+		return
+	}
+	if c.memo == nil {
+		c.memo = map[*tnode]map[string]reflect.Value{}
+	}
+	if c.memo[n] == nil {
+		c.memo[n] = map[string]reflect.Value{}
+	}
+	v := reflect.New(dst.Type()).Elem()
+	v.Set(dst)
+	c.memo[n][strings.Clone(key)] = v
+}
+
+func (c *copier) copyStruct(dst, src reflect.Value, n *tnode) error {
+	ps, fast := structBase(src)
+	pd := unsafe.Pointer(dst.UnsafeAddr())
+	for _, f := range n.fields {
+		if fast && f.fast != fastNone {
+			if !fastPresent(ps, f) {
+				continue
+			}
+			if f.fastScalar() {
+				copyFastScalar(pd, ps, f)
+				continue
+			}
+			if err := c.copyField(dst, fieldOf(src, f), f); err != nil {
+				return err
+			}
+			continue
+		}
+		fv, ok := fieldValue(src, f)
+		if !ok {
+			continue
+		}
+		if err := c.copyField(dst, fv, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyField copies a present field value into struct dst.
+func (c *copier) copyField(dst, fv reflect.Value, f *tfield) error {
+	d, err := settableField(dst, f)
+	if err == nil {
+		err = c.copyValue(d, fv, f.node)
+	}
+	if err != nil {
+		return under(err, FieldStep(f.name))
+	}
+	return nil
+}
+
+func (c *copier) copyMap(dst, src reflect.Value, n *tnode) error {
+	if src.IsNil() {
+		return nil
+	}
+	if n.stringMap {
+		in := asStringMap(src)
+		out := make(map[string]string, len(in))
+		for k, v := range in {
+			out[wireString(k)] = wireString(v)
+		}
+		dst.Set(reflect.ValueOf(out).Convert(dst.Type()))
+		return nil
+	}
+	t := src.Type()
+	out := reflect.MakeMapWithSize(t, src.Len())
+	// The map copies in keys and values, so one of each serves every entry.
+	k, ev := reflect.New(t.Key()).Elem(), reflect.New(t.Elem()).Elem()
+	var it reflect.MapIter
+	it.Reset(src)
+	for it.Next() {
+		k.SetIterKey(&it)
+		key := k
+		switch {
+		case n.keyMode == keyText:
+			text, err := mapKeyText(k, n)
+			if err != nil {
+				return err
+			}
+			if key, err = mapKeyFromText(text, t.Key(), nil); err != nil {
+				return err
+			}
+		case k.Kind() == reflect.String && !utf8.ValidString(k.String()):
+			k.SetString(wireString(k.String()))
+		}
+		// The value is read into ev; plain data is then copied already,
+		// a marshaller's value met before is replaced in place, anything
+		// else is copied from it into a new value.
+		ev.SetIterValue(&it)
+		v := ev
+		if !copiedInPlace(ev, n.elem) && !c.recall(ev, ev, n.elem) {
+			v = reflect.New(t.Elem()).Elem()
+			if err := c.copyValue(v, detach(ev, n.elem), n.elem); err != nil {
+				return under(err, FieldStep(wireString(fmtKey(key))))
+			}
+		}
+		out.SetMapIndex(key, v)
+	}
+	dst.Set(out)
+	return nil
+}
+
+// copiedInPlace reports whether a shallow copy of a value is the copy
+// wanted: a marshaller of plain data.
+func copiedInPlace(v reflect.Value, n *tnode) bool {
+	return n.marshaler && n.plainCopy && v.Kind() != reflect.Pointer
+}
+
+func (c *copier) copyList(dst, src reflect.Value, n *tnode) error {
+	if src.Kind() == reflect.Slice {
+		if src.IsNil() {
+			return nil
+		}
+		s := reflect.MakeSlice(src.Type(), src.Len(), src.Len())
+		if plainElems(src, n.elem) {
+			reflect.Copy(s, src)
+		} else {
+			for i := range src.Len() {
+				if err := c.copyValue(s.Index(i), src.Index(i), n.elem); err != nil {
+					return under(err, IndexStep(i))
+				}
+			}
+		}
+		dst.Set(s)
+		return nil
+	}
+	for i := range src.Len() {
+		if err := c.copyValue(dst.Index(i), src.Index(i), n.elem); err != nil {
+			return under(err, IndexStep(i))
+		}
+	}
+	return nil
+}
+
+// plainElems reports whether a slice's elements copy as they are: strings
+// of valid UTF-8, integers, booleans.
+func plainElems(s reflect.Value, en *tnode) bool {
+	if en.kind != reflectschema.Scalar || en.isNumber || en.bytes {
+		return false
+	}
+	switch s.Type().Elem().Kind() {
+	case reflect.Bool,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return true
+	case reflect.String:
+		for i := range s.Len() {
+			if !utf8.ValidString(s.Index(i).String()) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func copyScalar(dst, src reflect.Value, n *tnode) error {
+	switch src.Kind() {
+	case reflect.String:
+		s := src.String()
+		if n.isNumber {
+			s = numberText(s)
+			if !validNumber(s) {
+				return newError(ErrInvalidValue, nil, "json.Number %q is not a number", s)
+			}
+		} else {
+			s = wireString(s)
+		}
+		dst.SetString(s)
+	case reflect.Bool:
+		dst.SetBool(src.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		dst.SetInt(src.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		dst.SetUint(src.Uint())
+	case reflect.Float32, reflect.Float64:
+		if f := src.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
+			return newError(ErrInvalidValue, nil, "%v is not a JSON number", f)
+		}
+		dst.SetFloat(src.Float())
+	case reflect.Slice: // []byte
+		if src.IsNil() {
+			return nil
+		}
+		dst.SetBytes(append(make([]byte, 0, src.Len()), src.Bytes()...))
+	}
+	return nil
+}
+
+// fmtKey renders a map key for a path.
+func fmtKey(k reflect.Value) string {
+	switch k.Kind() {
+	case reflect.String:
+		return k.String()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(k.Int(), 10)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return strconv.FormatUint(k.Uint(), 10)
+	}
+	return k.Type().String()
+}
+
+// copyFastScalar copies a scalar fast field from memory; a string that is
+// not valid UTF-8 is repaired as its JSON would be.
+func copyFastScalar(dst, src unsafe.Pointer, f *tfield) {
+	pd, ps := unsafe.Add(dst, f.offset), unsafe.Add(src, f.offset)
+	switch f.fast {
+	case fastString:
+		*(*string)(pd) = wireString(*(*string)(ps))
+	case fastBool, fastInt8, fastUint8:
+		*(*uint8)(pd) = *(*uint8)(ps)
+	case fastInt16, fastUint16:
+		*(*uint16)(pd) = *(*uint16)(ps)
+	case fastInt32, fastUint32:
+		*(*uint32)(pd) = *(*uint32)(ps)
+	default:
+		*(*uint64)(pd) = *(*uint64)(ps)
+	}
+}

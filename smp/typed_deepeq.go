@@ -1,0 +1,308 @@
+package smp
+
+import (
+	"reflect"
+	"sync"
+	"unsafe"
+)
+
+// Two values that are equal in memory, deeply, encode to the same JSON
+// and yield an empty diff, so the differ skips them after one comparison:
+// a function compiled per Go type that reads memory directly.
+// It answers false when unsure (functions, channels, nesting too deep),
+// which only costs the full comparison.
+
+// memEq compares the values of one type at a and b.
+type memEq func(s *scratch, a, b unsafe.Pointer, depth int) bool
+
+var (
+	memEqs   sync.Map // reflect.Type -> *memEqEntry, published when built
+	memEqMu  sync.Mutex
+	building = map[reflect.Type]*memEqEntry{} // under memEqMu
+	maxDepth = 64
+)
+
+type memEqEntry struct{ fn memEq }
+
+// memEqOf returns the comparison for type t.
+func memEqOf(t reflect.Type) memEq {
+	if e, ok := memEqs.Load(t); ok {
+		return e.(*memEqEntry).fn
+	}
+	memEqMu.Lock()
+	defer memEqMu.Unlock()
+	fn := refMemEq(t)
+	for bt, e := range building {
+		memEqs.Store(bt, e) // every function built is complete now
+		delete(building, bt)
+	}
+	return fn
+}
+
+// refMemEq returns the comparison for t, building it under memEqMu. A
+// type being built is referred to through its entry, so recursive types
+// terminate.
+func refMemEq(t reflect.Type) memEq {
+	if e, ok := memEqs.Load(t); ok {
+		return e.(*memEqEntry).fn
+	}
+	if e, ok := building[t]; ok {
+		return func(s *scratch, a, b unsafe.Pointer, depth int) bool { return e.fn(s, a, b, depth) }
+	}
+	entry := &memEqEntry{}
+	building[t] = entry
+	entry.fn = compileMemEq(t)
+	return entry.fn
+}
+
+func compileMemEq(t reflect.Type) memEq {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int8, reflect.Uint8:
+		return func(_ *scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint8)(a) == *(*uint8)(b) }
+	case reflect.Int16, reflect.Uint16:
+		return func(_ *scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint16)(a) == *(*uint16)(b) }
+	case reflect.Int32, reflect.Uint32, reflect.Float32:
+		return func(_ *scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint32)(a) == *(*uint32)(b) }
+	case reflect.Int64, reflect.Uint64, reflect.Float64, reflect.Int, reflect.Uint, reflect.Uintptr:
+		if t.Size() == 4 {
+			return func(_ *scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint32)(a) == *(*uint32)(b) }
+		}
+		return func(_ *scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint64)(a) == *(*uint64)(b) }
+	case reflect.Complex64:
+		return func(_ *scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint64)(a) == *(*uint64)(b) }
+	case reflect.Complex128:
+		return func(_ *scratch, a, b unsafe.Pointer, _ int) bool { return *(*[2]uint64)(a) == *(*[2]uint64)(b) }
+	case reflect.String:
+		return func(_ *scratch, a, b unsafe.Pointer, _ int) bool { return *(*string)(a) == *(*string)(b) }
+	case reflect.Pointer:
+		elem := refMemEq(t.Elem())
+		return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
+			pa, pb := *(*unsafe.Pointer)(a), *(*unsafe.Pointer)(b)
+			if pa == pb {
+				return true
+			}
+			if pa == nil || pb == nil || depth > maxDepth {
+				return false
+			}
+			return elem(s, pa, pb, depth+1)
+		}
+	case reflect.Slice:
+		elem, size := refMemEq(t.Elem()), t.Elem().Size()
+		return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
+			sa, sb := (*reflectSlice)(a), (*reflectSlice)(b)
+			if sa.len != sb.len || (sa.data == nil) != (sb.data == nil) {
+				return false
+			}
+			if sa.data == sb.data || sa.len == 0 {
+				return true
+			}
+			if depth > maxDepth {
+				return false
+			}
+			for i := range sa.len {
+				off := uintptr(i) * size
+				if !elem(s, unsafe.Add(sa.data, off), unsafe.Add(sb.data, off), depth+1) {
+					return false
+				}
+			}
+			return true
+		}
+	case reflect.Array:
+		elem, size, n := refMemEq(t.Elem()), t.Elem().Size(), t.Len()
+		return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
+			for i := range n {
+				off := uintptr(i) * size
+				if !elem(s, unsafe.Add(a, off), unsafe.Add(b, off), depth) {
+					return false
+				}
+			}
+			return true
+		}
+	case reflect.Struct:
+		type field struct {
+			off uintptr
+			eq  memEq
+		}
+		fields := make([]field, 0, t.NumField())
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			if sf.Type.Size() == 0 {
+				continue
+			}
+			fields = append(fields, field{sf.Offset, refMemEq(sf.Type)})
+		}
+		return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
+			for _, f := range fields {
+				if !f.eq(s, unsafe.Add(a, f.off), unsafe.Add(b, f.off), depth) {
+					return false
+				}
+			}
+			return true
+		}
+	case reflect.Map:
+		if t.ConvertibleTo(mapSSType) {
+			return func(_ *scratch, a, b unsafe.Pointer, _ int) bool {
+				ma, mb := *(*map[string]string)(a), *(*map[string]string)(b)
+				if (ma == nil) != (mb == nil) || len(ma) != len(mb) {
+					return false
+				}
+				for k, va := range ma {
+					if vb, ok := mb[k]; !ok || va != vb {
+						return false
+					}
+				}
+				return true
+			}
+		}
+		if v := mapViewFor(t); v != nil {
+			elem, size := refMemEq(t.Elem()), t.Elem().Size()
+			return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
+				pa, pb := *(*unsafe.Pointer)(a), *(*unsafe.Pointer)(b)
+				if pa == pb {
+					return true
+				}
+				if pa == nil || pb == nil || depth > maxDepth {
+					return false
+				}
+				return v.eq(s, a, b, elem, size, depth)
+			}
+		}
+		mt := &memMapType{
+			elem:   refMemEq(t.Elem()),
+			keyArr: reflect.ArrayOf(smallMap, t.Key()),
+			valArr: reflect.ArrayOf(smallMap, t.Elem()),
+			size:   t.Elem().Size(),
+		}
+		return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
+			pa, pb := *(*unsafe.Pointer)(a), *(*unsafe.Pointer)(b)
+			if pa == pb {
+				return true
+			}
+			if pa == nil || pb == nil || depth > maxDepth {
+				return false
+			}
+			return s.memEqMaps(reflect.NewAt(t, a).Elem(), reflect.NewAt(t, b).Elem(), mt, depth)
+		}
+	case reflect.Interface:
+		return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
+			va, vb := reflect.NewAt(t, a).Elem(), reflect.NewAt(t, b).Elem()
+			if va.IsNil() || vb.IsNil() {
+				return va.IsNil() == vb.IsNil()
+			}
+			return depth <= maxDepth && deepEqualGo(va.Elem(), vb.Elem(), depth)
+		}
+	}
+	return func(_ *scratch, a, b unsafe.Pointer, _ int) bool {
+		return *(*unsafe.Pointer)(a) == *(*unsafe.Pointer)(b) // func, chan, unsafe.Pointer
+	}
+}
+
+// memMapType is what comparing maps of one type needs.
+type memMapType struct {
+	elem           memEq
+	keyArr, valArr reflect.Type // [smallMap]K, [smallMap]V
+	size           uintptr      // of V
+}
+
+// memEqMaps compares two non-nil maps of one type entry by entry.
+func (s *scratch) memEqMaps(a, b reflect.Value, mt *memMapType, depth int) bool {
+	if a.Len() != b.Len() {
+		return false
+	}
+	if a.Len() > smallMap {
+		return deepEqualGo(a, b, depth)
+	}
+	t := a.Type()
+	key, va := s.take(t.Key()), s.take(t.Elem())
+	keys, vals := s.take(mt.keyArr), s.take(mt.valArr)
+	defer func() { s.give(key); s.give(va); s.give(keys); s.give(vals) }()
+	e := mapEntries{keys: keys, vals: vals}
+	var it reflect.MapIter
+	it.Reset(b)
+	for it.Next() {
+		e.keys.Index(e.n).SetIterKey(&it)
+		e.vals.Index(e.n).SetIterValue(&it)
+		e.n++
+	}
+	pa, pv := unsafe.Pointer(va.UnsafeAddr()), unsafe.Pointer(vals.UnsafeAddr())
+	it.Reset(a)
+	for it.Next() {
+		key.SetIterKey(&it)
+		va.SetIterValue(&it)
+		j := e.find(key)
+		if j < 0 || !mt.elem(s, pa, unsafe.Add(pv, uintptr(j)*mt.size), depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameMemory reports whether two values of node n (not pointers) are
+// deeply equal in memory. Both must be addressable; it answers false
+// otherwise.
+func (s *scratch) sameMemory(a, b reflect.Value, n *tnode) bool {
+	if !a.CanAddr() || !b.CanAddr() || a.Type() != n.goType {
+		return false
+	}
+	pa, pb := unsafe.Pointer(a.UnsafeAddr()), unsafe.Pointer(b.UnsafeAddr())
+	if pa == pb {
+		return true
+	}
+	return n.memEq(s, pa, pb, 0)
+}
+
+// A map whose keys are strings (of any string type) is read here through
+// a view of the same layout: map[string][N]uint64 has the same slots,
+// hash and key comparison as map[K]V when V has the size and alignment of
+// [N]uint64. The view is only read. Values are copied out into memory the
+// garbage collector does not scan, which is safe because the maps keep
+// what they point to alive while the comparison runs; they are then
+// compared as the V they are.
+
+// mapView compares two non-nil maps of one type.
+type mapView interface {
+	eq(s *scratch, a, b unsafe.Pointer, elem memEq, size uintptr, depth int) bool
+}
+
+type viewOf[W any] struct{}
+
+func (viewOf[W]) eq(s *scratch, a, b unsafe.Pointer, elem memEq, size uintptr, depth int) bool {
+	ma, mb := *(*map[string]W)(a), *(*map[string]W)(b)
+	if len(ma) != len(mb) {
+		return false
+	}
+	buf := s.words(2 * int(size/8))
+	pa, pb := unsafe.Pointer(&buf[0]), unsafe.Pointer(&buf[size/8])
+	for k, va := range ma {
+		vb, ok := mb[k]
+		if !ok {
+			return false
+		}
+		*(*W)(pa), *(*W)(pb) = va, vb
+		if !elem(s, pa, pb, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// mapViews holds a view for each value size up to 128 bytes, by words.
+var mapViews = [...]mapView{
+	nil, viewOf[[1]uint64]{}, viewOf[[2]uint64]{}, viewOf[[3]uint64]{}, viewOf[[4]uint64]{},
+	viewOf[[5]uint64]{}, viewOf[[6]uint64]{}, viewOf[[7]uint64]{}, viewOf[[8]uint64]{},
+	viewOf[[9]uint64]{}, viewOf[[10]uint64]{}, viewOf[[11]uint64]{}, viewOf[[12]uint64]{},
+	viewOf[[13]uint64]{}, viewOf[[14]uint64]{}, viewOf[[15]uint64]{}, viewOf[[16]uint64]{},
+}
+
+// mapViewFor returns the view for map type t, or nil: keys must be
+// strings, values 8-byte aligned and at most 128 bytes.
+func mapViewFor(t reflect.Type) mapView {
+	if t.Key().Kind() != reflect.String || t.Key().Size() != 16 {
+		return nil
+	}
+	e := t.Elem()
+	if e.Align() != 8 || e.Size() == 0 || e.Size()%8 != 0 || e.Size() > 128 {
+		return nil
+	}
+	return mapViews[e.Size()/8]
+}

@@ -1,0 +1,496 @@
+package smp
+
+import (
+	"reflect"
+	"slices"
+
+	"github.com/typedpatch/typedpatch/reflectschema"
+)
+
+// Diff returns the strategic merge patch that turns original into
+// modified: the patch [DiffJSON] computes from their JSON encodings, found
+// by walking the Go values instead of encoding them. T is a struct or a
+// pointer to one; a nil pointer is the empty object.
+//
+// Equal parts of the two values are compared without allocating. Types
+// with their own JSON or text marshaller are compared as Go values, and
+// through their JSON only when those differ. Options are those of
+// [DiffJSON]; limits apply to nesting and list lengths, not to bytes.
+func Diff[T any](original, modified T, opts ...Option) (Patch, error) {
+	cfg := newConfig(opts)
+	root, err := rootFor(reflect.TypeFor[T]())
+	if err != nil {
+		return Patch{}, err
+	}
+	o, m := root.value(reflect.ValueOf(any(original))), root.value(reflect.ValueOf(any(modified)))
+	if err := checkTypedLimits(o, root.node, cfg.limits, "original document"); err != nil {
+		return Patch{}, err
+	}
+	if err := checkTypedLimits(m, root.node, cfg.limits, "modified document"); err != nil {
+		return Patch{}, err
+	}
+	d := &tdiffer{differ: &differ{cfg: cfg, setOrder: true}, scratch: getScratch()}
+	defer putScratch(d.scratch)
+	p, err := d.diffRoot(root, o, m)
+	if err != nil {
+		return Patch{}, err
+	}
+	if err := checkPreconditions(p, cfg.preconditions); err != nil {
+		return Patch{}, err
+	}
+	return Patch{m: p}, nil
+}
+
+// tdiffer is the typed twin of differ: the same rules (and the same flags,
+// so three-way patches reuse it) applied to Go values.
+type tdiffer struct {
+	*differ
+	*scratch
+	// tbase is, with withBase, the original's value at the position being
+	// diffed (dereferenced; invalid when absent or null): the typed form of
+	// differ.base.
+	tbase reflect.Value
+}
+
+// diffRoot diffs two root structs (invalid for the empty object). When a
+// list forces it, the patch replaces the whole object.
+func (d *tdiffer) diffRoot(root typedRoot, o, m reflect.Value) (map[string]any, error) {
+	p, up, err := d.diffStruct(o, m, root.node, root.slot())
+	if err != nil {
+		return nil, err
+	}
+	if up {
+		mm, err := structJSON(m, root.node)
+		if err != nil {
+			return nil, err
+		}
+		return replaceObject(mm), nil
+	}
+	if p == nil {
+		p = map[string]any{}
+	}
+	return p, nil
+}
+
+// structJSON converts a root struct, the empty object when invalid.
+func structJSON(v reflect.Value, n *tnode) (map[string]any, error) {
+	if !v.IsValid() {
+		return map[string]any{}, nil
+	}
+	j, err := toJSONValue(v, n, false)
+	if err != nil {
+		return nil, err
+	}
+	return j.(map[string]any), nil
+}
+
+// memorySkips reports whether values that are equal in memory need no
+// diff: they yield nothing, unless repeated keys are paired (keyedOnly)
+// with elements that differ.
+func (d *tdiffer) memorySkips() bool { return !d.keyedOnly }
+
+// put sets a patch key, making the patch on first use.
+func put(p *map[string]any, k string, v any) {
+	if *p == nil {
+		*p = make(map[string]any)
+	}
+	(*p)[k] = v
+}
+
+// diffStruct is diffObject for two structs (invalid when absent). The
+// patch is nil when empty.
+func (d *tdiffer) diffStruct(o, m reflect.Value, n *tnode, s slot) (patch map[string]any, up bool, err error) {
+	po, okO := structBase(o)
+	pm, okM := structBase(m)
+	fast := okO && okM
+	for _, f := range n.sorted {
+		var mv, ov reflect.Value
+		var mp, op bool
+		if fast && f.fast != fastNone {
+			mp, op = fastPresent(pm, f), fastPresent(po, f)
+			if mp && f.fastScalar() {
+				if !op || !fastEqual(po, pm, f) {
+					if !d.ignoreChanges {
+						put(&patch, f.name, fastJSON(pm, f))
+					}
+				}
+				continue
+			}
+			if mp {
+				mv = fieldOf(m, f)
+			}
+			if op {
+				ov = fieldOf(o, f)
+			}
+		} else {
+			mv, mp = fieldValue(m, f)
+			ov, op = fieldValue(o, f)
+		}
+		if !mp {
+			if op && !d.ignoreDeletions {
+				put(&patch, f.name, nil)
+			}
+			continue
+		}
+		if !op {
+			if !d.ignoreChanges {
+				j, err := toJSONValue(mv, f.node, f.quoted)
+				if err != nil {
+					return nil, false, under(err, FieldStep(f.name))
+				}
+				put(&patch, f.name, d.added(j, f.slot))
+			}
+			continue
+		}
+		var base reflect.Value
+		if d.withBase {
+			base = d.tbase
+			d.tbase = baseChild(base, f)
+		}
+		up, err := d.diffValue(&patch, f.name, ov, mv, f.node, f.slot, f.quoted)
+		if d.withBase {
+			d.tbase = base
+		}
+		if err != nil {
+			return nil, false, under(err, FieldStep(f.name))
+		}
+		if up {
+			return nil, true, nil
+		}
+	}
+	if s.meta.RetainKeys && d.cfg.directives.understood(dirRetainKeys) {
+		var retain []any
+		for _, f := range n.sorted {
+			if mv, mp := fieldValue(m, f); mp && !isNullValue(mv, f.node) {
+				retain = append(retain, f.name)
+			}
+		}
+		if len(retain) > 0 && (len(patch) > 0 || d.structHasAdditional(o, m, n)) {
+			put(&patch, keyRetainKeys, retain)
+		}
+	}
+	return patch, false, nil
+}
+
+// baseChild is the base's value for field f, dereferenced; invalid when
+// absent or null.
+func baseChild(base reflect.Value, f *tfield) reflect.Value {
+	v, ok := fieldValue(base, f)
+	if !ok {
+		return reflect.Value{}
+	}
+	if v, null := derefNull(v); !null {
+		return v
+	}
+	return reflect.Value{}
+}
+
+// structHasAdditional is hasAdditionalField for structs.
+func (d *tdiffer) structHasAdditional(o, m reflect.Value, n *tnode) bool {
+	for _, f := range n.fields {
+		if ov, op := fieldValue(o, f); op && !isNullValue(ov, f.node) {
+			if _, mp := fieldValue(m, f); !mp {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isNullValue reports whether a value encodes as null.
+func isNullValue(v reflect.Value, n *tnode) bool {
+	if n.marshaler || n.kind == reflectschema.Untyped {
+		j, err := toJSONValue(v, n, false)
+		return err == nil && j == nil
+	}
+	_, null := derefNull(v)
+	return null
+}
+
+// diffValue is the body of diffObject's loop for a key both objects hold:
+// it writes into patch what turns ov into mv.
+func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Value, n *tnode, c slot, quoted bool) (bool, error) {
+	if n.marshaler || n.kind == reflectschema.Untyped {
+		if deepEqualGo(ov, mv, 0) {
+			return false, nil
+		}
+		oj, err := toJSONValue(ov, n, false)
+		if err != nil {
+			return false, err
+		}
+		mj, err := toJSONValue(mv, n, false)
+		if err != nil {
+			return false, err
+		}
+		return d.diffJSONValue(patch, k, oj, mj, c)
+	}
+	od, onull := derefNull(ov)
+	md, mnull := derefNull(mv)
+	if onull || mnull {
+		if onull != mnull && !d.ignoreChanges {
+			j, err := toJSONValue(mv, n, quoted)
+			if err != nil {
+				return false, err
+			}
+			put(patch, k, d.added(j, c))
+		}
+		return false, nil
+	}
+	switch n.kind {
+	case reflectschema.Struct, reflectschema.Map:
+		if c.meta.Strategy == reflectschema.Replace {
+			return false, d.replaceIfChanged(patch, k, ov, mv, n, quoted)
+		}
+		var sub map[string]any
+		var up bool
+		var err error
+		if n.kind == reflectschema.Struct {
+			sub, up, err = d.diffStruct(od, md, n, c)
+		} else {
+			if d.memorySkips() && d.sameMemory(od, md, n) {
+				return false, nil
+			}
+			sub, up, err = d.diffMap(od, md, n, c)
+		}
+		switch {
+		case err != nil:
+			return false, err
+		case up && !d.ignoreChanges:
+			j, err := toJSONValue(md, n, false)
+			if err != nil {
+				return false, err
+			}
+			put(patch, k, replaceObject(j.(map[string]any)))
+		case len(sub) > 0:
+			put(patch, k, sub)
+		}
+		return false, nil
+	case reflectschema.List:
+		if !c.isMergeList() {
+			return false, d.replaceIfChanged(patch, k, ov, mv, n, quoted)
+		}
+		return d.diffList(patch, k, od, md, n, c)
+	}
+	return false, d.replaceIfChanged(patch, k, ov, mv, n, quoted)
+}
+
+// replaceIfChanged sets k to mv when it differs from ov.
+func (d *tdiffer) replaceIfChanged(patch *map[string]any, k string, ov, mv reflect.Value, n *tnode, quoted bool) error {
+	if d.ignoreChanges || d.equal(ov, mv, n) {
+		return nil
+	}
+	j, err := toJSONValue(mv, n, quoted)
+	if err != nil {
+		return err
+	}
+	put(patch, k, j)
+	return nil
+}
+
+// diffJSONValue is diffValue for values already in decoded form: the body
+// of diffObject's loop, for marshallers and untyped values.
+func (d *tdiffer) diffJSONValue(patch *map[string]any, k string, ov, mv any, c slot) (bool, error) {
+	if kindOf(ov) != kindOf(mv) {
+		if !d.ignoreChanges {
+			put(patch, k, d.added(mv, c))
+		}
+		return false, nil
+	}
+	switch o := ov.(type) {
+	case map[string]any:
+		if c.kind() == reflectschema.Atomic || c.meta.Strategy == reflectschema.Replace {
+			d.jsonReplaceIfChanged(patch, k, ov, mv)
+			return false, nil
+		}
+		sub, up, err := d.diffObject(o, mv.(map[string]any), c, nil)
+		switch {
+		case err != nil:
+			return false, err
+		case up && !d.ignoreChanges:
+			put(patch, k, replaceObject(mv.(map[string]any)))
+		case len(sub) > 0:
+			put(patch, k, sub)
+		}
+		return false, nil
+	case []any:
+		if !c.isMergeList() {
+			d.jsonReplaceIfChanged(patch, k, ov, mv)
+			return false, nil
+		}
+		if *patch == nil {
+			*patch = map[string]any{}
+		}
+		return d.differ.diffList(*patch, k, o, mv.([]any), c, nil)
+	}
+	d.jsonReplaceIfChanged(patch, k, ov, mv)
+	return false, nil
+}
+
+func (d *tdiffer) jsonReplaceIfChanged(patch *map[string]any, k string, ov, mv any) {
+	if !d.ignoreChanges && !equalJSON(ov, mv) {
+		put(patch, k, mv)
+	}
+}
+
+// diffMap is diffObject for two non-nil maps.
+func (d *tdiffer) diffMap(o, m reflect.Value, n *tnode, s slot) (patch map[string]any, up bool, err error) {
+	if n.stringMap {
+		om, mm := asStringMap(o), asStringMap(m)
+		for k, mv := range mm {
+			ov, ok := om[k]
+			if !d.ignoreChanges && (!ok || !sameWireString(ov, mv)) {
+				put(&patch, wireString(k), wireString(mv))
+			}
+		}
+		if !d.ignoreDeletions {
+			for k := range om {
+				if _, ok := mm[k]; !ok {
+					put(&patch, wireString(k), nil)
+				}
+			}
+		}
+	} else if patch, up, err = d.diffGenericMap(o, m, n); err != nil || up {
+		return nil, up, err
+	}
+	if s.meta.RetainKeys && d.cfg.directives.understood(dirRetainKeys) {
+		return d.mapRetainKeys(patch, o, m, n)
+	}
+	return patch, false, nil
+}
+
+// diffGenericMap diffs maps entry by entry, reading entries into scratch
+// values: the original's entries all at once when it is small.
+func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *tnode) (patch map[string]any, up bool, err error) {
+	t := m.Type()
+	key, mv := d.take(t.Key()), d.take(t.Elem())
+	defer func() { d.give(key); d.give(mv) }()
+	var small mapEntries
+	var found uint64 // the small original's entries m also has
+	if o.Len() <= smallMap {
+		small = d.readMap(o, n)
+		defer d.release(small)
+	}
+	var ovBig reflect.Value
+	es := slot{t: n.elem.t}
+	var it reflect.MapIter
+	it.Reset(m)
+	for it.Next() {
+		key.SetIterKey(&it)
+		mv.SetIterValue(&it)
+		var ov reflect.Value
+		if small.keys.IsValid() {
+			if j := small.find(key); j >= 0 {
+				ov = small.vals.Index(j)
+				found |= 1 << j
+			}
+		} else {
+			if !ovBig.IsValid() {
+				ovBig = d.take(t.Elem())
+				defer d.give(ovBig)
+			}
+			if d.mapLookup(o, key, ovBig) {
+				ov = ovBig
+			}
+		}
+		if !ov.IsValid() {
+			if !d.ignoreChanges {
+				k, err := mapKeyText(key, n)
+				if err != nil {
+					return nil, false, err
+				}
+				j, err := toJSONValue(detach(mv, n.elem), n.elem, false)
+				if err != nil {
+					return nil, false, under(err, FieldStep(k))
+				}
+				put(&patch, k, d.added(j, es))
+			}
+			continue
+		}
+		k, err := mapKeyText(key, n)
+		if err != nil {
+			return nil, false, err
+		}
+		var base reflect.Value
+		if d.withBase {
+			base = d.tbase
+			d.tbase = d.baseEntry(base, key)
+		}
+		up, err := d.diffValue(&patch, k, detach(ov, n.elem), detach(mv, n.elem), n.elem, es, false)
+		if d.withBase {
+			d.tbase = base
+		}
+		if err != nil {
+			return nil, false, under(err, FieldStep(k))
+		}
+		if up {
+			return nil, true, nil
+		}
+	}
+	if d.ignoreDeletions {
+		return patch, false, nil
+	}
+	if small.keys.IsValid() {
+		for j := range small.n {
+			if found&(1<<j) == 0 {
+				k, err := mapKeyText(small.keys.Index(j), n)
+				if err != nil {
+					return nil, false, err
+				}
+				put(&patch, k, nil)
+			}
+		}
+		return patch, false, nil
+	}
+	it.Reset(o)
+	for it.Next() {
+		key.SetIterKey(&it)
+		if !m.MapIndex(key).IsValid() {
+			k, err := mapKeyText(key, n)
+			if err != nil {
+				return nil, false, err
+			}
+			put(&patch, k, nil)
+		}
+	}
+	return patch, false, nil
+}
+
+// baseEntry is the base map's value for key, dereferenced; invalid when
+// absent or null.
+func (d *tdiffer) baseEntry(base, key reflect.Value) reflect.Value {
+	if !base.IsValid() || base.Kind() != reflect.Map {
+		return reflect.Value{}
+	}
+	v := base.MapIndex(key)
+	if !v.IsValid() {
+		return reflect.Value{}
+	}
+	if v, null := derefNull(v); !null {
+		return v
+	}
+	return reflect.Value{}
+}
+
+// mapRetainKeys adds $retainKeys to a map's patch, as diffObject does for
+// a map field with the retainKeys strategy: every non-null key, sorted.
+func (d *tdiffer) mapRetainKeys(patch map[string]any, o, m reflect.Value, n *tnode) (map[string]any, bool, error) {
+	mj, err := toJSONValue(m, n, false)
+	if err != nil {
+		return nil, false, err
+	}
+	oj, err := toJSONValue(o, n, false)
+	if err != nil {
+		return nil, false, err
+	}
+	mm, om := mj.(map[string]any), oj.(map[string]any)
+	var retain []any
+	for _, k := range sortedKeys(mm) {
+		if mm[k] != nil {
+			retain = append(retain, k)
+		}
+	}
+	if len(retain) > 0 && (len(patch) > 0 || hasAdditionalField(om, mm)) {
+		put(&patch, keyRetainKeys, slices.Clip(retain))
+	}
+	return patch, false, nil
+}

@@ -1,0 +1,252 @@
+package smp
+
+import (
+	"bytes"
+	"math"
+	"reflect"
+
+	"github.com/typedpatch/typedpatch/reflectschema"
+)
+
+// equal reports whether two values of node n encode to the same JSON (as
+// equalJSON compares decoded values). Common shapes compare without
+// allocating; marshallers compare as Go values first, and by their JSON
+// only when those differ.
+func (s *scratch) equal(a, b reflect.Value, n *tnode) bool {
+	if n.marshaler || n.kind == reflectschema.Untyped {
+		return s.equalOpaque(a, b, n)
+	}
+	a, an := derefNull(a)
+	b, bn := derefNull(b)
+	if an || bn {
+		return an == bn
+	}
+	switch n.kind {
+	case reflectschema.Struct:
+		ba, okA := structBase(a)
+		bb, okB := structBase(b)
+		fast := okA && okB
+		for _, f := range n.fields {
+			if fast && f.fast != fastNone {
+				pa, pb := fastPresent(ba, f), fastPresent(bb, f)
+				if pa != pb {
+					return false
+				}
+				if !pa {
+					continue
+				}
+				if f.fastScalar() {
+					if !fastEqual(ba, bb, f) {
+						return false
+					}
+					continue
+				}
+				if !s.equal(fieldOf(a, f), fieldOf(b, f), f.node) {
+					return false
+				}
+				continue
+			}
+			fa, pa := fieldValue(a, f)
+			fb, pb := fieldValue(b, f)
+			if pa != pb || pa && !s.equal(fa, fb, f.node) {
+				return false
+			}
+		}
+		return true
+	case reflectschema.Map:
+		return s.equalMaps(a, b, n)
+	case reflectschema.List, reflectschema.Atomic:
+		if a.Len() != b.Len() {
+			return false
+		}
+		for i := range a.Len() {
+			if !s.equal(a.Index(i), b.Index(i), n.elem) {
+				return false
+			}
+		}
+		return true
+	}
+	return equalScalar(a, b, n)
+}
+
+// equalScalar compares two non-null scalars of node n.
+func equalScalar(a, b reflect.Value, n *tnode) bool {
+	switch a.Kind() {
+	case reflect.String:
+		if n.isNumber {
+			return numberText(a.String()) == numberText(b.String())
+		}
+		return sameWireString(a.String(), b.String())
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return a.Uint() == b.Uint()
+	case reflect.Float32, reflect.Float64:
+		x, y := a.Float(), b.Float()
+		return x == y && math.Signbit(x) == math.Signbit(y)
+	case reflect.Slice:
+		return bytes.Equal(a.Bytes(), b.Bytes())
+	}
+	return false
+}
+
+// numberText is the text encoding/json writes for a json.Number.
+func numberText(s string) string {
+	if s == "" {
+		return "0"
+	}
+	return s
+}
+
+// equalMaps compares two non-nil maps of node n.
+func (s *scratch) equalMaps(a, b reflect.Value, n *tnode) bool {
+	if a.Len() != b.Len() {
+		return false
+	}
+	if a.UnsafePointer() == b.UnsafePointer() {
+		return true
+	}
+	if n.stringMap {
+		ma, mb := asStringMap(a), asStringMap(b)
+		for k, va := range ma {
+			vb, ok := mb[k]
+			if !ok || !sameWireString(va, vb) {
+				return false
+			}
+		}
+		return true
+	}
+	t := a.Type()
+	key, va := s.take(t.Key()), s.take(t.Elem())
+	defer func() { s.give(key); s.give(va) }()
+	var it reflect.MapIter
+	it.Reset(a)
+	if b.Len() <= smallMap {
+		eb := s.readMap(b, n)
+		defer s.release(eb)
+		for it.Next() {
+			key.SetIterKey(&it)
+			va.SetIterValue(&it)
+			j := eb.find(key)
+			if j < 0 || !s.equal(detach(va, n.elem), detach(eb.vals.Index(j), n.elem), n.elem) {
+				return false
+			}
+		}
+		return true
+	}
+	vb := s.take(t.Elem())
+	defer s.give(vb)
+	for it.Next() {
+		key.SetIterKey(&it)
+		va.SetIterValue(&it)
+		if !s.mapLookup(b, key, vb) || !s.equal(detach(va, n.elem), detach(vb, n.elem), n.elem) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalOpaque compares marshallers and untyped values: equal Go values
+// marshal alike; otherwise their JSON decides. A value that fails to
+// marshal is unequal to everything.
+func (s *scratch) equalOpaque(a, b reflect.Value, n *tnode) bool {
+	if deepEqualGo(a, b, 0) {
+		return true
+	}
+	ja, err := toJSONValue(a, n, false)
+	if err != nil {
+		return false
+	}
+	jb, err := toJSONValue(b, n, false)
+	if err != nil {
+		return false
+	}
+	return equalJSON(ja, jb)
+}
+
+// deepEqualGo reports whether two Go values are deeply equal, reading
+// unexported fields too. It answers false when unsure (functions, deep
+// nesting), which only costs a comparison by JSON.
+func deepEqualGo(a, b reflect.Value, depth int) bool {
+	if !a.IsValid() || !b.IsValid() {
+		return a.IsValid() == b.IsValid()
+	}
+	if depth > 100 || a.Type() != b.Type() {
+		return false
+	}
+	switch a.Kind() {
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return a.Uint() == b.Uint()
+	case reflect.Float32, reflect.Float64:
+		x, y := a.Float(), b.Float()
+		return x == y && math.Signbit(x) == math.Signbit(y)
+	case reflect.Complex64, reflect.Complex128:
+		return a.Complex() == b.Complex()
+	case reflect.String:
+		return a.String() == b.String()
+	case reflect.Pointer:
+		if a.UnsafePointer() == b.UnsafePointer() {
+			return true
+		}
+		if a.IsNil() || b.IsNil() {
+			return false
+		}
+		return deepEqualGo(a.Elem(), b.Elem(), depth+1)
+	case reflect.Interface:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		return deepEqualGo(a.Elem(), b.Elem(), depth+1)
+	case reflect.Struct:
+		for i := range a.NumField() {
+			if !deepEqualGo(a.Field(i), b.Field(i), depth+1) {
+				return false
+			}
+		}
+		return true
+	case reflect.Array:
+		for i := range a.Len() {
+			if !deepEqualGo(a.Index(i), b.Index(i), depth+1) {
+				return false
+			}
+		}
+		return true
+	case reflect.Slice:
+		if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
+			return false
+		}
+		if a.Len() == 0 || a.UnsafePointer() == b.UnsafePointer() {
+			return true
+		}
+		for i := range a.Len() {
+			if !deepEqualGo(a.Index(i), b.Index(i), depth+1) {
+				return false
+			}
+		}
+		return true
+	case reflect.Map:
+		if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
+			return false
+		}
+		if a.UnsafePointer() == b.UnsafePointer() {
+			return true
+		}
+		it := a.MapRange()
+		for it.Next() {
+			bv := b.MapIndex(it.Key())
+			if !bv.IsValid() || !deepEqualGo(it.Value(), bv, depth+1) {
+				return false
+			}
+		}
+		return true
+	case reflect.Chan, reflect.UnsafePointer:
+		return a.UnsafePointer() == b.UnsafePointer()
+	}
+	return false
+}

@@ -1,0 +1,201 @@
+package smp
+
+import (
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"unsafe"
+
+	"github.com/typedpatch/typedpatch/reflectschema"
+)
+
+// Most fields of API types are strings, numbers, booleans, pointers and
+// slices, and most of them are equal or absent on both sides of a diff.
+// For an addressable struct, such a field's presence, and a scalar's
+// value, are read straight from memory at the field's offset, without a
+// reflect.Value. Everything else goes through reflect.
+
+// fastKind says how a field is read from memory.
+type fastKind uint8
+
+const (
+	fastNone fastKind = iota // through reflect
+	fastString
+	fastBool
+	fastInt8
+	fastInt16
+	fastInt32
+	fastInt64
+	fastUint8
+	fastUint16
+	fastUint32
+	fastUint64
+	fastPointer // presence only
+	fastSlice   // presence only
+)
+
+// fastKindOf classifies a field: a scalar that encodes plainly (a JSON
+// string, number or boolean, not quoted, not a marshaller), or a pointer
+// or slice whose presence is its nil-ness or length. Fields behind an
+// embedded pointer, and omitzero fields, take the reflect path.
+func fastKindOf(f *reflectschema.Field, n *tnode, viaPtr bool) fastKind {
+	if viaPtr || f.OmitZero || f.Quoted || n.marshaler {
+		return fastNone
+	}
+	t := f.GoType
+	switch t.Kind() {
+	case reflect.Pointer:
+		return fastPointer
+	case reflect.Slice:
+		return fastSlice
+	}
+	if n.kind != reflectschema.Scalar || n.isNumber {
+		return fastNone
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return fastString
+	case reflect.Bool:
+		return fastBool
+	case reflect.Int8:
+		return fastInt8
+	case reflect.Int16:
+		return fastInt16
+	case reflect.Int32:
+		return fastInt32
+	case reflect.Int64, reflect.Int:
+		if t.Size() == 8 {
+			return fastInt64
+		}
+		return fastInt32
+	case reflect.Uint8:
+		return fastUint8
+	case reflect.Uint16:
+		return fastUint16
+	case reflect.Uint32:
+		return fastUint32
+	case reflect.Uint64, reflect.Uint, reflect.Uintptr:
+		if t.Size() == 8 {
+			return fastUint64
+		}
+		return fastUint32
+	}
+	return fastNone
+}
+
+// fieldOffset is the offset of a field reached through embedded structs
+// (not pointers) from the outer struct.
+func fieldOffset(t reflect.Type, index []int) uintptr {
+	var off uintptr
+	for _, i := range index {
+		sf := t.Field(i)
+		off += sf.Offset
+		t = sf.Type
+	}
+	return off
+}
+
+// structBase returns the address of a struct value, when it has one. An
+// invalid value (an absent object) has none and needs none.
+func structBase(v reflect.Value) (unsafe.Pointer, bool) {
+	if !v.IsValid() {
+		return nil, true
+	}
+	if !v.CanAddr() {
+		return nil, false
+	}
+	return unsafe.Pointer(v.UnsafeAddr()), true
+}
+
+// fastPresent is fieldValue's presence test for a fast field of the
+// struct at base (nil: absent struct).
+func fastPresent(base unsafe.Pointer, f *tfield) bool {
+	if base == nil {
+		return false
+	}
+	if !f.f.OmitEmpty {
+		return true
+	}
+	p := unsafe.Add(base, f.offset)
+	switch f.fast {
+	case fastString:
+		return len(*(*string)(p)) != 0
+	case fastBool:
+		return *(*bool)(p)
+	case fastInt8, fastUint8:
+		return *(*uint8)(p) != 0
+	case fastInt16, fastUint16:
+		return *(*uint16)(p) != 0
+	case fastInt32, fastUint32:
+		return *(*uint32)(p) != 0
+	case fastInt64, fastUint64:
+		return *(*uint64)(p) != 0
+	case fastPointer:
+		return *(*unsafe.Pointer)(p) != nil
+	case fastSlice:
+		return (*reflectSlice)(p).len != 0
+	}
+	return true
+}
+
+// reflectSlice is a slice's header.
+type reflectSlice struct {
+	data     unsafe.Pointer
+	len, cap int
+}
+
+// fastScalar reports whether the fast field holds a scalar (read whole
+// from memory), rather than a pointer or slice (presence only).
+func (f *tfield) fastScalar() bool { return f.fast >= fastString && f.fast <= fastUint64 }
+
+// fastEqual compares a scalar fast field of two structs as JSON.
+func fastEqual(a, b unsafe.Pointer, f *tfield) bool {
+	pa, pb := unsafe.Add(a, f.offset), unsafe.Add(b, f.offset)
+	switch f.fast {
+	case fastString:
+		return sameWireString(*(*string)(pa), *(*string)(pb))
+	case fastBool, fastInt8, fastUint8:
+		return *(*uint8)(pa) == *(*uint8)(pb)
+	case fastInt16, fastUint16:
+		return *(*uint16)(pa) == *(*uint16)(pb)
+	case fastInt32, fastUint32:
+		return *(*uint32)(pa) == *(*uint32)(pb)
+	}
+	return *(*uint64)(pa) == *(*uint64)(pb)
+}
+
+// fastJSON converts a scalar fast field to decoded JSON.
+func fastJSON(base unsafe.Pointer, f *tfield) any {
+	p := unsafe.Add(base, f.offset)
+	switch f.fast {
+	case fastString:
+		return wireString(*(*string)(p))
+	case fastBool:
+		return *(*bool)(p)
+	case fastInt8:
+		return json.Number(strconv.FormatInt(int64(*(*int8)(p)), 10))
+	case fastInt16:
+		return json.Number(strconv.FormatInt(int64(*(*int16)(p)), 10))
+	case fastInt32:
+		return json.Number(strconv.FormatInt(int64(*(*int32)(p)), 10))
+	case fastInt64:
+		return json.Number(strconv.FormatInt(*(*int64)(p), 10))
+	case fastUint8:
+		return json.Number(strconv.FormatUint(uint64(*(*uint8)(p)), 10))
+	case fastUint16:
+		return json.Number(strconv.FormatUint(uint64(*(*uint16)(p)), 10))
+	case fastUint32:
+		return json.Number(strconv.FormatUint(uint64(*(*uint32)(p)), 10))
+	}
+	return json.Number(strconv.FormatUint(*(*uint64)(p), 10))
+}
+
+// fieldOf returns field f of struct sv, which must be reachable (no nil
+// embedded pointer on the way).
+func fieldOf(sv reflect.Value, f *tfield) reflect.Value {
+	if len(f.index) == 1 {
+		return sv.Field(f.index[0])
+	}
+	v, _ := fieldValue(sv, f)
+	return v
+}

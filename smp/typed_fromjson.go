@@ -1,0 +1,390 @@
+package smp
+
+import (
+	"encoding"
+	"encoding/base64"
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"sync"
+
+	"github.com/typedpatch/typedpatch/reflectschema"
+)
+
+// fromJSONValue stores decoded JSON x into dst, a settable zero value of
+// node n's type (or a pointer to it), as json.Unmarshal of x's encoding
+// would. quoted is the field's json ",string" option. Marshallers and
+// interfaces other than any decode through encoding/json itself.
+func fromJSONValue(dst reflect.Value, x any, n *tnode, quoted bool, at *pathNode) error {
+	if quoted {
+		return unmarshalQuoted(dst, x, at)
+	}
+	if r, ok := x.(rawJSON); ok {
+		// A document's value the patch did not reach (see docJSON).
+		if n.marshaler || n.kind == reflectschema.Untyped {
+			return unmarshalBytes(dst, r, n, at)
+		}
+		x = expand(r)
+	}
+	if dst.Kind() == reflect.Pointer {
+		if x == nil {
+			return nil // json.Unmarshal sets a pointer to nil
+		}
+		p := reflect.New(dst.Type().Elem())
+		if err := fromJSONValue(p.Elem(), x, n, false, at); err != nil {
+			return err
+		}
+		dst.Set(p)
+		return nil
+	}
+	if n.marshaler {
+		return unmarshalAtomic(dst, x, n, at)
+	}
+	switch n.kind {
+	case reflectschema.Untyped:
+		if dst.NumMethod() != 0 {
+			return unmarshalDelegate(dst, x, at)
+		}
+		v, err := untypedFromJSON(x, at)
+		if err != nil || v == nil {
+			return err
+		}
+		dst.Set(reflect.ValueOf(v))
+		return nil
+	case reflectschema.Struct:
+		switch x := x.(type) {
+		case nil:
+			return nil
+		case map[string]any:
+			return structFromJSON(dst, x, n, at)
+		}
+	case reflectschema.Map:
+		switch x := x.(type) {
+		case nil:
+			return nil
+		case map[string]any:
+			return mapFromJSON(dst, x, n, at)
+		}
+	case reflectschema.List, reflectschema.Atomic:
+		switch x := x.(type) {
+		case nil:
+			return nil
+		case []any:
+			return listFromJSON(dst, x, n, at)
+		}
+	default:
+		if _, isList := x.([]any); isList && n.bytes {
+			// encoding/json also reads []byte from an array of numbers.
+			return unmarshalDelegate(dst, x, at)
+		}
+		return scalarFromJSON(dst, x, n, at)
+	}
+	return typeMismatch(dst, x, at)
+}
+
+func typeMismatch(dst reflect.Value, x any, at *pathNode) error {
+	return newError(ErrTypeMismatch, at, "cannot store %s in %s", kindOf(x).withArticle(), dst.Type())
+}
+
+// structFromJSON fills a struct. Keys match fields exactly, then without
+// regard to case; keys that match no field are ignored. When two keys
+// reach one field, json.Unmarshal's order decides, so encoding/json does
+// the work.
+func structFromJSON(dst reflect.Value, m map[string]any, n *tnode, at *pathNode) error {
+	for k := range m {
+		if _, exact := n.byName[k]; !exact && n.t.Field(k) != nil {
+			return unmarshalDelegate(dst, m, at)
+		}
+	}
+	for k, x := range m {
+		f := n.byName[k]
+		if f == nil {
+			continue
+		}
+		fat := at.field(k)
+		fv, err := settableField(dst, f)
+		if err != nil {
+			err.(*Error).Path = fat.path()
+			return err
+		}
+		if err := fromJSONValue(fv, x, f.node, f.quoted, fat); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mapFromJSON makes a map holding every key, nulls as zero values.
+func mapFromJSON(dst reflect.Value, m map[string]any, n *tnode, at *pathNode) error {
+	t := dst.Type()
+	if n.stringMap {
+		out := make(map[string]string, len(m))
+		ok := true
+		for k, x := range m {
+			switch x := x.(type) {
+			case string:
+				out[k] = x
+			case nil:
+				out[k] = ""
+			default:
+				ok = false
+			}
+		}
+		if ok {
+			dst.Set(reflect.ValueOf(out).Convert(t))
+			return nil
+		}
+	}
+	out := reflect.MakeMapWithSize(t, len(m))
+	for k, x := range m {
+		kat := at.field(k)
+		kv, err := mapKeyFromText(k, t.Key(), kat)
+		if err != nil {
+			return err
+		}
+		ev := reflect.New(t.Elem()).Elem()
+		if err := fromJSONValue(ev, x, n.elem, false, kat); err != nil {
+			return err
+		}
+		out.SetMapIndex(kv, ev)
+	}
+	dst.Set(out)
+	return nil
+}
+
+// mapKeyFromText decodes a map key as json.Unmarshal does: through the
+// key type's unmarshaller if its pointer has one, else as a string or an
+// integer.
+func mapKeyFromText(k string, kt reflect.Type, at *pathNode) (reflect.Value, error) {
+	pt := reflect.PointerTo(kt)
+	switch {
+	case pt.Implements(jsonUnmarshaler) || pt.Implements(textUnmarshaler):
+		kp := reflect.New(kt)
+		var err error
+		if u, ok := kp.Interface().(json.Unmarshaler); ok {
+			quoted, _ := json.Marshal(k)
+			err = u.UnmarshalJSON(quoted)
+		} else {
+			err = kp.Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(k))
+		}
+		if err != nil {
+			return reflect.Value{}, newError(ErrInvalidValue, at, "cannot decode map key %q: %v", k, err)
+		}
+		return kp.Elem(), nil
+	case kt.Kind() == reflect.String:
+		kv := reflect.New(kt).Elem()
+		kv.SetString(k)
+		return kv, nil
+	case kt.Kind() >= reflect.Int && kt.Kind() <= reflect.Int64:
+		i, err := strconv.ParseInt(k, 10, 64)
+		kv := reflect.New(kt).Elem()
+		if err != nil || kv.OverflowInt(i) {
+			return reflect.Value{}, newError(ErrInvalidValue, at, "map key %q does not fit %s", k, kt)
+		}
+		kv.SetInt(i)
+		return kv, nil
+	default:
+		u, err := strconv.ParseUint(k, 10, 64)
+		kv := reflect.New(kt).Elem()
+		if err != nil || kv.OverflowUint(u) {
+			return reflect.Value{}, newError(ErrInvalidValue, at, "map key %q does not fit %s", k, kt)
+		}
+		kv.SetUint(u)
+		return kv, nil
+	}
+}
+
+// listFromJSON fills a slice (a new one, empty but not nil for []) or an
+// array (extra items dropped).
+func listFromJSON(dst reflect.Value, l []any, n *tnode, at *pathNode) error {
+	if dst.Kind() == reflect.Slice {
+		s := reflect.MakeSlice(dst.Type(), len(l), len(l))
+		for i, x := range l {
+			if err := fromJSONValue(s.Index(i), x, n.elem, false, at.index(i)); err != nil {
+				return err
+			}
+		}
+		dst.Set(s)
+		return nil
+	}
+	for i := 0; i < len(l) && i < dst.Len(); i++ {
+		if err := fromJSONValue(dst.Index(i), l[i], n.elem, false, at.index(i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scalarFromJSON stores a JSON scalar; null leaves the zero value.
+func scalarFromJSON(dst reflect.Value, x any, n *tnode, at *pathNode) error {
+	switch x := x.(type) {
+	case nil:
+		return nil
+	case bool:
+		if dst.Kind() == reflect.Bool {
+			dst.SetBool(x)
+			return nil
+		}
+	case string:
+		switch {
+		case n.bytes:
+			b, err := base64.StdEncoding.DecodeString(x)
+			if err != nil {
+				return newError(ErrInvalidValue, at, "%q is not base64: %v", x, err)
+			}
+			dst.SetBytes(b)
+			return nil
+		case dst.Kind() == reflect.String:
+			if n.isNumber && !validNumber(x) {
+				return newError(ErrInvalidValue, at, "%q is not a number", x)
+			}
+			dst.SetString(x)
+			return nil
+		}
+	case json.Number:
+		s := string(x)
+		switch dst.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			i, err := strconv.ParseInt(s, 10, 64)
+			if err != nil || dst.OverflowInt(i) {
+				return newError(ErrInvalidValue, at, "%s does not fit %s", s, dst.Type())
+			}
+			dst.SetInt(i)
+			return nil
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			u, err := strconv.ParseUint(s, 10, 64)
+			if err != nil || dst.OverflowUint(u) {
+				return newError(ErrInvalidValue, at, "%s does not fit %s", s, dst.Type())
+			}
+			dst.SetUint(u)
+			return nil
+		case reflect.Float32, reflect.Float64:
+			f, err := strconv.ParseFloat(s, dst.Type().Bits())
+			if err != nil || dst.OverflowFloat(f) {
+				return newError(ErrInvalidValue, at, "%s does not fit %s", s, dst.Type())
+			}
+			dst.SetFloat(f)
+			return nil
+		case reflect.String:
+			if n.isNumber {
+				dst.SetString(s)
+				return nil
+			}
+		}
+	}
+	return typeMismatch(dst, x, at)
+}
+
+// untypedFromJSON builds what json.Unmarshal stores in an any: maps,
+// slices, float64 numbers.
+func untypedFromJSON(x any, at *pathNode) (any, error) {
+	switch x := x.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			v, err := untypedFromJSON(e, at.field(k))
+			if err != nil {
+				return nil, err
+			}
+			out[k] = v
+		}
+		return out, nil
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			v, err := untypedFromJSON(e, at.index(i))
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	case json.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err != nil {
+			return nil, newError(ErrInvalidValue, at, "%s does not fit float64", x)
+		}
+		return f, nil
+	}
+	return x, nil
+}
+
+// unmarshalBytes decodes JSON text into dst as json.Unmarshal does: a
+// marshaller's own UnmarshalJSON is called on it directly.
+func unmarshalBytes(dst reflect.Value, data []byte, n *tnode, at *pathNode) error {
+	if dst.Kind() == reflect.Pointer {
+		if string(data) == "null" {
+			return nil
+		}
+		p := reflect.New(dst.Type().Elem())
+		if err := unmarshalBytes(p.Elem(), data, n, at); err != nil {
+			return err
+		}
+		dst.Set(p)
+		return nil
+	}
+	var err error
+	if n.unmarshal {
+		err = dst.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(data)
+	} else {
+		err = json.Unmarshal(data, dst.Addr().Interface())
+	}
+	if err != nil {
+		return newError(ErrInvalidValue, at, "cannot decode %s: %v", dst.Type(), err)
+	}
+	return nil
+}
+
+// unmarshalAtomic decodes a marshaller: its UnmarshalJSON directly when
+// its pointer has one (as json.Unmarshal would call it), else through
+// encoding/json.
+func unmarshalAtomic(dst reflect.Value, x any, n *tnode, at *pathNode) error {
+	if !n.unmarshal {
+		return unmarshalDelegate(dst, x, at)
+	}
+	data, err := encode(x)
+	if err != nil {
+		return newError(ErrInvalidValue, at, "%v", err)
+	}
+	if err := dst.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(data); err != nil {
+		return newError(ErrInvalidValue, at, "cannot decode %s: %v", dst.Type(), err)
+	}
+	return nil
+}
+
+// unmarshalDelegate decodes x's encoding into dst with json.Unmarshal.
+func unmarshalDelegate(dst reflect.Value, x any, at *pathNode) error {
+	data, err := encode(x)
+	if err != nil {
+		return newError(ErrInvalidValue, at, "%v", err)
+	}
+	if err := json.Unmarshal(data, dst.Addr().Interface()); err != nil {
+		return newError(ErrInvalidValue, at, "cannot decode %s: %v", dst.Type(), err)
+	}
+	return nil
+}
+
+// quotedWrappers caches, per field type, a struct with one field of that
+// type tagged json:",string", to decode such fields with encoding/json's
+// rules.
+var quotedWrappers sync.Map // reflect.Type -> reflect.Type
+
+func unmarshalQuoted(dst reflect.Value, x any, at *pathNode) error {
+	t := dst.Type()
+	wt, ok := quotedWrappers.Load(t)
+	if !ok {
+		wt, _ = quotedWrappers.LoadOrStore(t, reflect.StructOf([]reflect.StructField{{Name: "V", Type: t, Tag: `json:"v,string"`}}))
+	}
+	w := reflect.New(wt.(reflect.Type))
+	data, err := encode(map[string]any{"v": x})
+	if err != nil {
+		return newError(ErrInvalidValue, at, "%v", err)
+	}
+	if err := json.Unmarshal(data, w.Interface()); err != nil {
+		return newError(ErrInvalidValue, at, "cannot decode %s: %v", t, err)
+	}
+	dst.Set(w.Elem().Field(0))
+	return nil
+}
+
+var textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()

@@ -1,0 +1,167 @@
+package smp
+
+import (
+	"reflect"
+
+	"github.com/typedpatch/typedpatch/reflectschema"
+)
+
+// checkTypedLimits applies the depth and list-length limits to a typed
+// document as checkLimits does to its JSON. A marshaller's value counts as
+// a scalar; MaxBytes does not apply to values in memory.
+//
+// Only what can break a limit is visited: the depth is not tracked when
+// the type cannot nest deeper than the limit, and then only the fields
+// through which a list is reachable are.
+func checkTypedLimits(v reflect.Value, n *tnode, l Limits, what string) error {
+	if !v.IsValid() {
+		return nil
+	}
+	if n.depth >= 0 && n.depth <= l.MaxDepth {
+		l.MaxDepth = 0
+	}
+	if l.MaxListLength > 0 && !n.listReach {
+		l.MaxListLength = 0
+	}
+	if l.MaxDepth <= 0 && l.MaxListLength <= 0 {
+		return nil
+	}
+	w := limitWalk{l: l, what: what, s: getScratch()}
+	defer putScratch(w.s)
+	return w.walk(v, n, 0)
+}
+
+type limitWalk struct {
+	l    Limits
+	what string
+	s    *scratch
+}
+
+// visits reports whether the walk must go into a value of n.
+func (w *limitWalk) visits(n *tnode) bool {
+	if w.l.MaxDepth > 0 {
+		return composite(n)
+	}
+	return n.listReach
+}
+
+// walk checks a value at depth, as walkLimits does for every object
+// member that is an object or array, and for every array element.
+func (w *limitWalk) walk(v reflect.Value, n *tnode, depth int) error {
+	if w.l.MaxDepth > 0 && depth > w.l.MaxDepth {
+		return newError(ErrLimit, nil, "%s nests deeper than the limit of %d levels", w.what, w.l.MaxDepth)
+	}
+	if n.marshaler {
+		return nil
+	}
+	if n.kind == reflectschema.Untyped {
+		j, err := toJSONValue(v, n, false)
+		if err != nil {
+			return nil // reported where the value is converted
+		}
+		return walkLimits(j, w.l, w.what, depth, nil)
+	}
+	v, null := derefNull(v)
+	if null {
+		return nil
+	}
+	switch n.kind {
+	case reflectschema.Struct:
+		fields := n.fields
+		if w.l.MaxDepth <= 0 {
+			fields = n.listFields
+		}
+		for _, f := range fields {
+			if !w.visits(f.node) {
+				continue
+			}
+			fv, ok := fieldValue(v, f)
+			if !ok {
+				continue
+			}
+			if err := w.walk(fv, f.node, depth+1); err != nil {
+				return under(err, FieldStep(f.name))
+			}
+		}
+	case reflectschema.Map:
+		if !w.visits(n.elem) || v.Len() == 0 {
+			return nil
+		}
+		t := v.Type()
+		key, val := w.s.take(t.Key()), w.s.take(t.Elem())
+		defer func() { w.s.give(key); w.s.give(val) }()
+		var it reflect.MapIter
+		it.Reset(v)
+		for it.Next() {
+			key.SetIterKey(&it)
+			val.SetIterValue(&it)
+			if err := w.walk(val, n.elem, depth+1); err != nil {
+				return under(err, FieldStep(fmtKey(key)))
+			}
+		}
+	case reflectschema.List, reflectschema.Atomic:
+		if w.l.MaxListLength > 0 && v.Len() > w.l.MaxListLength {
+			return newError(ErrLimit, nil, "%s has a list of %d items, more than %d", w.what, v.Len(), w.l.MaxListLength)
+		}
+		if !w.visits(n.elem) {
+			if v.Len() > 0 && w.l.MaxDepth > 0 && depth+1 > w.l.MaxDepth {
+				return newError(ErrLimit, (*pathNode)(nil).index(0), "%s nests deeper than the limit of %d levels", w.what, w.l.MaxDepth)
+			}
+			return nil
+		}
+		for i := range v.Len() {
+			if err := w.walk(v.Index(i), n.elem, depth+1); err != nil {
+				return under(err, IndexStep(i))
+			}
+		}
+	}
+	return nil
+}
+
+// composite reports whether values of n may be JSON objects or arrays.
+func composite(n *tnode) bool {
+	switch n.kind {
+	case reflectschema.Struct, reflectschema.Map, reflectschema.List, reflectschema.Untyped:
+		return true
+	case reflectschema.Atomic:
+		return !n.marshaler
+	}
+	return false
+}
+
+// checkDecodedLimits is checkLimits for a decoded value, with the path of
+// a failure made only when one happens.
+func checkDecodedLimits(v any, l Limits, what string) error {
+	if l.MaxDepth <= 0 && l.MaxListLength <= 0 {
+		return nil
+	}
+	return decodedLimits(v, l, what, 0)
+}
+
+// decodedLimits is walkLimits without a path on the way down.
+func decodedLimits(v any, l Limits, what string, depth int) error {
+	if l.MaxDepth > 0 && depth > l.MaxDepth {
+		return newError(ErrLimit, nil, "%s nests deeper than the limit of %d levels", what, l.MaxDepth)
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			switch e.(type) {
+			case map[string]any, []any:
+				if err := decodedLimits(e, l, what, depth+1); err != nil {
+					return under(err, FieldStep(k))
+				}
+			}
+		}
+	case []any:
+		if l.MaxListLength > 0 && len(v) > l.MaxListLength {
+			return newError(ErrLimit, nil, "%s has a list of %d items, more than %d", what, len(v), l.MaxListLength)
+		}
+		for i, e := range v {
+			if err := decodedLimits(e, l, what, depth+1); err != nil {
+				return under(err, IndexStep(i))
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,229 @@
+package smp
+
+import (
+	"reflect"
+
+	"github.com/typedpatch/typedpatch/reflectschema"
+)
+
+// narrowTyped is narrowDeletions with a typed original and current (struct
+// or map values; invalid when absent): it reads them only where the patch
+// leads. Marshallers and untyped values are handed to narrowDeletions in
+// decoded form.
+func narrowTyped(patch map[string]any, o, c reflect.Value, n *tnode, s slot) error {
+	for k, pv := range patch {
+		ov, cn, inO := childOf(o, n, k)
+		if !inO {
+			continue
+		}
+		cv, _, inC := childOf(c, n, k)
+		if opaque(cn) {
+			if err := jsonWrapped(patch, k, ov, cv, inC, cn, func(p, o, c map[string]any) { narrowDeletions(p, o, c, s) }); err != nil {
+				return err
+			}
+			continue
+		}
+		od, onull := derefNull(ov)
+		cd, cnull := derefNull(cv)
+		cnull = cnull || !inC
+		oObj, cObj := !onull && isObjectNode(cn), !cnull && isObjectNode(cn)
+		if pv == nil {
+			if !onull && isEmptyColl(od, cn) && !cnull && !isEmptyColl(cd, cn) {
+				delete(patch, k)
+				continue
+			}
+			if oObj && cObj && hasExtraEntries(cd, od, cn) && narrowable(s.child(k)) {
+				dels, err := deletionsOf(od, cn)
+				if err != nil {
+					return err
+				}
+				patch[k] = dels
+			}
+			continue
+		}
+		pm, ok := pv.(map[string]any)
+		if !ok || !oObj || !cObj {
+			continue
+		}
+		if _, directive := pm[keyPatch]; directive {
+			continue
+		}
+		if err := narrowTyped(pm, od, cd, cn, s.child(k)); err != nil {
+			return err
+		}
+		if len(pm) == 0 {
+			delete(patch, k)
+		}
+	}
+	return nil
+}
+
+// dropEmptyTyped is dropEmptyChanges with a typed original.
+func dropEmptyTyped(changed map[string]any, o reflect.Value, n *tnode) error {
+	for k, v := range changed {
+		ov, cn, inO := childOf(o, n, k)
+		if inO && opaque(cn) {
+			if err := jsonWrapped(changed, k, ov, reflect.Value{}, false, cn, func(p, o, _ map[string]any) { dropEmptyChanges(p, o) }); err != nil {
+				return err
+			}
+			continue
+		}
+		od, onull := derefNull(ov)
+		switch {
+		case v == nil && inO && !onull && isEmptyColl(od, cn):
+			delete(changed, k)
+		case v != nil:
+			cm, ok := v.(map[string]any)
+			if ok && inO && !onull && isObjectNode(cn) {
+				if err := dropEmptyTyped(cm, od, cn); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// jsonWrapped runs a JSON-engine rewrite on the single patch key k, with
+// the documents' values there converted.
+func jsonWrapped(patch map[string]any, k string, ov, cv reflect.Value, inC bool, n *tnode, fn func(p, o, c map[string]any)) error {
+	oj, err := toJSONValue(ov, n, false)
+	if err != nil {
+		return err
+	}
+	cur := map[string]any{}
+	if inC {
+		cj, err := toJSONValue(cv, n, false)
+		if err != nil {
+			return err
+		}
+		cur[k] = cj
+	}
+	sub := map[string]any{k: patch[k]}
+	fn(sub, map[string]any{k: oj}, cur)
+	if v, ok := sub[k]; ok {
+		patch[k] = v
+	} else {
+		delete(patch, k)
+	}
+	return nil
+}
+
+// opaque reports a node whose JSON shape only its encoding tells.
+func opaque(n *tnode) bool { return n.marshaler || n.kind == reflectschema.Untyped }
+
+// isObjectNode reports whether non-null values of n are JSON objects.
+func isObjectNode(n *tnode) bool {
+	return n.kind == reflectschema.Struct || n.kind == reflectschema.Map
+}
+
+// childOf returns the value of key k in an object (struct or map; invalid
+// when absent), its node, and whether it is present.
+func childOf(v reflect.Value, n *tnode, k string) (reflect.Value, *tnode, bool) {
+	if !v.IsValid() {
+		return reflect.Value{}, nil, false
+	}
+	switch n.kind {
+	case reflectschema.Struct:
+		f := n.byName[k]
+		if f == nil {
+			return reflect.Value{}, nil, false
+		}
+		fv, ok := fieldValue(v, f)
+		return fv, f.node, ok
+	case reflectschema.Map:
+		kv, err := mapKeyFromText(k, v.Type().Key(), nil)
+		if err != nil {
+			return reflect.Value{}, nil, false
+		}
+		e := v.MapIndex(kv)
+		return e, n.elem, e.IsValid()
+	}
+	return reflect.Value{}, nil, false
+}
+
+// isEmptyColl is isEmptyCollection for a non-null value: an empty list,
+// or an object holding only nulls and empty collections.
+func isEmptyColl(v reflect.Value, n *tnode) bool {
+	if opaque(n) {
+		j, err := toJSONValue(v, n, false)
+		return err == nil && isEmptyCollection(j)
+	}
+	switch n.kind {
+	case reflectschema.Struct:
+		for _, f := range n.fields {
+			fv, ok := fieldValue(v, f)
+			if ok && !nullOrEmpty(fv, f.node) {
+				return false
+			}
+		}
+		return true
+	case reflectschema.Map:
+		if n.stringMap {
+			return v.Len() == 0
+		}
+		it := v.MapRange()
+		for it.Next() {
+			if !nullOrEmpty(it.Value(), n.elem) {
+				return false
+			}
+		}
+		return true
+	case reflectschema.List, reflectschema.Atomic:
+		return v.Len() == 0
+	}
+	return false
+}
+
+// nullOrEmpty reports a value that is null or an empty collection.
+func nullOrEmpty(v reflect.Value, n *tnode) bool {
+	if opaque(n) {
+		j, err := toJSONValue(v, n, false)
+		return err == nil && (j == nil || isEmptyCollection(j))
+	}
+	d, null := derefNull(v)
+	return null || isEmptyColl(d, n)
+}
+
+// hasExtraEntries is hasExtraKeys: c holds a non-null entry o lacks.
+func hasExtraEntries(c, o reflect.Value, n *tnode) bool {
+	if n.kind == reflectschema.Struct {
+		for _, f := range n.fields {
+			if cv, ok := fieldValue(c, f); ok && !isNullValue(cv, f.node) {
+				if _, inO := fieldValue(o, f); !inO {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	it := c.MapRange()
+	for it.Next() {
+		if !isNullValue(it.Value(), n.elem) && !o.MapIndex(it.Key()).IsValid() {
+			return true
+		}
+	}
+	return false
+}
+
+// deletionsOf is the patch deleting every entry of object o.
+func deletionsOf(o reflect.Value, n *tnode) (map[string]any, error) {
+	dels := map[string]any{}
+	if n.kind == reflectschema.Struct {
+		for _, f := range n.fields {
+			if _, ok := fieldValue(o, f); ok {
+				dels[f.name] = nil
+			}
+		}
+		return dels, nil
+	}
+	it := o.MapRange()
+	for it.Next() {
+		k, err := mapKeyText(it.Key(), n)
+		if err != nil {
+			return nil, err
+		}
+		dels[k] = nil
+	}
+	return dels, nil
+}

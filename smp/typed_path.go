@@ -1,0 +1,44 @@
+package smp
+
+import (
+	"reflect"
+)
+
+// The typed walkers build no path on their way down. An error is made
+// with the path below the point that fails (usually none), and each level
+// it returns through puts its own step in front: a walk that succeeds
+// allocates nothing for paths.
+
+// under puts an error's path under a step.
+func under(err error, s Step) error {
+	if e, ok := err.(*Error); ok {
+		e.Path = append(Path{s}, e.Path...)
+	}
+	return err
+}
+
+// underPath puts an error's path under a path.
+func underPath(err error, at *pathNode) error {
+	if e, ok := err.(*Error); ok && at != nil {
+		e.Path = append(at.path(), e.Path...)
+	}
+	return err
+}
+
+// keyStepOf renders a merge-list element's key as a path step, as
+// keySet.step does for its JSON.
+func keyStepOf(e reflect.Value, en *tnode, ks keySet) Step {
+	s := make(KeyStep, 0, len(ks.fields))
+	for _, name := range ks.fields {
+		text := "<absent>"
+		if f := en.byName[name]; f != nil {
+			if v, ok := fieldValue(e, f); ok {
+				if j, err := toJSONValue(v, f.node, f.quoted); err == nil {
+					text = displayText(j)
+				}
+			}
+		}
+		s = append(s, KeyField{Name: name, Value: text})
+	}
+	return s
+}

@@ -1,0 +1,413 @@
+package smp
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"reflect"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/typedpatch/typedpatch/reflectschema"
+)
+
+// toJSONValue converts a Go value of node n into decoded JSON: what
+// json.Marshal writes for it, decoded with UseNumber. quoted is the field's
+// json ",string" option. Marshallers are called; nothing else is encoded.
+func toJSONValue(v reflect.Value, n *tnode, quoted bool) (any, error) {
+	return jsonEnc{}.value(v, n, quoted)
+}
+
+// docJSON converts a document for the applier: as toJSONValue, but a
+// marshaller's value stays the bytes json.Marshal writes for it (rawJSON),
+// as ApplyJSON keeps what the patch does not reach. Decoding then hands
+// the marshaller back those very bytes.
+func docJSON(v reflect.Value, n *tnode, quoted bool) (any, error) {
+	return jsonEnc{raw: true}.value(v, n, quoted)
+}
+
+// jsonEnc converts Go values to decoded JSON; raw keeps marshallers' JSON
+// as bytes.
+type jsonEnc struct{ raw bool }
+
+func (e jsonEnc) value(v reflect.Value, n *tnode, quoted bool) (any, error) {
+	if n.marshaler {
+		if e.raw {
+			return atomicRaw(v, n)
+		}
+		return atomicToJSON(v, n)
+	}
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return nil, nil
+		}
+		v = v.Elem()
+	}
+	switch n.kind {
+	case reflectschema.Untyped:
+		if v.IsNil() {
+			return nil, nil
+		}
+		return anyToJSON(v.Interface())
+	case reflectschema.Struct:
+		m := make(map[string]any, len(n.fields))
+		for _, f := range n.fields {
+			fv, ok := fieldValue(v, f)
+			if !ok {
+				continue
+			}
+			j, err := e.value(fv, f.node, f.quoted)
+			if err != nil {
+				return nil, under(err, FieldStep(f.name))
+			}
+			m[f.name] = j
+		}
+		return m, nil
+	case reflectschema.Map:
+		return e.mapToJSON(v, n)
+	case reflectschema.List, reflectschema.Atomic:
+		if v.Kind() == reflect.Slice && v.IsNil() {
+			return nil, nil
+		}
+		return e.list(v, n)
+	}
+	if n.bytes && v.IsNil() {
+		return nil, nil
+	}
+	return scalarToJSON(v, n, quoted)
+}
+
+// listToJSON converts a non-nil slice or an array.
+func listToJSON(v reflect.Value, n *tnode) ([]any, error) { return jsonEnc{}.list(v, n) }
+
+// docListJSON is listToJSON for the applier's documents.
+func docListJSON(v reflect.Value, n *tnode) ([]any, error) { return jsonEnc{raw: true}.list(v, n) }
+
+func (e jsonEnc) list(v reflect.Value, n *tnode) ([]any, error) {
+	out := make([]any, v.Len())
+	for i := range out {
+		j, err := e.value(v.Index(i), n.elem, false)
+		if err != nil {
+			return nil, under(err, IndexStep(i))
+		}
+		out[i] = j
+	}
+	return out, nil
+}
+
+// mapToJSON converts a map, which may be nil.
+func (e jsonEnc) mapToJSON(v reflect.Value, n *tnode) (any, error) {
+	if v.IsNil() {
+		return nil, nil
+	}
+	out := make(map[string]any, v.Len())
+	if n.stringMap {
+		for k, s := range asStringMap(v) {
+			out[wireString(k)] = wireString(s)
+		}
+		return out, nil
+	}
+	it := v.MapRange()
+	for it.Next() {
+		k, err := mapKeyText(it.Key(), n)
+		if err != nil {
+			return nil, err
+		}
+		j, err := e.value(it.Value(), n.elem, false)
+		if err != nil {
+			return nil, under(err, FieldStep(k))
+		}
+		out[k] = j
+	}
+	return out, nil
+}
+
+// mapKeyText is a map key as encoding/json writes it.
+func mapKeyText(k reflect.Value, n *tnode) (string, error) {
+	switch n.keyMode {
+	case keyString:
+		return wireString(k.String()), nil
+	case keyText:
+		if k.Kind() == reflect.Pointer && k.IsNil() {
+			return "", nil
+		}
+		b, err := k.Interface().(encoding.TextMarshaler).MarshalText()
+		if err != nil {
+			return "", newError(ErrInvalidValue, nil, "cannot encode map key of %s: %v", k.Type(), err)
+		}
+		return wireString(string(b)), nil
+	case keyInt:
+		return strconv.FormatInt(k.Int(), 10), nil
+	}
+	return strconv.FormatUint(k.Uint(), 10), nil
+}
+
+// scalarToJSON converts a non-null scalar.
+func scalarToJSON(v reflect.Value, n *tnode, quoted bool) (any, error) {
+	var buf [64]byte
+	var text []byte
+	switch v.Kind() {
+	case reflect.Bool:
+		if !quoted {
+			return v.Bool(), nil
+		}
+		text = strconv.AppendBool(buf[:0], v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		text = strconv.AppendInt(buf[:0], v.Int(), 10)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		text = strconv.AppendUint(buf[:0], v.Uint(), 10)
+	case reflect.Float32, reflect.Float64:
+		var ok bool
+		if text, ok = appendJSONFloat(buf[:0], v.Float(), v.Type().Bits()); !ok {
+			return nil, newError(ErrInvalidValue, nil, "%v is not a JSON number", v.Float())
+		}
+	case reflect.String:
+		s := v.String()
+		if n.isNumber {
+			s = numberText(s)
+			if !validNumber(s) {
+				return nil, newError(ErrInvalidValue, nil, "json.Number %q is not a number", s)
+			}
+			if quoted {
+				return s, nil
+			}
+			return json.Number(s), nil
+		}
+		if quoted {
+			b, _ := json.Marshal(s) // escapes HTML, as json.Marshal's ",string" does
+			return string(b), nil
+		}
+		return wireString(s), nil
+	case reflect.Slice:
+		return base64.StdEncoding.EncodeToString(v.Bytes()), nil
+	default:
+		return nil, newError(ErrInvalidValue, nil, "%s has no JSON encoding", v.Type())
+	}
+	if quoted {
+		return string(text), nil
+	}
+	return json.Number(text), nil
+}
+
+// atomicToJSON calls a marshaller, choosing the method as encoding/json
+// does: through the pointer when the value is addressable.
+func atomicToJSON(v reflect.Value, n *tnode) (any, error) {
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return nil, nil
+		}
+		v = v.Elem()
+	}
+	if v.Kind() == reflect.Interface && v.IsNil() {
+		return nil, nil
+	}
+	var data []byte
+	var err error
+	text := false
+	switch {
+	case v.CanAddr() && n.ptrM:
+		data, err = v.Addr().Interface().(json.Marshaler).MarshalJSON()
+	case v.CanAddr() && n.ptrT:
+		data, err = v.Addr().Interface().(encoding.TextMarshaler).MarshalText()
+		text = true
+	case n.implM:
+		m, ok := v.Interface().(json.Marshaler)
+		if !ok {
+			return nil, nil
+		}
+		data, err = m.MarshalJSON()
+	case n.implT:
+		m, ok := v.Interface().(encoding.TextMarshaler)
+		if !ok {
+			return nil, nil
+		}
+		data, err = m.MarshalText()
+		text = true
+	default:
+		// Pointer methods on a value that is not addressable: encoding/json
+		// encodes it by its kind, and so does json.Marshal here.
+		data, err = json.Marshal(v.Interface())
+	}
+	if err != nil {
+		return nil, newError(ErrInvalidValue, nil, "cannot encode %s: %v", v.Type(), err)
+	}
+	if text {
+		return wireString(string(data)), nil
+	}
+	j, err := decodeJSONValue(data)
+	if err != nil {
+		return nil, newError(ErrInvalidValue, nil, "%s encodes invalid JSON: %v", v.Type(), err)
+	}
+	return j, nil
+}
+
+// atomicRaw is json.Marshal's output for a marshaller's value, kept as
+// raw JSON. The value is marshalled through its address when addressable,
+// as encoding/json marshals a field.
+func atomicRaw(v reflect.Value, n *tnode) (any, error) {
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return nil, nil
+		}
+		v = v.Elem()
+	}
+	if v.Kind() == reflect.Interface && v.IsNil() {
+		return nil, nil
+	}
+	// A MarshalJSON whose output json.Marshal would leave as it is (a
+	// plain string or literal) is called directly.
+	var m json.Marshaler
+	switch {
+	case v.CanAddr() && n.ptrM:
+		m, _ = v.Addr().Interface().(json.Marshaler)
+	case n.implM && !(v.CanAddr() && n.ptrT):
+		m, _ = v.Interface().(json.Marshaler)
+	}
+	if m != nil {
+		data, err := m.MarshalJSON()
+		if err == nil && canonicalJSON(data) {
+			return rawJSON(data), nil
+		}
+	}
+	x := v.Interface()
+	if v.CanAddr() {
+		x = v.Addr().Interface()
+	}
+	data, err := json.Marshal(x)
+	if err != nil {
+		return nil, newError(ErrInvalidValue, nil, "cannot encode %s: %v", v.Type(), err)
+	}
+	return rawJSON(data), nil
+}
+
+// canonicalJSON reports whether json.Marshal would write a marshaller's
+// output unchanged: a string of printable ASCII that needs no escaping
+// (HTML characters included), or a number or literal.
+func canonicalJSON(data []byte) bool {
+	if len(data) >= 2 && data[0] == '"' && data[len(data)-1] == '"' {
+		for _, c := range data[1 : len(data)-1] {
+			if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+				return false
+			}
+		}
+		return true
+	}
+	switch string(data) {
+	case "null", "true", "false":
+		return true
+	}
+	return validNumber(string(data))
+}
+
+// decodeJSONValue decodes one JSON value with UseNumber. Plain strings and
+// literals, what most marshallers write, skip the decoder.
+func decodeJSONValue(data []byte) (any, error) {
+	data = bytes.TrimSpace(data)
+	if s, ok := plainString(data); ok {
+		return s, nil
+	}
+	switch string(data) {
+	case "null":
+		return nil, nil
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	if validNumber(string(data)) {
+		return json.Number(data), nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, errors.New("data after the JSON value")
+	}
+	return v, nil
+}
+
+// plainString decodes a JSON string without escapes.
+func plainString(data []byte) (string, bool) {
+	if len(data) < 2 || data[0] != '"' || data[len(data)-1] != '"' {
+		return "", false
+	}
+	body := data[1 : len(data)-1]
+	for _, c := range body {
+		if c < 0x20 || c == '"' || c == '\\' {
+			return "", false
+		}
+	}
+	if !utf8.Valid(body) {
+		return "", false
+	}
+	return string(body), true
+}
+
+// anyToJSON converts the dynamic value of an interface: the shapes
+// encoding/json decodes into directly, else the value by its own type's
+// schema, else through encoding/json.
+func anyToJSON(x any) (any, error) {
+	switch x := x.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		return wireString(x), nil
+	case bool:
+		return x, nil
+	case json.Number:
+		s := numberText(string(x))
+		if !validNumber(s) {
+			return nil, newError(ErrInvalidValue, nil, "json.Number %q is not a number", s)
+		}
+		return json.Number(s), nil
+	case float64:
+		b, ok := appendJSONFloat(nil, x, 64)
+		if !ok {
+			return nil, newError(ErrInvalidValue, nil, "%v is not a JSON number", x)
+		}
+		return json.Number(b), nil
+	case map[string]any:
+		if x == nil {
+			return nil, nil
+		}
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			j, err := anyToJSON(e)
+			if err != nil {
+				return nil, under(err, FieldStep(k))
+			}
+			out[wireString(k)] = j
+		}
+		return out, nil
+	case []any:
+		if x == nil {
+			return nil, nil
+		}
+		out := make([]any, len(x))
+		for i, e := range x {
+			j, err := anyToJSON(e)
+			if err != nil {
+				return nil, under(err, IndexStep(i))
+			}
+			out[i] = j
+		}
+		return out, nil
+	}
+	v := reflect.ValueOf(x)
+	n, err := planOfGo(v.Type())
+	if err != nil {
+		// No schema (conflicting fields, say): encoding/json decides.
+		data, err := json.Marshal(x)
+		if err != nil {
+			return nil, newError(ErrInvalidValue, nil, "cannot encode %T: %v", x, err)
+		}
+		return decodeJSONValue(data)
+	}
+	return toJSONValue(v, n, false)
+}

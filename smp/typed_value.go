@@ -1,0 +1,250 @@
+package smp
+
+import (
+	"reflect"
+	"sync"
+	"unsafe"
+)
+
+// Presence and null, as encoding/json decides them.
+
+// fieldValue returns field f of struct value sv and whether encoding/json
+// writes it: the struct is present (sv valid), no embedded pointer on the
+// way is nil, and neither omitempty nor omitzero drops the value.
+func fieldValue(sv reflect.Value, f *tfield) (reflect.Value, bool) {
+	if !sv.IsValid() {
+		return reflect.Value{}, false
+	}
+	v := sv
+	if len(f.index) == 1 {
+		v = v.Field(f.index[0])
+	} else {
+		for _, i := range f.index {
+			if v.Kind() == reflect.Pointer {
+				if v.IsNil() {
+					return reflect.Value{}, false
+				}
+				v = v.Elem()
+			}
+			v = v.Field(i)
+		}
+	}
+	if f.f.OmitEmpty && isEmptyValue(v) {
+		return v, false
+	}
+	if f.f.OmitZero && isZeroField(v, f.zeroMode) {
+		return v, false
+	}
+	return v, true
+}
+
+// isEmptyValue is encoding/json's omitempty test.
+func isEmptyValue(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64,
+		reflect.Interface, reflect.Pointer:
+		return v.IsZero()
+	}
+	return false
+}
+
+type isZeroer interface{ IsZero() bool }
+
+// isZeroField is encoding/json's omitzero test: the IsZero method when the
+// type has one, else the zero value.
+func isZeroField(v reflect.Value, mode zeroMode) bool {
+	switch mode {
+	case zeroMethodIface:
+		return v.IsNil() || (v.Elem().Kind() == reflect.Pointer && v.Elem().IsNil()) || v.Interface().(isZeroer).IsZero()
+	case zeroMethodPtr:
+		return v.IsNil() || v.Interface().(isZeroer).IsZero()
+	case zeroMethodValue:
+		return v.Interface().(isZeroer).IsZero()
+	case zeroMethodAddr:
+		if !v.CanAddr() {
+			c := reflect.New(v.Type()).Elem()
+			c.Set(v)
+			v = c
+		}
+		return v.Addr().Interface().(isZeroer).IsZero()
+	}
+	return v.IsZero()
+}
+
+// derefNull follows pointers. null reports a value encoding/json writes as
+// null: a nil pointer, slice, map or interface. It is for nodes that are
+// not marshallers, whose nil slices and maps may encode otherwise.
+func derefNull(v reflect.Value) (reflect.Value, bool) {
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return v, true
+		}
+		v = v.Elem()
+	}
+	switch v.Kind() {
+	case reflect.Slice, reflect.Map, reflect.Interface:
+		return v, v.IsNil()
+	}
+	return v, false
+}
+
+// settableField returns field f of the settable struct dst, allocating the
+// embedded pointers on the way as json.Unmarshal does.
+func settableField(dst reflect.Value, f *tfield) (reflect.Value, error) {
+	v := dst
+	for _, i := range f.index {
+		if v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				if !v.CanSet() {
+					return reflect.Value{}, &Error{Kind: ErrTypeMismatch, Msg: "cannot set embedded pointer to unexported struct " + v.Type().Elem().String()}
+				}
+				v.Set(reflect.New(v.Type().Elem()))
+			}
+			v = v.Elem()
+		}
+		v = v.Field(i)
+	}
+	return v, nil
+}
+
+// allocChain allocates the pointers of a settable value and returns what
+// they point to.
+func allocChain(v reflect.Value) reflect.Value {
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			v.Set(reflect.New(v.Type().Elem()))
+		}
+		v = v.Elem()
+	}
+	return v
+}
+
+// asStringMap views a map whose type is convertible to map[string]string
+// as one, without the allocation reflect.Value.Convert makes for an
+// addressable value. The two types have one representation.
+func asStringMap(v reflect.Value) map[string]string {
+	p := v.UnsafePointer()
+	return *(*map[string]string)(unsafe.Pointer(&p))
+}
+
+// scratch lends settable values of a type to map walks, which read map
+// entries into them without allocating. A value is lent until given back,
+// so nested walks of one type use different values. The few types in use
+// are searched in a slice: cheaper than hashing them.
+type scratch struct {
+	vals []scratchVal
+	buf  []uint64 // see words
+}
+
+// words returns n words of memory the garbage collector does not scan.
+func (s *scratch) words(n int) []uint64 {
+	if cap(s.buf) < n {
+		s.buf = make([]uint64, n)
+	}
+	return s.buf[:n]
+}
+
+// scratches keeps scratch spaces between calls: their values are reused,
+// zeroed so that they hold nothing of the last call's documents.
+var scratches = sync.Pool{New: func() any { return &scratch{} }}
+
+func getScratch() *scratch { return scratches.Get().(*scratch) }
+
+func putScratch(s *scratch) {
+	for i := range s.vals {
+		s.vals[i].v.SetZero()
+		s.vals[i].busy = false
+	}
+	scratches.Put(s)
+}
+
+type scratchVal struct {
+	t    reflect.Type
+	v    reflect.Value
+	addr uintptr
+	busy bool
+}
+
+func (s *scratch) take(t reflect.Type) reflect.Value {
+	for i := range s.vals {
+		if e := &s.vals[i]; !e.busy && e.t == t {
+			e.busy = true
+			return e.v
+		}
+	}
+	v := reflect.New(t).Elem()
+	s.vals = append(s.vals, scratchVal{t: t, v: v, addr: v.UnsafeAddr(), busy: true})
+	return v
+}
+
+func (s *scratch) give(v reflect.Value) {
+	addr := v.UnsafeAddr()
+	for i := len(s.vals) - 1; i >= 0; i-- {
+		if e := &s.vals[i]; e.addr == addr {
+			e.busy = false
+			return
+		}
+	}
+}
+
+// smallMap is the size up to which maps are read into scratch arrays and
+// searched by scanning, rather than through reflect.Value.MapIndex, which
+// allocates.
+const smallMap = 8
+
+// mapEntries is a small map read into scratch arrays.
+type mapEntries struct {
+	keys, vals reflect.Value // [smallMap]K, [smallMap]V
+	n          int
+}
+
+// readMap reads a map of at most smallMap entries.
+func (s *scratch) readMap(m reflect.Value, n *tnode) mapEntries {
+	e := mapEntries{keys: s.take(n.keyArr), vals: s.take(n.valArr)}
+	var it reflect.MapIter
+	it.Reset(m)
+	for it.Next() {
+		e.keys.Index(e.n).SetIterKey(&it)
+		e.vals.Index(e.n).SetIterValue(&it)
+		e.n++
+	}
+	return e
+}
+
+func (s *scratch) release(e mapEntries) {
+	s.give(e.keys)
+	s.give(e.vals)
+}
+
+// find returns the index of key k, or -1.
+func (e *mapEntries) find(k reflect.Value) int {
+	for i := range e.n {
+		if sameKey(e.keys.Index(i), k) {
+			return i
+		}
+	}
+	return -1
+}
+
+// mapLookup finds key k of map m, reading the value into val.
+func (s *scratch) mapLookup(m, k, val reflect.Value) bool {
+	v := m.MapIndex(k)
+	if !v.IsValid() {
+		return false
+	}
+	val.Set(v)
+	return true
+}
+
+// sameKey compares two map keys of one type as the map does.
+func sameKey(a, b reflect.Value) bool {
+	if a.Kind() == reflect.String {
+		return a.String() == b.String()
+	}
+	return a.Equal(b)
+}
