@@ -214,7 +214,8 @@ func (a *applier) retainKeys(res, pm map[string]any, s slot, at *pathNode) error
 		}
 		keep[name] = true
 	}
-	for k, v := range pm {
+	for _, k := range sortedKeys(pm) { // sorted: the first bad field is reported, always the same
+		v := pm[k]
 		if kind, _ := classify(k); kind != notDirective && kind != dirUnknown {
 			continue
 		}

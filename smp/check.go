@@ -54,6 +54,13 @@ func checkScalar(v any, s slot, at *pathNode) error {
 		}
 		v = json.Number(str)
 	}
+	if s.t.Go == jsonNumberType {
+		// json.Number is a string type that encodes as a number.
+		if _, ok := v.(json.Number); !ok {
+			return newError(ErrTypeMismatch, at, "expected a number for %s, found %s", s.t, kindOf(v).withArticle())
+		}
+		return nil
+	}
 	mismatch := func(want string) error {
 		return newError(ErrTypeMismatch, at, "expected %s for %s, found %s", want, s.t, kindOf(v).withArticle())
 	}
@@ -104,6 +111,8 @@ func checkScalar(v any, s slot, at *pathNode) error {
 	}
 	return nil
 }
+
+var jsonNumberType = reflect.TypeFor[json.Number]()
 
 // describe renders a value briefly for an error message.
 func describe(v any) string {

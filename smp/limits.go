@@ -15,7 +15,8 @@ func walkLimits(v any, l Limits, what string, depth int, at *pathNode) error {
 	}
 	switch v := v.(type) {
 	case map[string]any:
-		for k, e := range v {
+		for _, k := range sortedKeys(v) { // sorted: the same path is reported every time
+			e := v[k]
 			if _, ok := e.(map[string]any); !ok {
 				if _, ok := e.([]any); !ok {
 					continue

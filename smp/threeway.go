@@ -39,17 +39,27 @@ func threeWay(original, modified, current map[string]any, s slot, cfg *config, f
 		changed = replaceObject(current)
 	}
 	dropEmptyChanges(changed, original)
-	c := &conflicts{d: changes, all: true}
-	c.values(patch, changed, s, nil)
-	if len(c.paths) > 0 {
-		msg := "conflict: current changed it since original, and the patch changes it differently"
-		if n := len(c.paths) - 1; n > 0 {
-			msg += "; " + itoa(n) + " more:"
-			for _, p := range c.paths[1:] {
-				msg += " " + p.String()
-			}
-		}
-		return nil, &Error{Kind: ErrConflict, Path: c.paths[0], Msg: msg, Conflicts: c.paths}
+	if err := checkConflicts(patch, changed, s, changes); err != nil {
+		return nil, err
 	}
 	return patch, nil
+}
+
+// checkConflicts fails with an ErrConflict naming every path where the
+// patch sets a field the changes since original set differently. The
+// typed ThreeWay shares it.
+func checkConflicts(patch, changed map[string]any, s slot, d *differ) error {
+	c := &conflicts{d: d, all: true}
+	c.values(patch, changed, s, nil)
+	if len(c.paths) == 0 {
+		return nil
+	}
+	msg := "conflict: current changed it since original, and the patch changes it differently"
+	if n := len(c.paths) - 1; n > 0 {
+		msg += "; " + itoa(n) + " more:"
+		for _, p := range c.paths[1:] {
+			msg += " " + p.String()
+		}
+	}
+	return &Error{Kind: ErrConflict, Path: c.paths[0], Msg: msg, Conflicts: c.paths}
 }
