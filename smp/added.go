@@ -2,11 +2,12 @@ package smp
 
 import "github.com/typedpatch/typedpatch/reflectschema"
 
-// added prepares a value the patch adds whole. A merge list of objects in
-// it that holds a duplicated key is written in its replace form: applied a
-// second time, the patch then merges into what the first application
-// added, and a plain list would fold the duplicates into one element. The
-// value is copied only where something changes.
+// added prepares a value the patch adds whole, so that applying the patch
+// a second time, now merging into what the first application added,
+// changes nothing: a merge list of objects holding a duplicated key is
+// written in its replace form, and an object holding a set with a value
+// twice is replaced whole ($patch: replace). The value is copied only
+// where something changes.
 func (d *differ) added(v any, s slot) any {
 	out, _ := d.addedValue(v, s)
 	return out
@@ -24,6 +25,9 @@ func (d *differ) addedValue(v any, s slot) (any, bool) {
 			if !changed {
 				continue
 			}
+			if setWithDuplicates(e, s.child(k)) {
+				return replaceObject(x), true
+			}
 			if out == nil {
 				out = make(map[string]any, len(x))
 				for k2, e2 := range x {
@@ -36,7 +40,15 @@ func (d *differ) addedValue(v any, s slot) (any, bool) {
 			return out, true
 		}
 	case []any:
-		if !s.isMergeList() || !s.isObjectList() {
+		if !s.isMergeList() {
+			return v, false
+		}
+		if !s.isObjectList() {
+			// A set holding a value twice: merging it again would fold the
+			// copies; the caller replaces the object holding it.
+			if hasDuplicates(scalarIDs(x)) {
+				return x, true
+			}
 			return v, false
 		}
 		es := s.elem()
@@ -60,4 +72,12 @@ func (d *differ) addedValue(v any, s slot) (any, bool) {
 		return list, changed
 	}
 	return v, false
+}
+
+// setWithDuplicates reports whether v is a merge list of scalars holding a
+// value twice: a patch can only carry it by replacing the object holding
+// it.
+func setWithDuplicates(v any, s slot) bool {
+	l, ok := v.([]any)
+	return ok && s.isMergeList() && !s.isObjectList() && hasDuplicates(scalarIDs(l))
 }

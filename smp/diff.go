@@ -52,7 +52,11 @@ func (d *differ) diffObject(om, mm map[string]any, s slot, at *pathNode) (patch 
 		ov, ok := om[k]
 		if !ok || kindOf(ov) != kindOf(mv) {
 			if !d.ignoreChanges {
-				patch[k] = d.added(mv, s.child(k))
+				c := s.child(k)
+				if setWithDuplicates(mv, c) {
+					return nil, true, nil // a set with a value twice: replace this object
+				}
+				patch[k] = d.added(mv, c)
 			}
 			continue
 		}

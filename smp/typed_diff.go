@@ -138,6 +138,9 @@ func (d *tdiffer) diffStruct(o, m reflect.Value, n *tnode, s slot) (patch map[st
 				if err != nil {
 					return nil, false, under(err, FieldStep(f.name))
 				}
+				if setWithDuplicates(j, f.slot) {
+					return nil, true, nil
+				}
 				put(&patch, f.name, d.added(j, f.slot))
 			}
 			continue
@@ -232,6 +235,9 @@ func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Valu
 			if err != nil {
 				return false, err
 			}
+			if setWithDuplicates(j, c) {
+				return true, nil
+			}
 			put(patch, k, d.added(j, c))
 		}
 		return false, nil
@@ -292,6 +298,9 @@ func (d *tdiffer) replaceIfChanged(patch *map[string]any, k string, ov, mv refle
 func (d *tdiffer) diffJSONValue(patch *map[string]any, k string, ov, mv any, c slot) (bool, error) {
 	if kindOf(ov) != kindOf(mv) {
 		if !d.ignoreChanges {
+			if setWithDuplicates(mv, c) {
+				return true, nil
+			}
 			put(patch, k, d.added(mv, c))
 		}
 		return false, nil
@@ -401,6 +410,9 @@ func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *tnode) (patch map[string
 				j, err := toJSONValue(detach(mv, n.elem), n.elem, false)
 				if err != nil {
 					return nil, false, under(err, FieldStep(k))
+				}
+				if setWithDuplicates(j, es) {
+					return nil, true, nil
 				}
 				put(&patch, k, d.added(j, es))
 			}
