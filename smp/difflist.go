@@ -176,6 +176,11 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 		order := make([]any, len(ml))
 		for i, e := range ml {
 			m := e.(map[string]any)
+			if pairs[i] >= 0 {
+				// A pair made on partial keys names the live element, as
+				// the patch list does.
+				m = ol[pairs[i]].(map[string]any)
+			}
 			entry := make(map[string]any, len(ks.fields)+1)
 			for _, f := range ks.fields {
 				if v, ok := m[f]; ok {

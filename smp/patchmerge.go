@@ -30,9 +30,9 @@ func (d *differ) mergePatches(a, b map[string]any, s slot, at *pathNode) (map[st
 		if kind != dirSetOrder {
 			continue
 		}
-		if av, ok := res[k]; ok && !equalJSON(av, b[k]) {
-			return nil, newError(ErrSetElementOrder, at.field(k), "the two halves of a three-way patch disagree on %s", k)
-		}
+		// The delta's order wins: where it paired elements on partial keys
+		// (pairElements) it names them by their live keys, which the
+		// deletions half, written from modified alone, cannot know.
 		res[k] = b[k]
 		c := s.child(list)
 		al, aok := res[list].([]any)

@@ -80,9 +80,6 @@ func (d *tdiffer) diffStructList(patch *map[string]any, k string, o, m reflect.V
 	if d.positional(o, m, n.elem, ks, def) {
 		return d.diffPositional(patch, k, o, m, n, c, ks, false)
 	}
-	if d.pairedPositional(o, m, n.elem, ks, def) {
-		return d.diffPositional(patch, k, o, m, n, c, ks, true)
-	}
 	if done, err := d.diffKeyed(patch, k, o, m, n, c, ks, def); done || err != nil {
 		return err
 	}
