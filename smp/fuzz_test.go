@@ -1,6 +1,7 @@
 package smp_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 
@@ -36,9 +37,13 @@ func checkOutput(t *testing.T, out []byte, err error) {
 		}
 		return
 	}
+	// Numbers keep their text, so decode them as text: a valid JSON
+	// number may not fit a float64.
+	dec := json.NewDecoder(bytes.NewReader(out))
+	dec.UseNumber()
 	var m map[string]any
-	if jerr := json.Unmarshal(out, &m); jerr != nil {
-		t.Fatalf("output is not a JSON object: %v: %s", jerr, out)
+	if jerr := dec.Decode(&m); jerr != nil || dec.More() {
+		t.Fatalf("output is not one JSON object: %v: %s", jerr, out)
 	}
 }
 
