@@ -66,8 +66,23 @@ func (d *differ) addedValue(v any, s slot) (any, bool) {
 		if changed {
 			list = out
 		}
-		if hasDuplicates(idsUnder(d.listKeySet(s), list)) {
+		ks := d.listKeySet(s)
+		if hasDuplicates(idsUnder(ks, list)) ||
+			d.cfg.skewSafe && ks.directive && hasDuplicates(idsUnder(keysOf(s).defaultSet(), list)) {
 			return replaceList(list), true
+		}
+		if ks.directive {
+			// Name each element by every recommended key, as the differ
+			// does everywhere, so a second application matches it exactly.
+			named := make([]any, len(list))
+			for i, e := range list {
+				if m, ok := e.(map[string]any); ok {
+					named[i] = withKeyDirective(m, ks, false)
+				} else {
+					named[i] = e
+				}
+			}
+			return named, true
 		}
 		return list, changed
 	}
