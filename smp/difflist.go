@@ -121,9 +121,14 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 			}
 			continue
 		}
-		keyed := ol[p].(map[string]any) // the live element's keys name it
-		restore := d.descend(baseElems[mids[i]])
-		sub, up, err := d.diffObject(keyed, m, es, at.key(ks.step(m)))
+		from := ol[p].(map[string]any)
+		keyed := from // the live element's keys name it
+		baseElem := baseElems[mids[i]]
+		if live := d.liveRename(m, mids[i], oids, mids, baseElems, lk, ks); live != nil {
+			keyed, baseElem = live, live
+		}
+		restore := d.descend(baseElem)
+		sub, up, err := d.diffObject(from, m, es, at.key(ks.step(m)))
 		restore()
 		if err != nil {
 			return err
@@ -292,8 +297,8 @@ func (d *differ) pairElements(ol, ml []any, oids, mids []string, lk listKeys, ks
 		pairs[i] = p
 		taken[p] = true
 	}
-	if unpaired == 0 || !ks.directive || base == nil {
-		return pairs
+	if unpaired == 0 || !ks.directive || base == nil || !d.ignoreDeletions || d.ignoreChanges {
+		return pairs // only the delta half pairs on partial keys
 	}
 	def := lk.defaultSet()
 	byDefault := map[string][]int{}
@@ -351,4 +356,41 @@ func keysAgree(m, o map[string]any, fields []string) bool {
 		}
 	}
 	return true
+}
+
+// liveRename is the deletions half's side of pairElements: in a three-way
+// patch the delta half pairs a modified element lacking some recommended
+// key fields with the one live element that has them (a key field the
+// server filled in) and names it by the live keys; this half, diffing the
+// original against modified, must name that element the same way, or its
+// changes would address an element current does not hold. base holds
+// current's elements by identity. It returns the live element, or nil.
+func (d *differ) liveRename(m map[string]any, mid string, oids, mids []string, base map[string]any, lk listKeys, ks keySet) map[string]any {
+	if !d.withBase || !d.ignoreChanges || !ks.directive || base == nil {
+		return nil
+	}
+	if _, exact := base[mid]; exact {
+		return nil
+	}
+	inOriginal := make(map[string]bool, len(oids))
+	for _, id := range oids {
+		inOriginal[id] = true
+	}
+	inModified := make(map[string]bool, len(mids))
+	for _, id := range mids {
+		inModified[id] = true
+	}
+	def := lk.defaultSet()
+	var found map[string]any
+	for id, e := range base {
+		l, ok := e.(map[string]any)
+		if !ok || inOriginal[id] || inModified[id] || idOf(def, l) != idOf(def, m) || !keysAgree(m, l, ks.fields) {
+			continue
+		}
+		if found != nil {
+			return nil // two candidates: the delta pairs neither
+		}
+		found = l
+	}
+	return found
 }

@@ -14,7 +14,7 @@ func threeWay(original, modified, current map[string]any, s slot, cfg *config, f
 	if up {
 		dp = replaceObject(modified)
 	}
-	deletions := &differ{cfg: cfg, ignoreChanges: true, setOrder: true}
+	deletions := &differ{cfg: cfg, ignoreChanges: true, setOrder: true, withBase: true, base: current}
 	xp, _, err := deletions.diffObject(original, modified, s, nil)
 	if err != nil {
 		return nil, err

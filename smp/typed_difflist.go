@@ -77,11 +77,16 @@ func (d *tdiffer) jsonBase(n *tnode) (func(), error) {
 func (d *tdiffer) diffStructList(patch *map[string]any, k string, o, m reflect.Value, n *tnode, c slot) error {
 	ks := d.listKeySet(c)
 	def := keysOf(c).defaultSet()
-	if d.positional(o, m, n.elem, ks, def) {
+	// The deletions half of a three-way patch may rename elements by
+	// current's keys (liveRename): the JSON engine does it.
+	renames := d.withBase && d.ignoreChanges && ks.directive
+	if !renames && d.positional(o, m, n.elem, ks, def) {
 		return d.diffPositional(patch, k, o, m, n, c, ks, false)
 	}
-	if done, err := d.diffKeyed(patch, k, o, m, n, c, ks, def); done || err != nil {
-		return err
+	if !renames {
+		if done, err := d.diffKeyed(patch, k, o, m, n, c, ks, def); done || err != nil {
+			return err
+		}
 	}
 	ol, err := listToJSON(o, n)
 	if err != nil {

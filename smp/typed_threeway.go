@@ -49,7 +49,7 @@ func typedThreeWay(root typedRoot, o, m, c reflect.Value, cfg *config) (map[stri
 	if err != nil {
 		return nil, err
 	}
-	deletions := &tdiffer{differ: &differ{cfg: cfg, ignoreChanges: true, setOrder: true}, scratch: sc}
+	deletions := &tdiffer{differ: &differ{cfg: cfg, ignoreChanges: true, setOrder: true, withBase: true}, scratch: sc, tbase: c}
 	xp, _, err := deletions.diffStruct(o, m, n, s)
 	if err != nil {
 		return nil, err
