@@ -1,0 +1,206 @@
+package property
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+
+	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp"
+)
+
+func TestPatterns(t *testing.T) {
+	root := (*gpath)(nil)
+	p := root.field("spec").field("containers").at(1).field("name")
+	assert.Equal(t, "spec.containers[1].name", p.String())
+	assert.Equal(t, "metadata.labels[app]", root.field("metadata").field("labels").key("app").String())
+	for pat, want := range map[string]bool{
+		"spec.containers[1].name": true, "spec.containers[*].name": true, "spec.containers[0].name": false,
+		"spec.containers.name": false, "spec.containers[*]": false, "spec": false,
+	} {
+		assert.Equal(t, want, mustPattern(pat).matches(p.segments()), pat)
+	}
+	for _, bad := range []string{"", ".a", "a..b", "a[1"} {
+		_, err := parsePattern(bad)
+		assert.Error(t, err, bad)
+	}
+}
+
+// TestGeneratedDocuments checks the generator's promises on the fixtures.
+func TestGeneratedDocuments(t *testing.T) {
+	st, err := reflectschema.Of(reflect.TypeFor[fixtures.Pod]())
+	require.NoError(t, err)
+	root := node{t: st}
+	rapid.Check(t, func(t *rapid.T) {
+		pod := Generate[fixtures.Pod]().Draw(t, "pod")
+		b, err := json.Marshal(pod)
+		require.NoError(t, err)
+		doc := mustDecode(b)
+		for p, e := range indexDoc(doc, root) {
+			switch {
+			case e.kind == entKeyed:
+				seen := map[string]bool{}
+				for _, el := range e.v.([]any) {
+					id := elementID(e.n.fullKey(), el)
+					if seen[id] {
+						t.Fatalf("%s: merge key repeated: %s", p, b)
+					}
+					seen[id] = true
+					for _, k := range e.n.defaultKey() {
+						if _, ok := el.(map[string]any)[k]; !ok {
+							t.Fatalf("%s: element without its merge key %s: %s", p, k, b)
+						}
+					}
+				}
+			case e.kind == entObject && e.n.isUnion():
+				members := 0
+				for k, v := range e.v.(map[string]any) {
+					if v != nil && k != "name" {
+						members++
+					}
+				}
+				if members > 1 {
+					t.Fatalf("%s: union with %d members: %s", p, members, b)
+				}
+			case e.kind == entObject && e.n.kind() == reflectschema.Map:
+				for k, v := range e.v.(map[string]any) {
+					if v == nil || strings.HasPrefix(k, "$") {
+						t.Fatalf("%s: map entry %q: %v", p, k, v)
+					}
+				}
+			}
+		}
+	})
+}
+
+func TestOverrides(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		d := Generate[fixtures.Deployment](
+			Override("spec.replicas", rapid.Int32Range(7, 9)),
+			Override("spec.template.spec.containers[*].image", rapid.Just("pinned")),
+			OverrideType(rapid.Just(fixtures.FromString("typed"))),
+			Omit("status", "metadata"),
+		).Draw(t, "deployment")
+		if d.Spec.Replicas != nil && (*d.Spec.Replicas < 7 || *d.Spec.Replicas > 9) {
+			t.Fatalf("replicas %d", *d.Spec.Replicas)
+		}
+		for _, c := range d.Spec.Template.Spec.Containers {
+			if c.Image != "pinned" {
+				t.Fatalf("image %q", c.Image)
+			}
+		}
+		if ru := d.Spec.Strategy.RollingUpdate; ru != nil && ru.MaxSurge != nil && ru.MaxSurge.StrVal != "typed" {
+			t.Fatalf("maxSurge %v", ru.MaxSurge)
+		}
+		if !reflect.DeepEqual(d.Status, fixtures.DeploymentStatus{}) || !reflect.DeepEqual(d.ObjectMeta, fixtures.ObjectMeta{}) {
+			t.Fatalf("omitted paths were drawn: %+v %+v", d.Status, d.ObjectMeta)
+		}
+	})
+	assert.Panics(t, func() {
+		Generate[fixtures.Deployment](Override("spec.replicas", rapid.Just("five"))).Example(0)
+	}, "a string does not fit *int32")
+}
+
+// TestMutateLeavesOriginal checks that Mutate copies.
+func TestMutateLeavesOriginal(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		o := Generate[fixtures.Pod]().Draw(t, "original")
+		before, _ := json.Marshal(o)
+		Mutate(o).Draw(t, "modified")
+		after, _ := json.Marshal(o)
+		if string(before) != string(after) {
+			t.Fatalf("Mutate changed its original:\n%s\n%s", before, after)
+		}
+	})
+}
+
+func TestAtomicPool(t *testing.T) {
+	pool := atomicPool(reflect.TypeFor[fixtures.Quantity]())
+	require.NotEmpty(t, pool)
+	assert.Equal(t, `"0"`, string(pool[0]), "the zero value comes first")
+	for _, v := range pool {
+		var q fixtures.Quantity
+		require.NoError(t, json.Unmarshal(v, &q), "%s", v)
+	}
+	assert.Empty(t, atomicPool(reflect.TypeFor[rejectsAll]()))
+}
+
+// rejectsAll is a self-marshalling type that accepts no JSON.
+type rejectsAll struct{}
+
+func (rejectsAll) MarshalJSON() ([]byte, error) { return []byte(`"x"`), nil }
+func (*rejectsAll) UnmarshalJSON([]byte) error  { return assert.AnError }
+
+func TestStripAndContains(t *testing.T) {
+	st, err := reflectschema.Of(reflect.TypeFor[fixtures.SeedRecommended]())
+	require.NoError(t, err)
+	root := node{t: st}
+	newPatch := mustDecode([]byte(`{"$setElementOrder/list":[{"$patchMergeKey":["foo","bar"],"foo":"a","bar":"x"}],
+		"list":[{"$patchMergeKey":["foo","bar"],"foo":"a","bar":"x","other":1}]}`))
+	legacy, _ := strip(newPatch, smp.DirectivesLegacy, root, nil)
+	assert.Equal(t, mustDecode([]byte(`{"list":[{"foo":"a","bar":"x","other":1}]}`)), legacy)
+	old := mustDecode([]byte(`{"list":[{"foo":"a","other":1}]}`))
+	assert.Empty(t, contains(old, legacy, root, "", nil))
+	assert.NotEmpty(t, contains(mustDecode([]byte(`{"list":[{"foo":"a","other":2}]}`)), legacy, root, "", nil))
+
+	// Only order changed: nothing is left of the patch.
+	orderOnly := mustDecode([]byte(`{"$setElementOrder/list":[{"$patchMergeKey":["foo","bar"],"foo":"b"},{"$patchMergeKey":["foo","bar"],"foo":"a"}]}`))
+	out, _ := strip(orderOnly, smp.DirectivesLegacy, root, nil)
+	assert.Nil(t, out)
+}
+
+// TestThreeWayModel pins the model's rules on small documents.
+func TestThreeWayModel(t *testing.T) {
+	st, err := reflectschema.Of(reflect.TypeFor[fixtures.ConfigMap]())
+	require.NoError(t, err)
+	root := node{t: st}
+	doc := func(s string) any { return mustDecode([]byte(s)) }
+	o := doc(`{"data":{"a":"1","b":"2"},"metadata":{"labels":{"x":"1"}}}`)
+	m := doc(`{"data":{"a":"1","b":"3"}}`)
+	c := doc(`{"data":{"a":"9","b":"2","c":"4"},"metadata":{"labels":{"x":"1","y":"2"}}}`)
+	md := newThreeWayModel(o, m, c, root, false)
+	want := func(p string) expectation { return md.want(p, nil) }
+	assert.Equal(t, "3", want("data.b").v, "modified sets it")
+	assert.Equal(t, "1", want("data.a").v, "modified sets it back")
+	assert.Equal(t, "4", want("data.c").v, "current's")
+	assert.False(t, want("metadata.labels.x").present, "removed")
+	assert.Equal(t, "2", want("metadata.labels.y").v, "narrowed: current's entry is kept")
+	assert.Equal(t, []string{"data.a"}, md.overwritten())
+}
+
+// Inner and Outer check that edits never write through an embedded
+// pointer shared with the original.
+type Inner struct {
+	A string   `json:"a,omitempty"`
+	L []string `json:"l,omitempty" patchStrategy:"merge"`
+}
+
+type Outer struct {
+	*Inner
+	B string `json:"b,omitempty"`
+}
+
+func TestMutateEmbeddedPointer(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		o := Generate[Outer]().Draw(t, "original")
+		before, _ := json.Marshal(o)
+		Mutate(o).Draw(t, "modified")
+		after, _ := json.Marshal(o)
+		if string(before) != string(after) {
+			t.Fatalf("Mutate changed its original:\n%s\n%s", before, after)
+		}
+	})
+}
+
+// TestEmbeddedPointerProperties runs properties on a type with an
+// embedded pointer (the engine's duplicate handling is the fixtures
+// tests' business).
+func TestEmbeddedPointerProperties(t *testing.T) {
+	Check[Outer](t, Checks(200), Only(RoundTrip, ThreeWay, Order))
+}
