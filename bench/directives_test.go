@@ -18,7 +18,7 @@ import (
 // Kubernetes leaves {} where $patch: delete removed an object
 // (docs/compat.md, "delete directive on a map").
 func TestDifferentialDirectives(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
+	checkN(t, 500, func(t *rapid.T) {
 		o := genDeployment(t, "original")
 		m := genDeployment(t, "modified")
 		ob, mb := mustJSON(t, o), mustJSON(t, m)
