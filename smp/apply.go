@@ -78,7 +78,6 @@ func (a *applier) mergeObject(om, pm map[string]any, s slot, replace bool, at *p
 	}
 	for _, name := range p.names {
 		c := s.child(name)
-		cat := at.field(name)
 		pv, inPatch := pm[name]
 		if inPatch && pv == nil {
 			delete(res, name)
@@ -86,6 +85,15 @@ func (a *applier) mergeObject(om, pm map[string]any, s slot, replace bool, at *p
 		}
 		order, hasOrder := p.setOrder[name]
 		dels, hasDels := p.deletes[name]
+		if !hasOrder && !hasDels && isScalar(pv) {
+			// The common leaf: no path is built unless it is wrong.
+			if err := a.checkType(pv, c, nil); err != nil {
+				return nil, false, a.checkType(pv, c, at.field(name))
+			}
+			res[name] = pv
+			continue
+		}
+		cat := at.field(name)
 		if !hasOrder && !hasDels {
 			ov, present := res[name]
 			v, keep, err := a.mergeValue(ov, present, pv, c, cat)
@@ -261,4 +269,12 @@ func (a *applier) finalizeList(p []any, s slot, at *pathNode) ([]any, error) {
 		}
 	}
 	return out, nil
+}
+
+func isScalar(v any) bool {
+	switch v.(type) {
+	case map[string]any, []any:
+		return false
+	}
+	return true
 }

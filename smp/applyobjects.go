@@ -18,30 +18,33 @@ type patchElem struct {
 func (a *applier) parseObjectElems(l []any, lk listKeys, at *pathNode) ([]patchElem, error) {
 	out := make([]patchElem, 0, len(l))
 	for i, e := range l {
-		eat := at.index(i)
 		m, ok := e.(map[string]any)
 		if !ok {
-			return nil, newError(ErrMixedList, eat, "merge list of objects holds %s", kindOf(e).withArticle())
+			return nil, newError(ErrMixedList, at.index(i), "merge list of objects holds %s", kindOf(e).withArticle())
 		}
-		pe := patchElem{body: m, at: eat}
+		pe := patchElem{body: m}
 		if raw, ok := m[keyPatch]; ok {
 			d, _ := raw.(string)
 			switch d {
 			case patchDelete, patchReplace:
 				pe.directive = d
 			case patchMerge:
-				return nil, newError(ErrInvalidDirective, eat.field(keyPatch), "%s: merge is a strategy of struct tags, not a patch directive", keyPatch)
+				return nil, newError(ErrInvalidDirective, at.index(i).field(keyPatch), "%s: merge is a strategy of struct tags, not a patch directive", keyPatch)
 			default:
-				return nil, newError(ErrInvalidDirective, eat.field(keyPatch), "unknown %s value %s in a list (want replace or delete)", keyPatch, describe(raw))
+				return nil, newError(ErrInvalidDirective, at.index(i).field(keyPatch), "unknown %s value %s in a list (want replace or delete)", keyPatch, describe(raw))
 			}
 		}
 		if pe.directive == "" || pe.directive == patchDelete {
-			ks, id, err := lk.elementKey(m, a.cfg.directives, eat)
+			ks, id, err := lk.elementKey(m, a.cfg.directives, nil)
 			if err != nil {
+				// Again, with the element's path for the error.
+				_, _, err = lk.elementKey(m, a.cfg.directives, at.index(i))
 				return nil, err
 			}
 			pe.ks, pe.id = ks, id
 			pe.at = at.keyed(&pe.ks, m)
+		} else {
+			pe.at = at.index(i)
 		}
 		if _, has := m[keyPatchMergeKey]; has || pe.directive != "" {
 			body := make(map[string]any, len(m))

@@ -29,8 +29,7 @@ func (ks keySet) id(elem map[string]any) (id string, complete bool) {
 		if !ok {
 			return absentMark, false
 		}
-		k, _ := scalarKey(v)
-		return k, true
+		return singleKey(v), true
 	}
 	var b strings.Builder
 	complete = true
@@ -64,7 +63,7 @@ func (ks keySet) rawID(r rawJSON) string {
 		if val == nil {
 			return absentMark
 		}
-		return rawScalarKey(val)
+		return singleKey(expand(val))
 	}
 	vals := make(map[string]any, len(ks.fields))
 	eachRawMember(r, func(k []byte, v rawJSON) bool {
@@ -79,22 +78,17 @@ func (ks keySet) rawID(r rawJSON) string {
 	return id
 }
 
-// rawScalarKey is scalarKey of a raw value.
-func rawScalarKey(v rawJSON) string {
-	switch rawKind(v) {
-	case jsonString:
-		return "s" + decodeString(v)
-	case jsonNumber:
-		return "n" + canonicalNumber(string(v))
-	case jsonBool:
-		if v[0] == 't' {
-			return "t"
-		}
-		return "f"
-	case jsonNull:
-		return "z"
+// singleKey is the identity under a one-field key: a string is itself
+// (no allocation), unless it starts with a control character; every other
+// value, and such a string, is its scalarKey after a NUL, which no plain
+// string starts with. absentMark and the other marks start with control
+// characters too, so no two values share an identity.
+func singleKey(v any) string {
+	if s, ok := v.(string); ok && (s == "" || s[0] >= 0x20) {
+		return s
 	}
-	return "\x02"
+	k, _ := scalarKey(v)
+	return "\x00" + k
 }
 
 // step renders the element's key for a path: [name=nginx].

@@ -10,33 +10,61 @@ func checkLimits(v any, l Limits, what string) error {
 }
 
 func walkLimits(v any, l Limits, what string, depth int, at *pathNode) error {
+	if msg, _ := limitBreach(v, l, what, depth, false); msg == "" {
+		return nil
+	}
+	// Again in key order, so that the same breach is reported every time.
+	msg, steps := limitBreach(v, l, what, depth, true)
+	for i := len(steps) - 1; i >= 0; i-- {
+		at = &pathNode{parent: at, step: steps[i]}
+	}
+	return newError(ErrLimit, at, "%s", msg)
+}
+
+// limitBreach finds the first limit v exceeds: its message and the steps
+// to it, innermost first. No path is built while nothing is wrong.
+func limitBreach(v any, l Limits, what string, depth int, sorted bool) (string, []Step) {
 	if l.MaxDepth > 0 && depth > l.MaxDepth {
-		return newError(ErrLimit, at, "%s nests deeper than the limit of %d levels", what, l.MaxDepth)
+		return what + " nests deeper than the limit of " + itoa(l.MaxDepth) + " levels", nil
 	}
 	switch v := v.(type) {
 	case map[string]any:
-		for _, k := range sortedKeys(v) { // sorted: the same path is reported every time
-			e := v[k]
-			if _, ok := e.(map[string]any); !ok {
-				if _, ok := e.([]any); !ok {
-					continue
+		visit := func(k string, e any) (string, []Step) {
+			if isScalar(e) {
+				return "", nil
+			}
+			if msg, steps := limitBreach(e, l, what, depth+1, sorted); msg != "" {
+				return msg, append(steps, FieldStep(k))
+			}
+			return "", nil
+		}
+		if sorted {
+			for _, k := range sortedKeys(v) {
+				if msg, steps := visit(k, v[k]); msg != "" {
+					return msg, steps
 				}
 			}
-			if err := walkLimits(e, l, what, depth+1, at.field(k)); err != nil {
-				return err
+		} else {
+			for k, e := range v {
+				if msg, steps := visit(k, e); msg != "" {
+					return msg, steps
+				}
 			}
 		}
 	case []any:
 		if l.MaxListLength > 0 && len(v) > l.MaxListLength {
-			return newError(ErrLimit, at, "%s has a list of %d items, more than %d", what, len(v), l.MaxListLength)
+			return what + " has a list of " + itoa(len(v)) + " items, more than " + itoa(l.MaxListLength), nil
 		}
 		for i, e := range v {
-			if err := walkLimits(e, l, what, depth+1, at.index(i)); err != nil {
-				return err
+			if isScalar(e) {
+				continue
+			}
+			if msg, steps := limitBreach(e, l, what, depth+1, sorted); msg != "" {
+				return msg, append(steps, IndexStep(i))
 			}
 		}
 	}
-	return nil
+	return "", nil
 }
 
 // decodeLimited decodes a JSON object after checking its size, then
