@@ -111,12 +111,31 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 		}
 	}
 	pairs := d.pairElements(ol, ml, oids, mids, lk, ks, baseElems)
+	// A key change is a deletion and a creation (seed 000). The deletions
+	// half of a three-way patch writes the creation too, even when current
+	// already holds the element: a server that knows no $patchMergeKey
+	// deletes by the default key, which takes the element with it.
+	var rekeyed map[string]bool
+	if d.ignoreChanges && !d.ignoreDeletions && ks.directive {
+		inM := make(map[string]bool, len(mids))
+		for _, id := range mids {
+			inM[id] = true
+		}
+		for j, e := range ol {
+			if !inM[oids[j]] {
+				if rekeyed == nil {
+					rekeyed = map[string]bool{}
+				}
+				rekeyed[idOf(def, e)] = true
+			}
+		}
+	}
 	var list []any
 	for i, e := range ml {
 		m := e.(map[string]any)
 		p := pairs[i]
 		if p < 0 {
-			if !d.ignoreChanges {
+			if !d.ignoreChanges || rekeyed[idOf(def, m)] {
 				list = append(list, withKeyDirective(d.added(m, es).(map[string]any), ks, false))
 			}
 			continue

@@ -49,3 +49,23 @@ func TestThreeWayServerFilledKeyFieldDeletion(t *testing.T) {
 	require.NoError(t, err, "patch %s", out)
 	assert.Equal(t, decodeMap([]byte(`{"spec":{"ports":[{"port":1,"protocol":"x"}]}}`)), decodeMap(res), "patch %s", out)
 }
+
+// TestThreeWayKeyChangeOnOldServer: the configuration changes a key field
+// another writer already changed the same way. The patch deletes the old
+// element and writes the new one, so that a server that knows no
+// $patchMergeKey (deleting by the default key) ends with the new element.
+func TestThreeWayKeyChangeOnOldServer(t *testing.T) {
+	original := `{"list":[{"foo":"a"}]}`
+	modified := `{"list":[{"foo":"a","bar":"x"}]}`
+	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(modified), &fixtures.SeedRecommended{})
+	require.NoError(t, err)
+	for _, d := range []smp.DirectiveSet{smp.DirectivesAll, smp.DirectivesRetainKeys} {
+		res, err := smp.ApplyJSON([]byte(modified), out, &fixtures.SeedRecommended{}, smp.WithDirectives(d))
+		require.NoError(t, err)
+		got := decodeMap(res)
+		for _, e := range got["list"].([]any) {
+			delete(e.(map[string]any), "$patchMergeKey") // an old server keeps the directive as a field
+		}
+		assert.Equal(t, decodeMap([]byte(modified)), got, "%v applier, patch %s", d, out)
+	}
+}
