@@ -131,6 +131,7 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 		}
 	}
 	var list []any
+	var renames map[string][]map[string]any // liveRename's candidates, built on first use
 	for i, e := range ml {
 		m := e.(map[string]any)
 		p := pairs[i]
@@ -143,7 +144,7 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 		from := ol[p].(map[string]any)
 		keyed := from // the live element's keys name it
 		baseElem := baseElems[mids[i]]
-		if live := d.liveRename(m, mids[i], oids, mids, baseElems, lk, ks); live != nil {
+		if live := d.liveRename(m, mids[i], &renames, oids, mids, baseElems, lk, ks); live != nil {
 			keyed, baseElem = live, live
 		}
 		restore := d.descend(baseElem)
@@ -384,26 +385,34 @@ func keysAgree(m, o map[string]any, fields []string) bool {
 // original against modified, must name that element the same way, or its
 // changes would address an element current does not hold. base holds
 // current's elements by identity. It returns the live element, or nil.
-func (d *differ) liveRename(m map[string]any, mid string, oids, mids []string, base map[string]any, lk listKeys, ks keySet) map[string]any {
+func (d *differ) liveRename(m map[string]any, mid string, cands *map[string][]map[string]any, oids, mids []string, base map[string]any, lk listKeys, ks keySet) map[string]any {
 	if !d.withBase || !d.ignoreChanges || !ks.directive || base == nil {
 		return nil
 	}
 	if _, exact := base[mid]; exact {
 		return nil
 	}
-	inOriginal := make(map[string]bool, len(oids))
-	for _, id := range oids {
-		inOriginal[id] = true
-	}
-	inModified := make(map[string]bool, len(mids))
-	for _, id := range mids {
-		inModified[id] = true
-	}
 	def := lk.defaultSet()
+	if *cands == nil {
+		// Live elements neither the original nor modified holds, by
+		// default key: built once per list.
+		taken := make(map[string]bool, len(oids)+len(mids))
+		for _, id := range oids {
+			taken[id] = true
+		}
+		for _, id := range mids {
+			taken[id] = true
+		}
+		*cands = map[string][]map[string]any{}
+		for id, e := range base {
+			if l, ok := e.(map[string]any); ok && !taken[id] {
+				(*cands)[idOf(def, l)] = append((*cands)[idOf(def, l)], l)
+			}
+		}
+	}
 	var found map[string]any
-	for id, e := range base {
-		l, ok := e.(map[string]any)
-		if !ok || inOriginal[id] || inModified[id] || idOf(def, l) != idOf(def, m) || !keysAgree(m, l, ks.fields) {
+	for _, l := range (*cands)[idOf(def, m)] {
+		if !keysAgree(m, l, ks.fields) {
 			continue
 		}
 		if found != nil {

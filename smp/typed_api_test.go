@@ -20,11 +20,6 @@ func typedSampleDeployment() *fixtures.Deployment {
 	return v.(*fixtures.Deployment)
 }
 
-func typedSamplePod() *fixtures.Pod {
-	v, _ := fixtures.Sample("Pod")
-	return v.(*fixtures.Pod)
-}
-
 func TestParsePatch(t *testing.T) {
 	p, err := smp.ParsePatch([]byte(`{"spec":{"replicas":5,"paused":null}}`))
 	require.NoError(t, err)
