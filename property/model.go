@@ -83,11 +83,40 @@ func newThreeWayModel(o, m, c any, root node, skewSafe bool) *threeWayModel {
 		}
 		cl, ml, def := e.v.([]any), me.v.([]any), e.n.defaultKey()
 		if !keyable(cl, def) || !keyable(ml, def) ||
-			skewSafe && e.n.hasRecommended() && (repeatsKey(cl, def) || repeatsKey(ml, def)) {
+			skewSafe && e.n.hasRecommended() && (repeatsKey(cl, def) || repeatsKey(ml, def) || survivorShares(md.o[p].v, cl, ml, e.n)) {
 			md.replaced[p] = true
 		}
 	}
 	return md
+}
+
+// survivorShares reports whether current's list cl keeps an element
+// (one neither the original's list ov nor modified's ml holds) whose
+// default key an element of modified new to current has: the result
+// would hold both, and skew-safe mode writes such a list whole.
+func survivorShares(ov any, cl, ml []any, n node) bool {
+	full, def := n.fullKey(), n.defaultKey()
+	ol, _ := ov.([]any)
+	inO, inC, inM := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, e := range ol {
+		inO[elementID(full, e)] = true
+	}
+	for _, e := range cl {
+		inC[elementID(full, e)] = true
+	}
+	fresh := map[string]bool{}
+	for _, e := range ml {
+		inM[elementID(full, e)] = true
+		if !inC[elementID(full, e)] {
+			fresh[elementID(def, e)] = true
+		}
+	}
+	for _, e := range cl {
+		if id := elementID(full, e); !inO[id] && !inM[id] && fresh[elementID(def, e)] {
+			return true
+		}
+	}
+	return false
 }
 
 // keyable reports whether every element of a merge list carries its
@@ -296,15 +325,44 @@ func (md *threeWayModel) deletions(o, m, c any, n node, path string) {
 		}
 		keys := n.fullKey()
 		oe, me, ce := elementsByPath(o, path, keys), elementsByPath(mv, path, keys), elementsByPath(c, path, keys)
-		for p := range oe {
+		for p, e := range oe {
 			if _, ok := me[p]; !ok {
 				md.whole[p] = "modified removes the element"
+				if _, held := ce[p]; !held && len(n.meta.RecommendedMergeKey) > 0 {
+					if lp := filledPartner(e, oe, me, ce, n); lp != "" {
+						md.whole[lp] = "modified removes the element, whose key fields the server filled in"
+					}
+				}
 			}
 		}
 		for p, e := range me {
 			md.deletions(oe[p], e, ce[p], n.elem(), p)
 		}
 	}
+}
+
+// filledPartner returns the path of current's element that an element e
+// of the original (which current does not hold) became when the server
+// filled in key fields: the one element of current, held by neither the
+// original nor modified, with e's default key that agrees on every key
+// field e has. It returns "" for none.
+func filledPartner(e any, oe, me, ce map[string]any, n node) string {
+	em, _ := e.(map[string]any)
+	def := n.defaultKey()
+	found := ""
+	for p, c := range ce {
+		_, inO := oe[p]
+		_, inM := me[p]
+		cm, _ := c.(map[string]any)
+		if inO || inM || elementID(def, c) != elementID(def, e) || !keysAgree(em, cm, n.fullKey()) {
+			continue
+		}
+		if found != "" {
+			return ""
+		}
+		found = p
+	}
+	return found
 }
 
 // deletionPoint records the deletion of original's value ov at path,

@@ -20,7 +20,7 @@ type differ struct {
 	// keyedOnly never falls back to replacing a list or object when
 	// duplicates make a keyed patch lossy: the changes a three-way patch is
 	// checked against for conflicts are described key by key, as
-	// Kubernetes does.
+	// Kubernetes does, skew-safe mode or not.
 	keyedOnly bool
 	// withBase makes the differ follow a third document alongside the two
 	// it compares: in the delta half of a three-way patch, the original,

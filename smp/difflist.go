@@ -2,6 +2,7 @@ package smp
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 )
 
@@ -91,8 +92,17 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 	oids, mids := idsUnder(ks, ol), idsUnder(ks, ml)
 	def := lk.defaultSet()
 	mustReplace := !keyable(ol, def) || !keyable(ml, def) || !d.keyedOnly && !keyedSafe(oids, mids)
-	if !mustReplace && d.cfg.skewSafe && ks.directive {
-		mustReplace = hasDuplicates(idsUnder(def, ol)) || hasDuplicates(idsUnder(def, ml))
+	if !mustReplace && d.cfg.skewSafe && ks.directive && !d.keyedOnly {
+		mustReplace = hasDuplicates(idsUnder(def, ml))
+		if !mustReplace && hasDuplicates(idsUnder(def, ol)) {
+			// Only the original shares a default key. The deletions half
+			// of a three-way patch, which writes no list whole, names
+			// elements one by one where current does not share it
+			// either: each deletion then addresses one live element on
+			// any server, or is left out (below).
+			bl, _ := d.base.([]any)
+			mustReplace = !d.withBase || !d.ignoreChanges || d.ignoreDeletions || !keyable(bl, def) || hasDuplicates(idsUnder(def, bl))
+		}
 	}
 	if mustReplace {
 		if !d.ignoreChanges && !equalJSON(ol, ml) {
@@ -111,6 +121,11 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 		}
 	}
 	pairs := d.pairElements(ol, ml, oids, mids, lk, ks, baseElems)
+	if d.cfg.skewSafe && ks.directive && !d.keyedOnly && d.withBase && d.ignoreDeletions && !d.ignoreChanges &&
+		survivorShares(ol, ml, oids, pairs, baseElems, def) {
+		patch[k] = replaceList(withLiveKeys(ml, ol, pairs, ks))
+		return nil
+	}
 	// A key change is a deletion and a creation (seed 000). The deletions
 	// half of a three-way patch writes the creation too, even when current
 	// already holds the element: a server that knows no $patchMergeKey
@@ -137,7 +152,19 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 		p := pairs[i]
 		if p < 0 {
 			if !d.ignoreChanges || rekeyed[idOf(def, m)] {
-				list = append(list, withKeyDirective(d.added(m, es).(map[string]any), ks, false))
+				add := d.added(m, es).(map[string]any)
+				// The delta half may have paired this element with a
+				// live one whose key fields the server filled in: the
+				// creation names that element, as its order entry does.
+				if live := d.liveRename(m, mids[i], &renames, oids, mids, baseElems, lk, ks); live != nil {
+					add = maps.Clone(add)
+					for _, f := range ks.fields {
+						if v, ok := live[f]; ok {
+							add[f] = v
+						}
+					}
+				}
+				list = append(list, withKeyDirective(add, ks, false))
 			}
 			continue
 		}
@@ -173,12 +200,28 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 		inModified[id] = true
 	}
 	var deletions []any
+	var baseDefaults map[string]bool // current's default keys, built on first use
 	if !d.ignoreDeletions {
 		for i, e := range ol {
 			if inModified[oids[i]] {
 				continue
 			}
 			m := e.(map[string]any)
+			if baseElems != nil && ks.directive && d.ignoreChanges {
+				// The deletions half of a three-way patch, for an element
+				// current does not hold under this identity: delete the
+				// live element whose key fields the server filled in;
+				// else, where current holds another element of the same
+				// default key, write nothing (a no-op here, but a server
+				// that knows no $patchMergeKey would delete that one).
+				if _, held := baseElems[oids[i]]; !held {
+					if live := d.liveRename(m, oids[i], &renames, oids, mids, baseElems, lk, ks); live != nil {
+						m = live
+					} else if heldDefaults(&baseDefaults, baseElems, def)[idOf(def, m)] {
+						continue
+					}
+				}
+			}
 			del := map[string]any{keyPatch: patchDelete}
 			for _, f := range ks.fields {
 				if v, ok := m[f]; ok {
@@ -317,7 +360,11 @@ func (d *differ) pairElements(ol, ml []any, oids, mids []string, lk listKeys, ks
 		pairs[i] = p
 		taken[p] = true
 	}
-	if unpaired == 0 || !ks.directive || base == nil || !d.ignoreDeletions || d.ignoreChanges {
+	if unpaired > 0 && ks.directive && d.keyedOnly {
+		d.pairFilled(ol, ml, mids, pairs, taken, lk, ks, base)
+		return pairs
+	}
+	if unpaired == 0 || !ks.directive || !d.withBase || !d.ignoreDeletions || d.ignoreChanges {
 		return pairs // only the delta half pairs on partial keys
 	}
 	def := lk.defaultSet()
@@ -355,6 +402,50 @@ func (d *differ) pairElements(ol, ml []any, oids, mids []string, lk listKeys, ks
 		}
 	}
 	return pairs
+}
+
+// pairFilled is pairElements for the changes a three-way patch is checked
+// against (original → current, keyedOnly): an element of the original
+// lacking some recommended key fields pairs with the one element of
+// current, itself unpaired, that has its default key and agrees on every
+// key field it has, and that modified (base) does not hold: the server
+// filled in the others, as the delta half sees it. Pairs are made only
+// where both sides are unique.
+func (d *differ) pairFilled(ol, ml []any, mids []string, pairs []int, taken []bool, lk listKeys, ks keySet, base map[string]any) {
+	def := lk.defaultSet()
+	byDefault := map[string][]int{} // unpaired elements of current
+	for i, e := range ml {
+		if _, inModified := base[mids[i]]; pairs[i] < 0 && !inModified {
+			id := idOf(def, e)
+			byDefault[id] = append(byDefault[id], i)
+		}
+	}
+	claims := map[int]int{} // current position → original position; -1 when claimed twice
+	for p, e := range ol {
+		if taken[p] {
+			continue
+		}
+		o, _ := e.(map[string]any)
+		var cand []int
+		for _, i := range byDefault[idOf(def, e)] {
+			if keysAgree(o, ml[i].(map[string]any), ks.fields) {
+				cand = append(cand, i)
+			}
+		}
+		if len(cand) != 1 {
+			continue
+		}
+		if _, dup := claims[cand[0]]; dup {
+			claims[cand[0]] = -1
+		} else {
+			claims[cand[0]] = p
+		}
+	}
+	for i, p := range claims {
+		if p >= 0 {
+			pairs[i] = p
+		}
+	}
 }
 
 // keysAgree reports whether every key field m has, o has with the same
@@ -404,8 +495,9 @@ func (d *differ) liveRename(m map[string]any, mid string, cands *map[string][]ma
 			taken[id] = true
 		}
 		*cands = map[string][]map[string]any{}
-		for id, e := range base {
-			if l, ok := e.(map[string]any); ok && !taken[id] {
+		bl, _ := d.base.([]any) // base collapses repeated elements: count each
+		for _, e := range bl {
+			if l, ok := e.(map[string]any); ok && !taken[idOf(ks, e)] {
 				(*cands)[idOf(def, l)] = append((*cands)[idOf(def, l)], l)
 			}
 		}
@@ -421,4 +513,78 @@ func (d *differ) liveRename(m map[string]any, mid string, cands *map[string][]ma
 		found = l
 	}
 	return found
+}
+
+// heldDefaults returns the default keys of base's elements, building the
+// set into *set on first use.
+func heldDefaults(set *map[string]bool, base map[string]any, def keySet) map[string]bool {
+	if *set == nil {
+		*set = make(map[string]bool, len(base))
+		for _, e := range base {
+			(*set)[idOf(def, e)] = true
+		}
+	}
+	return *set
+}
+
+// survivorShares reports, for the delta half of a three-way patch (ol
+// current's list, base the original's elements), whether an element of
+// current that the patch keeps, being neither the original's nor paired
+// with one of modified's, shares its default key with an element of
+// modified that is new: the result would hold both, which a server that
+// knows no $patchMergeKey merges into one. Skew-safe mode writes such a
+// list whole.
+func survivorShares(ol, ml []any, oids []string, pairs []int, base map[string]any, def keySet) bool {
+	var fresh map[string]bool // default keys of modified's new elements
+	for i, p := range pairs {
+		if p < 0 {
+			if fresh == nil {
+				fresh = map[string]bool{}
+			}
+			fresh[idOf(def, ml[i])] = true
+		}
+	}
+	if fresh == nil {
+		return false
+	}
+	taken := make([]bool, len(ol))
+	for _, p := range pairs {
+		if p >= 0 {
+			taken[p] = true
+		}
+	}
+	for p, e := range ol {
+		if _, inOriginal := base[oids[p]]; !taken[p] && !inOriginal && fresh[idOf(def, e)] {
+			return true
+		}
+	}
+	return false
+}
+
+// withLiveKeys returns ml with each element paired on partial keys
+// completed by its live partner's key fields, as the keyed patch would
+// name it.
+func withLiveKeys(ml, ol []any, pairs []int, ks keySet) []any {
+	out := slices.Clone(ml)
+	for i, p := range pairs {
+		if p < 0 {
+			continue
+		}
+		m, o := ml[i].(map[string]any), ol[p].(map[string]any)
+		var c map[string]any
+		for _, f := range ks.fields {
+			if v, ok := o[f]; ok {
+				if _, has := m[f]; !has {
+					if c == nil {
+						c = maps.Clone(m)
+					}
+					c[f] = v
+				}
+			}
+		}
+		if c != nil {
+			out[i] = c
+		}
+	}
+	return out
 }

@@ -1,6 +1,10 @@
 package smp
 
-import "github.com/typedpatch/typedpatch/reflectschema"
+import (
+	"slices"
+
+	"github.com/typedpatch/typedpatch/reflectschema"
+)
 
 // Three-way patches treat a missing or null collection and an empty one
 // alike (kubernetes#48164). Kubernetes deletes a whole object that the new
@@ -20,6 +24,14 @@ func narrowDeletions(patch, original, current map[string]any, s slot) {
 		ov, inO := original[k]
 		cv := current[k]
 		if !inO {
+			continue
+		}
+		if pl, ok := pv.([]any); ok {
+			if pl = narrowList(pl, ov, cv, s.child(k)); len(pl) == 0 && len(pv.([]any)) > 0 {
+				delete(patch, k)
+			} else {
+				patch[k] = pl
+			}
 			continue
 		}
 		if pv == nil {
@@ -52,6 +64,123 @@ func narrowDeletions(patch, original, current map[string]any, s slot) {
 	}
 }
 
+// narrowList is narrowDeletions inside the elements of a merge-list patch
+// pl that the original list ol and current's cl both hold; an element left
+// with nothing but its keys is dropped. It returns the list left.
+func narrowList(pl []any, ol, cl any, s slot) []any {
+	if !s.isObjectList() || !hasNull(pl) {
+		return pl
+	}
+	ks := listKeysOf(pl, s)
+	os, cs := byIdentity(ol, ks), byIdentity(cl, ks)
+	if os == nil || cs == nil {
+		return pl
+	}
+	out := pl[:0:0]
+	for _, e := range pl {
+		pe, ok := e.(map[string]any)
+		if !ok || pe[keyPatch] != nil {
+			out = append(out, e)
+			continue
+		}
+		id := idOf(ks, pe)
+		om, ok1 := os[id].(map[string]any)
+		cm, ok2 := cs[id].(map[string]any)
+		if ok1 && ok2 {
+			narrowDeletions(pe, om, cm, s.elem())
+			if onlyKeys(pe, ks) {
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// dropEmptyListChanges is dropEmptyChanges inside the elements of a
+// merge-list change list that the original list ol holds.
+func dropEmptyListChanges(pl []any, ol any, s slot) {
+	if !s.isObjectList() || !hasNull(pl) {
+		return
+	}
+	ks := listKeysOf(pl, s)
+	os := byIdentity(ol, ks)
+	for _, e := range pl {
+		pe, ok := e.(map[string]any)
+		if !ok || pe[keyPatch] != nil {
+			continue
+		}
+		if om, ok := os[idOf(ks, pe)].(map[string]any); ok {
+			dropEmptyChanges(pe, om, s.elem())
+		}
+	}
+}
+
+// byIdentity indexes a merge list's elements by their identity under ks.
+// It returns nil for a value that is not a list or for a list that holds
+// an identity twice.
+func byIdentity(l any, ks keySet) map[string]any {
+	list, ok := l.([]any)
+	if !ok {
+		return nil
+	}
+	out := make(map[string]any, len(list))
+	for _, e := range list {
+		id := idOf(ks, e)
+		if _, dup := out[id]; dup {
+			return nil
+		}
+		out[id] = e
+	}
+	return out
+}
+
+// listKeysOf is the key set a patch list's elements are named by: every
+// declared key field when they carry $patchMergeKey, else the default key.
+func listKeysOf(pl []any, s slot) keySet {
+	for _, e := range pl {
+		if pe, ok := e.(map[string]any); ok {
+			if _, ok := pe[keyPatchMergeKey]; ok {
+				return keysOf(s).fullSet()
+			}
+		}
+	}
+	return keysOf(s).defaultSet()
+}
+
+// onlyKeys reports whether a patch element holds nothing but key fields
+// and directives.
+func onlyKeys(pe map[string]any, ks keySet) bool {
+	for k := range pe {
+		if len(k) > 0 && k[0] == '$' || slices.Contains(ks.fields, k) {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// hasNull reports whether a null appears anywhere in v.
+func hasNull(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return true
+	case map[string]any:
+		for _, e := range v {
+			if hasNull(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if hasNull(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // narrowable reports whether an object field may be patched entry by
 // entry: not atomic, not replaced whole.
 func narrowable(s slot) bool {
@@ -62,17 +191,21 @@ func narrowable(s slot) bool {
 
 // dropEmptyChanges removes from the original→current changes the deletion
 // of a collection that was empty: no change under nil ≡ empty.
-func dropEmptyChanges(changed, original map[string]any) {
+func dropEmptyChanges(changed, original map[string]any, s slot) {
 	for k, v := range changed {
 		ov, inO := original[k]
 		switch {
 		case v == nil && inO && isEmptyCollection(ov):
 			delete(changed, k)
 		case v != nil:
+			if cl, ok := v.([]any); ok {
+				dropEmptyListChanges(cl, ov, s.child(k))
+				continue
+			}
 			cm, ok1 := v.(map[string]any)
 			om, ok2 := ov.(map[string]any)
 			if ok1 && ok2 {
-				dropEmptyChanges(cm, om)
+				dropEmptyChanges(cm, om, s.child(k))
 			}
 		}
 	}

@@ -30,7 +30,7 @@ func threeWay(original, modified, current map[string]any, s slot, cfg *config, f
 	if cfg.overwrite {
 		return patch, nil
 	}
-	changes := &differ{cfg: cfg, keyedOnly: true}
+	changes := &differ{cfg: cfg, keyedOnly: true, withBase: true, base: modified}
 	changed, up, err := changes.diffObject(original, current, s, nil)
 	if err != nil {
 		return nil, err
@@ -38,7 +38,7 @@ func threeWay(original, modified, current map[string]any, s slot, cfg *config, f
 	if up {
 		changed = replaceObject(current)
 	}
-	dropEmptyChanges(changed, original)
+	dropEmptyChanges(changed, original, s)
 	if err := checkConflicts(patch, changed, s, changes); err != nil {
 		return nil, err
 	}

@@ -535,7 +535,7 @@ func (d *tdiffer) diffKeyed(patch *map[string]any, k string, o, m reflect.Value,
 	if err != nil || hasDuplicates(oids) || hasDuplicates(mids) {
 		return false, nil
 	}
-	if d.cfg.skewSafe && ks.directive {
+	if d.cfg.skewSafe && ks.directive && !d.keyedOnly {
 		odef, _ := typedIDs(o, en, df)
 		mdef, _ := typedIDs(m, en, df)
 		if hasDuplicates(odef) || hasDuplicates(mdef) {
@@ -548,8 +548,7 @@ func (d *tdiffer) diffKeyed(patch *map[string]any, k string, o, m reflect.Value,
 	}
 	base := d.tbase
 	for _, id := range mids {
-		if _, paired := opos[id]; !paired && ks.directive && d.withBase && base.IsValid() &&
-			(base.Kind() == reflect.Slice || base.Kind() == reflect.Array) {
+		if _, paired := opos[id]; !paired && ks.directive && (d.keyedOnly || d.withBase) {
 			return false, nil // pairElements may pair it otherwise
 		}
 	}

@@ -17,7 +17,8 @@ func narrowTyped(patch map[string]any, o, c reflect.Value, n *tnode, s slot) err
 			continue
 		}
 		cv, _, inC := childOf(c, n, k)
-		if opaque(cn) {
+		if _, list := pv.([]any); opaque(cn) || list && hasNull(pv) {
+			// Merge lists: narrowList, on their elements in JSON form.
 			if err := jsonWrapped(patch, k, ov, cv, inC, cn, func(p, o, c map[string]any) { narrowDeletions(p, o, c, s) }); err != nil {
 				return err
 			}
@@ -59,11 +60,11 @@ func narrowTyped(patch map[string]any, o, c reflect.Value, n *tnode, s slot) err
 }
 
 // dropEmptyTyped is dropEmptyChanges with a typed original.
-func dropEmptyTyped(changed map[string]any, o reflect.Value, n *tnode) error {
+func dropEmptyTyped(changed map[string]any, o reflect.Value, n *tnode, s slot) error {
 	for k, v := range changed {
 		ov, cn, inO := childOf(o, n, k)
-		if inO && opaque(cn) {
-			if err := jsonWrapped(changed, k, ov, reflect.Value{}, false, cn, func(p, o, _ map[string]any) { dropEmptyChanges(p, o) }); err != nil {
+		if _, list := v.([]any); inO && (opaque(cn) || list && hasNull(v)) {
+			if err := jsonWrapped(changed, k, ov, reflect.Value{}, false, cn, func(p, o, _ map[string]any) { dropEmptyChanges(p, o, s) }); err != nil {
 				return err
 			}
 			continue
@@ -75,7 +76,7 @@ func dropEmptyTyped(changed map[string]any, o reflect.Value, n *tnode) error {
 		case v != nil:
 			cm, ok := v.(map[string]any)
 			if ok && inO && !onull && isObjectNode(cn) {
-				if err := dropEmptyTyped(cm, od, cn); err != nil {
+				if err := dropEmptyTyped(cm, od, cn, s.child(k)); err != nil {
 					return err
 				}
 			}

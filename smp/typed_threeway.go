@@ -67,12 +67,12 @@ func typedThreeWay(root typedRoot, o, m, c reflect.Value, cfg *config) (map[stri
 	if cfg.overwrite {
 		return patch, nil
 	}
-	changes := &tdiffer{differ: &differ{cfg: cfg, keyedOnly: true}, scratch: sc}
+	changes := &tdiffer{differ: &differ{cfg: cfg, keyedOnly: true, withBase: true}, scratch: sc, tbase: m}
 	changed, err := changes.diffRoot(root, o, c)
 	if err != nil {
 		return nil, err
 	}
-	if err := dropEmptyTyped(changed, o, n); err != nil {
+	if err := dropEmptyTyped(changed, o, n, s); err != nil {
 		return nil, err
 	}
 	if err := checkConflicts(patch, changed, s, changes.differ); err != nil {
