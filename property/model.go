@@ -1,6 +1,7 @@
 package property
 
 import (
+	"encoding/json"
 	"reflect"
 	"slices"
 	"sort"
@@ -33,8 +34,8 @@ import (
 //     entries to, at any depth, is narrowed: only the entries original had
 //     are deleted (rule 2 for each leaf), the others are kept. A field
 //     modified sets to null (a nil pointer, map or slice without
-//     omitempty) is deleted from current, as in Kubernetes, even where
-//     original had null too.
+//     omitempty) where original had none is deleted from current, as in
+//     Kubernetes; where original had one, it is modified dropping it.
 //   - Unions: in a retainKeys object modified sets, $retainKeys clears
 //     every member modified does not set, including one current added, and
 //     that is no conflict (Kubernetes does not compare directives).
@@ -310,6 +311,9 @@ func (md *threeWayModel) deletions(o, m, c any, n node, path string) {
 			p := joinField(path, k)
 			if mk == nil {
 				switch {
+				case !isEmpty(ov) && n.isUnion() && !isEmpty(mv):
+					// $retainKeys clears it; the patch deletes it whole.
+					md.whole[p] = "modified drops a union member"
 				case ov != nil:
 					md.deletionPoint(ov, cv, n.child(k), p, "modified drops it")
 				case inM && cv != nil:
@@ -540,12 +544,36 @@ func (md *threeWayModel) check(r index) []mismatch {
 	for _, p := range allLeaves(md.o, md.m, md.c, r) {
 		exp := md.want(p, r)
 		got := r.get(p)
-		if exp.present && same(got, exp.v) || !exp.present && isEmpty(got) {
+		if exp.present && same(got, exp.v) || !exp.present && (isEmpty(got) || typedZero(r, p, got)) {
 			continue
 		}
 		out = append(out, mismatch{path: p, got: got, gotOK: got != nil, want: exp.v, wantOK: exp.present, rule: exp.rule})
 	}
 	return out
+}
+
+// typedZero reports whether got, at path p of the result r, is the zero
+// value of a struct field its type always encodes (no omitempty or
+// omitzero): what a typed result holds where a patch deleted the field.
+func typedZero(r index, p string, got any) bool {
+	e, ok := r[p]
+	if !ok || e.field == "" {
+		return false
+	}
+	parent := r[e.parent].n.t
+	if parent == nil || parent.Kind != reflectschema.Struct {
+		return false
+	}
+	f := parent.Field(e.field)
+	if f == nil || f.OmitEmpty || f.OmitZero || f.GoType.Kind() == reflect.Pointer {
+		return false
+	}
+	zero, err := json.Marshal(reflect.Zero(f.GoType).Interface())
+	if err != nil {
+		return false
+	}
+	z, err := decode(zero)
+	return err == nil && same(got, z)
 }
 
 // allLeaves returns the leaf paths of all the indexes, sorted.

@@ -379,6 +379,9 @@ func contains1(l []string, s string) bool {
 // order; the lists at skip paths (rendered with default keys) are not
 // compared.
 func contains(old, nw any, n node, path string, skip map[string]bool) []string {
+	if nw == nil && onlyDeletions(old) {
+		return nil // deleting the whole object covers deleting its entries
+	}
 	switch ov := old.(type) {
 	case map[string]any:
 		nm, ok := nw.(map[string]any)
@@ -399,8 +402,17 @@ func contains(old, nw any, n node, path string, skip map[string]bool) []string {
 				}
 			}
 			if !ok {
-				out = append(out, fmt.Sprintf("%s: absent, want %s", kp, show(oe, true)))
-				continue
+				_, isMap := oe.(map[string]any)
+				_, isList := oe.([]any)
+				switch {
+				case strings.HasPrefix(k, "$") || !isMap && !(isList && n.child(k).keyedList()):
+					out = append(out, fmt.Sprintf("%s: absent, want %s", kp, show(oe, true)))
+					continue
+				case isMap:
+					ne = map[string]any{} // what lies below may be skipped
+				default:
+					ne = []any{}
+				}
 			}
 			switch name, isOrder := cutPrefix(k, "$setElementOrder/"); {
 			case isOrder:
@@ -466,6 +478,16 @@ func contains(old, nw any, n node, path string, skip map[string]bool) []string {
 					if best == nil {
 						best = ms
 					}
+				}
+				if !found && dir == nil {
+					// An element whose every change lies in skipped lists.
+					keys := map[string]any{}
+					for _, k := range def {
+						if v, ok := om[k]; ok {
+							keys[k] = v
+						}
+					}
+					found = len(contains(om, keys, n.elem(), ep, skip)) == 0
 				}
 				if !found {
 					if best == nil {
@@ -620,4 +642,19 @@ func repeatsKey(l []any, keys []string) bool {
 		seen[id] = true
 	}
 	return false
+}
+
+// onlyDeletions reports whether a patch value is an object that only
+// deletes entries, at any depth.
+func onlyDeletions(v any) bool {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	for _, e := range m {
+		if e != nil && !onlyDeletions(e) {
+			return false
+		}
+	}
+	return true
 }

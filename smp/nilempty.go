@@ -16,9 +16,10 @@ import (
 // patch is Kubernetes' own.
 
 // narrowDeletions rewrites, in the merged three-way patch, the deletion of
-// an object field (null) into deletions of the original's entries when
-// current holds entries the original did not; it drops the deletion of an
-// empty original object or list when current's is not empty.
+// an object field (null) into deletions of the original's entries, at any
+// depth, where current holds entries the original did not; it drops the
+// deletion of an empty original object or list when current's is not
+// empty.
 func narrowDeletions(patch, original, current map[string]any, s slot) {
 	for k, pv := range patch {
 		ov, inO := original[k]
@@ -41,12 +42,8 @@ func narrowDeletions(patch, original, current map[string]any, s slot) {
 			}
 			om, ok1 := ov.(map[string]any)
 			cm, ok2 := cv.(map[string]any)
-			if ok1 && ok2 && hasExtraKeys(cm, om) && narrowable(s.child(k)) {
-				dels := make(map[string]any, len(om))
-				for ok := range om {
-					dels[ok] = nil
-				}
-				patch[k] = dels
+			if ok1 && ok2 && narrowable(s.child(k)) && !clearedByRetainKeys(patch, k) && addedBelow(cm, om, s.child(k)) {
+				patch[k] = narrowed(om, cm, s.child(k))
 			}
 			continue
 		}
@@ -62,6 +59,57 @@ func narrowDeletions(patch, original, current map[string]any, s slot) {
 			}
 		}
 	}
+}
+
+// addedBelow reports whether current's object cm holds a non-null value
+// where the original's om has none, directly or in objects the narrowing
+// reaches.
+func addedBelow(cm, om map[string]any, s slot) bool {
+	for k, cv := range cm {
+		if cv == nil {
+			continue
+		}
+		ov := om[k]
+		if ov == nil {
+			return true
+		}
+		c := s.child(k)
+		cvm, ok1 := cv.(map[string]any)
+		ovm, ok2 := ov.(map[string]any)
+		if ok1 && ok2 && narrowable(c) && addedBelow(cvm, ovm, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// narrowed is the deletion of the original's object om narrowed to its
+// own entries: each deleted whole, or narrowed in turn where current's
+// cm added entries below it; empty ones are left alone (nil ≡ empty).
+func narrowed(om, cm map[string]any, s slot) map[string]any {
+	dels := make(map[string]any, len(om))
+	for k, ov := range om {
+		if ov == nil || isEmptyCollection(ov) {
+			continue
+		}
+		c := s.child(k)
+		ovm, ok1 := ov.(map[string]any)
+		cvm, ok2 := cm[k].(map[string]any)
+		if ok1 && ok2 && narrowable(c) && addedBelow(cvm, ovm, c) {
+			dels[k] = narrowed(ovm, cvm, c)
+			continue
+		}
+		dels[k] = nil
+	}
+	return dels
+}
+
+// clearedByRetainKeys reports whether the patch object's $retainKeys
+// leaves out field k: the applier clears it whole, and a narrowed
+// deletion there would be rejected.
+func clearedByRetainKeys(patch map[string]any, k string) bool {
+	rk, ok := patch[keyRetainKeys].([]any)
+	return ok && !slices.Contains(rk, any(k))
 }
 
 // narrowList is narrowDeletions inside the elements of a merge-list patch
@@ -87,8 +135,9 @@ func narrowList(pl []any, ol, cl any, s slot) []any {
 		om, ok1 := os[id].(map[string]any)
 		cm, ok2 := cs[id].(map[string]any)
 		if ok1 && ok2 {
+			before := len(pe)
 			narrowDeletions(pe, om, cm, s.elem())
-			if onlyKeys(pe, ks) {
+			if len(pe) < before && onlyKeys(pe, ks) {
 				continue
 			}
 		}
@@ -148,11 +197,11 @@ func listKeysOf(pl []any, s slot) keySet {
 	return keysOf(s).defaultSet()
 }
 
-// onlyKeys reports whether a patch element holds nothing but key fields
-// and directives.
+// onlyKeys reports whether a patch element holds nothing but its key
+// fields and $patchMergeKey.
 func onlyKeys(pe map[string]any, ks keySet) bool {
 	for k := range pe {
-		if len(k) > 0 && k[0] == '$' || slices.Contains(ks.fields, k) {
+		if k == keyPatchMergeKey || slices.Contains(ks.fields, k) {
 			continue
 		}
 		return false
@@ -224,15 +273,6 @@ func isEmptyCollection(v any) bool {
 		return true
 	case []any:
 		return len(v) == 0
-	}
-	return false
-}
-
-func hasExtraKeys(cm, om map[string]any) bool {
-	for k, v := range cm {
-		if _, ok := om[k]; !ok && v != nil {
-			return true
-		}
 	}
 	return false
 }

@@ -6,10 +6,11 @@ import (
 	"github.com/typedpatch/typedpatch/reflectschema"
 )
 
-// narrowTyped is narrowDeletions with a typed original and current (struct
-// or map values; invalid when absent): it reads them only where the patch
-// leads. Marshallers and untyped values are handed to narrowDeletions in
-// decoded form.
+// narrowTyped is narrowDeletions with typed original and current (struct
+// or map values; invalid when absent): it reads them only
+// where the patch leads. Marshallers, untyped values, merge lists the
+// patch deletes inside, and objects it deletes where current added
+// entries are handed to narrowDeletions in JSON form.
 func narrowTyped(patch map[string]any, o, c reflect.Value, n *tnode, s slot) error {
 	for k, pv := range patch {
 		ov, cn, inO := childOf(o, n, k)
@@ -17,28 +18,20 @@ func narrowTyped(patch map[string]any, o, c reflect.Value, n *tnode, s slot) err
 			continue
 		}
 		cv, _, inC := childOf(c, n, k)
-		if _, list := pv.([]any); opaque(cn) || list && hasNull(pv) {
-			// Merge lists: narrowList, on their elements in JSON form.
+		od, onull := derefNull(ov)
+		cd, cnull := derefNull(cv)
+		cnull = cnull || !inC
+		oObj, cObj := !onull && isObjectNode(cn), !cnull && isObjectNode(cn)
+		_, list := pv.([]any)
+		if opaque(cn) || list && hasNull(pv) || pv == nil && oObj && cObj && narrowable(s.child(k)) && !clearedByRetainKeys(patch, k) {
 			if err := jsonWrapped(patch, k, ov, cv, inC, cn, func(p, o, c map[string]any) { narrowDeletions(p, o, c, s) }); err != nil {
 				return err
 			}
 			continue
 		}
-		od, onull := derefNull(ov)
-		cd, cnull := derefNull(cv)
-		cnull = cnull || !inC
-		oObj, cObj := !onull && isObjectNode(cn), !cnull && isObjectNode(cn)
 		if pv == nil {
 			if !onull && isEmptyColl(od, cn) && !cnull && !isEmptyColl(cd, cn) {
 				delete(patch, k)
-				continue
-			}
-			if oObj && cObj && hasExtraEntries(cd, od, cn) && narrowable(s.child(k)) {
-				dels, err := deletionsOf(od, cn)
-				if err != nil {
-					return err
-				}
-				patch[k] = dels
 			}
 			continue
 		}
@@ -184,47 +177,4 @@ func nullOrEmpty(v reflect.Value, n *tnode) bool {
 	}
 	d, null := derefNull(v)
 	return null || isEmptyColl(d, n)
-}
-
-// hasExtraEntries is hasExtraKeys: c holds a non-null entry o lacks.
-func hasExtraEntries(c, o reflect.Value, n *tnode) bool {
-	if n.kind == reflectschema.Struct {
-		for _, f := range n.fields {
-			if cv, ok := fieldValue(c, f); ok && !isNullValue(cv, f.node) {
-				if _, inO := fieldValue(o, f); !inO {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	it := c.MapRange()
-	for it.Next() {
-		if !isNullValue(it.Value(), n.elem) && !o.MapIndex(it.Key()).IsValid() {
-			return true
-		}
-	}
-	return false
-}
-
-// deletionsOf is the patch deleting every entry of object o.
-func deletionsOf(o reflect.Value, n *tnode) (map[string]any, error) {
-	dels := map[string]any{}
-	if n.kind == reflectschema.Struct {
-		for _, f := range n.fields {
-			if _, ok := fieldValue(o, f); ok {
-				dels[f.name] = nil
-			}
-		}
-		return dels, nil
-	}
-	it := o.MapRange()
-	for it.Next() {
-		k, err := mapKeyText(it.Key(), n)
-		if err != nil {
-			return nil, err
-		}
-		dels[k] = nil
-	}
-	return dels, nil
 }
