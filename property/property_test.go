@@ -1,7 +1,6 @@
 package property_test
 
 import (
-	"os"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -45,37 +44,14 @@ var quantities = property.OverrideType(rapid.Custom(func(t *rapid.T) fixtures.Qu
 	return fixtures.MustParseQuantity(rapid.SampledFrom([]string{"0", "1", "250m", "1Gi"}).Draw(t, "quantity"))
 }))
 
-// holding are the properties that hold on every type. On the types with
-// recommended keys, unions at depth or nested merge lists, the others still
-// find engine bugs (see TestKnownEngineBugs); they are left out here, not
-// weakened.
-var holding = property.Only(property.RoundTrip, property.Identity, property.SkewOldClient)
-
-func TestPod(t *testing.T)             { property.Check[fixtures.Pod](t, quantities, holding) }
-func TestDeployment(t *testing.T)      { property.Check[fixtures.Deployment](t, holding) }
-func TestService(t *testing.T)         { property.Check[fixtures.Service](t, holding) }
-func TestGateway(t *testing.T)         { property.Check[fixtures.Gateway](t, holding) }
-func TestSeedRecommended(t *testing.T) { property.Check[fixtures.SeedRecommended](t, holding) }
+func TestPod(t *testing.T)             { property.Check[fixtures.Pod](t, quantities) }
+func TestDeployment(t *testing.T)      { property.Check[fixtures.Deployment](t) }
+func TestService(t *testing.T)         { property.Check[fixtures.Service](t) }
+func TestGateway(t *testing.T)         { property.Check[fixtures.Gateway](t) }
+func TestSeedRecommended(t *testing.T) { property.Check[fixtures.SeedRecommended](t) }
 func TestSeedMultiKey(t *testing.T)    { property.Check[fixtures.SeedMultiKey](t) }
-
-// TestKnownEngineBugs runs every property on the types above. It still
-// fails: the engine breaks ThreeWay, Order, Idempotence, SkewOldServer and
-// SkewSuperset on them (nil ≡ empty inside list elements and below one
-// level, a key change on an old server, skew-safe three-way deletions, a
-// conflict check that sees a server-filled key field as a new element).
-// It runs when PROPERTY_KNOWN_BUGS is set, for whoever fixes them.
-func TestKnownEngineBugs(t *testing.T) {
-	if os.Getenv("PROPERTY_KNOWN_BUGS") == "" {
-		t.Skip("known engine bugs; set PROPERTY_KNOWN_BUGS=1 to run")
-	}
-	t.Run("Pod", func(t *testing.T) { property.Check[fixtures.Pod](t, quantities) })
-	t.Run("Deployment", func(t *testing.T) { property.Check[fixtures.Deployment](t) })
-	t.Run("Service", func(t *testing.T) { property.Check[fixtures.Service](t) })
-	t.Run("Gateway", func(t *testing.T) { property.Check[fixtures.Gateway](t) })
-	t.Run("SeedRecommended", func(t *testing.T) { property.Check[fixtures.SeedRecommended](t) })
-}
-func TestSeedUnion(t *testing.T) { property.Check[fixtures.SeedUnion](t) }
-func TestConfigMap(t *testing.T) { property.Check[fixtures.ConfigMap](t) }
+func TestSeedUnion(t *testing.T)       { property.Check[fixtures.SeedUnion](t) }
+func TestConfigMap(t *testing.T)       { property.Check[fixtures.ConfigMap](t) }
 
 // TestSeedOrdering runs the properties with seed 004's ordering, where
 // live items a patch does not mention go first (docs/compat.md).
