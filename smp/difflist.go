@@ -170,6 +170,10 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 		}
 		from := ol[p].(map[string]any)
 		keyed := from // the live element's keys name it
+		filled := d.keyedOnly && oids[p] != mids[i]
+		if filled {
+			keyed = m // paired by pairFilled: current's keys name it
+		}
 		baseElem := baseElems[mids[i]]
 		if live := d.liveRename(m, mids[i], &renames, oids, mids, baseElems, lk, ks); live != nil {
 			keyed, baseElem = live, live
@@ -185,6 +189,11 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 				patch[k] = replaceList(ml)
 			}
 			return nil
+		}
+		if filled {
+			for _, f := range ks.fields {
+				delete(sub, f) // key fields the server filled in are no change
+			}
 		}
 		if len(sub) > 0 {
 			for _, f := range ks.fields {

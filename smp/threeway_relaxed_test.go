@@ -36,14 +36,12 @@ func TestThreeWayServerFilledKeyField(t *testing.T) {
 
 // TestThreeWayServerFilledKeyFieldDeletion: the configuration drops a
 // field of a port whose protocol the server filled in; the deletion must
-// address the live port. (The conflict check still sees the filled-in
-// protocol as a change of identity and reports a conflict here: a known
-// limitation, so the test overwrites.)
+// address the live port, and the filled-in protocol is no conflict.
 func TestThreeWayServerFilledKeyFieldDeletion(t *testing.T) {
 	original := `{"spec":{"ports":[{"port":1,"nodePort":1}]}}`
 	modified := `{"spec":{"ports":[{"port":1}]}}`
 	current := `{"spec":{"ports":[{"port":1,"protocol":"x","nodePort":1}]}}`
-	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.Service{}, smp.WithOverwrite(true))
+	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.Service{})
 	require.NoError(t, err)
 	res, err := smp.StrategicMergePatch([]byte(current), out, &fixtures.Service{})
 	require.NoError(t, err, "patch %s", out)
@@ -68,4 +66,77 @@ func TestThreeWayKeyChangeOnOldServer(t *testing.T) {
 		}
 		assert.Equal(t, decodeMap([]byte(modified)), got, "%v applier, patch %s", d, out)
 	}
+}
+
+// applyAll applies a patch with the current applier and with one that
+// knows no $patchMergeKey (an old server), and returns both results
+// without the directive an old server keeps as a field.
+func applyAll(t *testing.T, doc string, patch []byte, dataStruct any) (current, old map[string]any) {
+	t.Helper()
+	var out [2]map[string]any
+	for i, d := range []smp.DirectiveSet{smp.DirectivesAll, smp.DirectivesRetainKeys} {
+		res, err := smp.ApplyJSON([]byte(doc), patch, dataStruct, smp.WithDirectives(d))
+		require.NoError(t, err, "%v applier, patch %s", d, patch)
+		out[i] = decodeMap(res)
+		if l, ok := out[i]["list"].([]any); ok {
+			for _, e := range l {
+				delete(e.(map[string]any), "$patchMergeKey")
+			}
+		}
+	}
+	return out[0], out[1]
+}
+
+// TestThreeWayDeletionCurrentDoesNotHold: the configuration drops an
+// element current no longer holds, while current holds another element of
+// its default key. The deletion is left out: an old server would delete
+// that other element.
+func TestThreeWayDeletionCurrentDoesNotHold(t *testing.T) {
+	original := `{"list":[{"foo":"b"},{"foo":"a","bar":"x"}]}`
+	modified := `{"list":[{"foo":"b"}]}`
+	current := `{"list":[{"foo":"b"},{"foo":"a"}]}`
+	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.SeedRecommended{})
+	require.NoError(t, err)
+	now, old := applyAll(t, current, out, &fixtures.SeedRecommended{})
+	want := decodeMap([]byte(current))
+	assert.Equal(t, want, now, "patch %s", out)
+	assert.Equal(t, want, old, "old server, patch %s", out)
+}
+
+// TestThreeWayDeletesServerFilledElement: the configuration drops a port
+// whose protocol the server filled in; the live port is deleted.
+func TestThreeWayDeletesServerFilledElement(t *testing.T) {
+	original := `{"spec":{"ports":[{"port":1},{"port":2}]}}`
+	modified := `{"spec":{"ports":[{"port":2}]}}`
+	current := `{"spec":{"ports":[{"port":1,"protocol":"TCP"},{"port":2,"protocol":"TCP"}]}}`
+	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.Service{})
+	require.NoError(t, err, "no conflict: the server filled the protocol in")
+	res, err := smp.StrategicMergePatch([]byte(current), out, &fixtures.Service{})
+	require.NoError(t, err)
+	assert.Equal(t, decodeMap([]byte(`{"spec":{"ports":[{"port":2,"protocol":"TCP"}]}}`)), decodeMap(res), "patch %s", out)
+}
+
+// TestSkewSafeThreeWaySharedInResult: another writer added {foo: a}; the
+// configuration adds {foo: a, bar: x}. The result would hold two elements
+// of default key a, which an old server merges into one: skew-safe mode
+// writes the list whole, and both servers agree.
+func TestSkewSafeThreeWaySharedInResult(t *testing.T) {
+	original := `{"list":[{"foo":"b"}]}`
+	modified := `{"list":[{"foo":"a","bar":"x"},{"foo":"b"}]}`
+	current := `{"list":[{"foo":"a"}]}`
+	_, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.SeedRecommended{}, smp.WithSkewSafe(true))
+	require.True(t, smp.IsConflict(err), "writing the list whole drops another writer's element: %v", err)
+	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.SeedRecommended{}, smp.WithSkewSafe(true), smp.WithOverwrite(true))
+	require.NoError(t, err)
+	now, old := applyAll(t, current, out, &fixtures.SeedRecommended{})
+	assert.Equal(t, decodeMap([]byte(modified)), now, "patch %s", out)
+	assert.ElementsMatch(t, now["list"], old["list"], "old server, patch %s", out)
+
+	// Without skew-safe mode the current applier keeps the other writer's
+	// element, and an old one does not: the documented exception.
+	out, err = smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.SeedRecommended{}, smp.WithOverwrite(true))
+	require.NoError(t, err)
+	now, old = applyAll(t, current, out, &fixtures.SeedRecommended{})
+	assert.Len(t, now["list"], 3, "patch %s", out)
+	assert.Len(t, old["list"], 2, "old server, patch %s", out)
 }
