@@ -237,6 +237,9 @@ func fillServerKeys(o, m, c any, n node, skewSafe bool) (any, any) {
 		}
 		mout := make([]any, len(mv))
 		oout := append([]any(nil), ol...)
+		if len(n.meta.RecommendedMergeKey) > 0 && !shared {
+			fillDeleted(oout, mv, cl, taken, oByID, cByID, n)
+		}
 		for i, e := range mv {
 			em, ok := e.(map[string]any)
 			oi, inO := oByID[elementID(full, e)]
@@ -311,7 +314,7 @@ func (md *threeWayModel) deletions(o, m, c any, n node, path string) {
 			p := joinField(path, k)
 			if mk == nil {
 				switch {
-				case !isEmpty(ov) && n.isUnion() && !isEmpty(mv):
+				case !isEmpty(ov) && n.isUnion() && setsMember(mv):
 					// $retainKeys clears it; the patch deletes it whole.
 					md.whole[p] = "modified drops a union member"
 				case ov != nil:
@@ -329,14 +332,9 @@ func (md *threeWayModel) deletions(o, m, c any, n node, path string) {
 		}
 		keys := n.fullKey()
 		oe, me, ce := elementsByPath(o, path, keys), elementsByPath(mv, path, keys), elementsByPath(c, path, keys)
-		for p, e := range oe {
+		for p := range oe {
 			if _, ok := me[p]; !ok {
 				md.whole[p] = "modified removes the element"
-				if _, held := ce[p]; !held && len(n.meta.RecommendedMergeKey) > 0 {
-					if lp := filledPartner(e, oe, me, ce, n); lp != "" {
-						md.whole[lp] = "modified removes the element, whose key fields the server filled in"
-					}
-				}
 			}
 		}
 		for p, e := range me {
@@ -345,28 +343,54 @@ func (md *threeWayModel) deletions(o, m, c any, n node, path string) {
 	}
 }
 
-// filledPartner returns the path of current's element that an element e
-// of the original (which current does not hold) became when the server
-// filled in key fields: the one element of current, held by neither the
-// original nor modified, with e's default key that agrees on every key
-// field e has. It returns "" for none.
-func filledPartner(e any, oe, me, ce map[string]any, n node) string {
-	em, _ := e.(map[string]any)
-	def := n.defaultKey()
-	found := ""
-	for p, c := range ce {
-		_, inO := oe[p]
-		_, inM := me[p]
-		cm, _ := c.(map[string]any)
-		if inO || inM || elementID(def, c) != elementID(def, e) || !keysAgree(em, cm, n.fullKey()) {
+// setsMember reports whether a union object sets any member (not null):
+// the differ then writes $retainKeys for it.
+func setsMember(m map[string]any) bool {
+	for _, v := range m {
+		if v != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// fillDeleted gives each element of the original's list ol that modified
+// (ml) drops and current (cl) does not hold the key fields of current's
+// element it became when the server filled them in: the one element of
+// current, held by neither the original nor modified and not paired with
+// one of modified's (taken), with its default key that agrees on every
+// key field it has. The deletions half deletes that element, and its
+// filled-in key fields are no change of current's.
+func fillDeleted(ol, ml, cl []any, taken []bool, oByID, cByID map[string]int, n node) {
+	full, def := n.fullKey(), n.defaultKey()
+	inM := map[string]bool{}
+	for _, e := range ml {
+		inM[elementID(full, e)] = true
+	}
+	for i, e := range ol {
+		em, ok := e.(map[string]any)
+		id := elementID(full, e)
+		if _, held := cByID[id]; !ok || inM[id] || held {
 			continue
 		}
-		if found != "" {
-			return ""
+		found := -1
+		for p, ce := range cl {
+			cem, ok := ce.(map[string]any)
+			cid := elementID(full, ce)
+			if _, inO := oByID[cid]; !ok || taken[p] || inO || inM[cid] ||
+				elementID(def, ce) != elementID(def, e) || !keysAgree(em, cem, full) {
+				continue
+			}
+			if found >= 0 {
+				found = -2
+				break
+			}
+			found = p
 		}
-		found = p
+		if found >= 0 {
+			ol[i] = withKeysOf(e, cl[found].(map[string]any), full)
+		}
 	}
-	return found
 }
 
 // deletionPoint records the deletion of original's value ov at path,
