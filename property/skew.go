@@ -400,6 +400,10 @@ func contains(old, nw any, n node, path string, skip map[string]bool) []string {
 				if nl, ok := nm[name].([]any); skip[joinField(path, name)] || ok && hasMarker(nl) {
 					continue // a list replaced whole carries its order
 				}
+				if _, ok := nm[k]; !ok && nm[name] == nil && ov[name] != nil &&
+					len(contains(ov[name], []any{}, n.child(name), joinField(path, name), skip)) == 0 {
+					continue // the older patch orders a list whose changes are all skipped
+				}
 			}
 			if !ok {
 				_, isMap := oe.(map[string]any)

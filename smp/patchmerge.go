@@ -88,6 +88,12 @@ func (d *differ) mergePatches(a, b map[string]any, s slot, at *pathNode) (map[st
 					return nil, err
 				}
 				res[k] = l
+				if hasReplaceMarker(bt) {
+					// A list the delta replaces whole carries its order;
+					// the deletions half's names modified's keys, which
+					// the delta may have completed with live ones.
+					delete(res, prefixSetOrder+k)
+				}
 			} else {
 				res[k] = bv
 			}
