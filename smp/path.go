@@ -78,6 +78,10 @@ type pathNode struct {
 	step   Step
 	elem   map[string]any
 	keys   *keySet
+	// name is the field a level selects when step is nil and keys is
+	// nil: kept as a string, so that descending into a field allocates
+	// no Step.
+	name string
 }
 
 // keyed returns the level of a list element named by its key fields.
@@ -85,7 +89,7 @@ func (n *pathNode) keyed(ks *keySet, elem map[string]any) *pathNode {
 	return &pathNode{parent: n, elem: elem, keys: ks}
 }
 
-func (n *pathNode) field(name string) *pathNode { return &pathNode{parent: n, step: FieldStep(name)} }
+func (n *pathNode) field(name string) *pathNode { return &pathNode{parent: n, name: name} }
 
 func (n *pathNode) index(i int) *pathNode { return &pathNode{parent: n, step: IndexStep(i)} }
 
@@ -100,9 +104,12 @@ func (n *pathNode) path() Path {
 	p := make(Path, depth)
 	for m := n; m != nil; m = m.parent {
 		depth--
-		if m.keys != nil {
+		switch {
+		case m.keys != nil:
 			p[depth] = m.keys.step(m.elem)
-		} else {
+		case m.step == nil:
+			p[depth] = FieldStep(m.name)
+		default:
 			p[depth] = m.step
 		}
 	}

@@ -208,7 +208,7 @@ func (a *tapplier) typedResult(dv, cur reflect.Value, res []any, index map[uintp
 				ce = e
 			}
 		}
-		keep, err := a.mergeStruct(allocChain(out.Index(j)), ce, body, n.elem, es, false, at.key(def.step(body)))
+		keep, err := a.mergeStruct(allocChain(out.Index(j)), ce, body, n.elem, es, false, at.keyed(&def, body))
 		if err != nil {
 			return err
 		}
