@@ -42,7 +42,6 @@ func (a *applier) parseObjectElems(l []any, lk listKeys, at *pathNode) ([]patchE
 				return nil, err
 			}
 			pe.ks, pe.id = ks, id
-			pe.at = at.keyed(&pe.ks, m)
 		} else {
 			pe.at = at.index(i)
 		}
@@ -56,6 +55,12 @@ func (a *applier) parseObjectElems(l []any, lk listKeys, at *pathNode) ([]patchE
 			pe.body = body
 		}
 		out = append(out, pe)
+		if pe.at == nil {
+			// The path names the key set stored in out, whose backing
+			// array never moves (its capacity is len(l)).
+			last := &out[len(out)-1]
+			last.at = at.keyed(&last.ks, m)
+		}
 	}
 	return out, nil
 }

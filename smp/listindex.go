@@ -44,10 +44,20 @@ func (x *listIndex) index(ks keySet) *keyIndex {
 		return ix
 	}
 	ix := &keyIndex{ks: ks, ids: make([]string, len(x.items)), pos: make(map[string][]int, len(x.items))}
+	// One backing array serves every identity held once: position p's
+	// slice is one[p:p+1:p+1], which a second holder copies on append.
+	one := make([]int, len(x.items))
 	for p, it := range x.items {
-		ix.ids[p] = idOf(ks, it)
-		if !x.dead[p] {
-			ix.pos[ix.ids[p]] = append(ix.pos[ix.ids[p]], p)
+		id := idOf(ks, it)
+		ix.ids[p] = id
+		if x.dead[p] {
+			continue
+		}
+		if ps, ok := ix.pos[id]; ok {
+			ix.pos[id] = append(ps, p)
+		} else {
+			one[p] = p
+			ix.pos[id] = one[p : p+1 : p+1]
 		}
 	}
 	x.byKey[sig] = ix

@@ -14,7 +14,14 @@ func arrange(items []any, ids []string, front, server map[string]int, ordering O
 		id   string
 		rank int
 	}
-	var fronts, servers []entry
+	nf := 0
+	for _, id := range ids {
+		if _, ok := front[id]; ok {
+			nf++
+		}
+	}
+	buf := make([]entry, 0, len(items)) // fronts, then servers
+	fronts, servers := buf[:0:nf], buf[nf:nf]
 	unranked := len(server) // after every live item: items no rank places
 	for i, it := range items {
 		if r, ok := front[ids[i]]; ok {
