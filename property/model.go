@@ -169,6 +169,11 @@ func fillServerKeys(o, m, c any, n node, skewSafe bool) (any, any) {
 				oout[k] = ok
 			}
 		}
+		for k, e := range om {
+			if mv[k] == nil && oout != nil {
+				oout[k] = fillDropped(e, cm[k], n.child(k))
+			}
+		}
 		if oout == nil {
 			return o, mout
 		}
@@ -237,7 +242,9 @@ func fillServerKeys(o, m, c any, n node, skewSafe bool) (any, any) {
 		}
 		mout := make([]any, len(mv))
 		oout := append([]any(nil), ol...)
-		if len(n.meta.RecommendedMergeKey) > 0 && !shared {
+		if len(n.meta.RecommendedMergeKey) > 0 {
+			// Even where skew-safe mode writes the list whole: the
+			// conflict check pairs these all the same.
 			fillDeleted(oout, mv, cl, taken, oByID, cByID, n)
 		}
 		for i, e := range mv {
@@ -341,6 +348,42 @@ func (md *threeWayModel) deletions(o, m, c any, n node, path string) {
 			md.deletions(oe[p], e, ce[p], n.elem(), p)
 		}
 	}
+}
+
+// fillDropped is fillServerKeys' fillDeleted for a value of the original
+// that modified drops whole: at any depth, each element of a merge list
+// with recommended keys takes the key fields of the element of current it
+// became. It returns o, or a changed copy.
+func fillDropped(o, c any, n node) any {
+	switch ov := o.(type) {
+	case map[string]any:
+		cm, ok := c.(map[string]any)
+		if !ok || n.wholeObject() {
+			return o
+		}
+		out := make(map[string]any, len(ov))
+		for k, e := range ov {
+			out[k] = fillDropped(e, cm[k], n.child(k))
+		}
+		return out
+	case []any:
+		cl, ok := c.([]any)
+		if !ok || !n.keyedList() || len(n.meta.RecommendedMergeKey) == 0 {
+			return o
+		}
+		full := n.fullKey()
+		oByID, cByID := map[string]int{}, map[string]int{}
+		for i, e := range ov {
+			oByID[elementID(full, e)] = i
+		}
+		for i, e := range cl {
+			cByID[elementID(full, e)] = i
+		}
+		out := append([]any(nil), ov...)
+		fillDeleted(out, nil, cl, make([]bool, len(cl)), oByID, cByID, n)
+		return out
+	}
+	return o
 }
 
 // setsMember reports whether a union object sets any member (not null):

@@ -122,7 +122,7 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 	}
 	pairs := d.pairElements(ol, ml, oids, mids, lk, ks, baseElems)
 	if d.cfg.skewSafe && ks.directive && !d.keyedOnly && d.withBase && d.ignoreDeletions && !d.ignoreChanges &&
-		survivorShares(ol, ml, oids, pairs, baseElems, def) {
+		survivorShares(ol, ml, oids, mids, pairs, baseElems, d.base, def, ks) {
 		patch[k] = replaceList(withLiveKeys(ml, ol, pairs, ks))
 		return nil
 	}
@@ -211,8 +211,14 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 	var deletions []any
 	var baseDefaults map[string]bool // current's default keys, built on first use
 	if !d.ignoreDeletions {
+		paired := make([]bool, len(ol)) // by pairFilled, under other keys
+		for _, p := range pairs {
+			if p >= 0 {
+				paired[p] = true
+			}
+		}
 		for i, e := range ol {
-			if inModified[oids[i]] {
+			if inModified[oids[i]] || paired[i] {
 				continue
 			}
 			m := e.(map[string]any)
@@ -537,13 +543,14 @@ func heldDefaults(set *map[string]bool, base map[string]any, def keySet) map[str
 }
 
 // survivorShares reports, for the delta half of a three-way patch (ol
-// current's list, base the original's elements), whether an element of
-// current that the patch keeps, being neither the original's nor paired
-// with one of modified's, shares its default key with an element of
-// modified that is new: the result would hold both, which a server that
-// knows no $patchMergeKey merges into one. Skew-safe mode writes such a
-// list whole.
-func survivorShares(ol, ml []any, oids []string, pairs []int, base map[string]any, def keySet) bool {
+// current's list, base the original's elements by identity, baseList the
+// original's list), whether an element of current that the patch keeps,
+// being neither the original's nor paired with one of modified's nor the
+// server-filled form of one the deletions half deletes (liveRename),
+// shares its default key with an element of modified that is new: the
+// result would hold both, which a server that knows no $patchMergeKey
+// merges into one. Skew-safe mode writes such a list whole.
+func survivorShares(ol, ml []any, oids, mids []string, pairs []int, base map[string]any, baseList any, def, ks keySet) bool {
 	var fresh map[string]bool // default keys of modified's new elements
 	for i, p := range pairs {
 		if p < 0 {
@@ -562,8 +569,42 @@ func survivorShares(ol, ml []any, oids []string, pairs []int, base map[string]an
 			taken[p] = true
 		}
 	}
+	inM := make(map[string]bool, len(mids))
+	for _, id := range mids {
+		inM[id] = true
+	}
+	inC := make(map[string]bool, len(oids))
+	for _, id := range oids {
+		inC[id] = true
+	}
+	var doomed []bool // current's elements the deletions half deletes under filled keys
+	bl, _ := baseList.([]any)
+	for _, o := range bl {
+		om, ok := o.(map[string]any)
+		if id := idOf(ks, o); !ok || inM[id] || inC[id] {
+			continue
+		}
+		found := -1
+		for p, e := range ol {
+			if _, inOriginal := base[oids[p]]; inOriginal || inM[oids[p]] ||
+				idOf(def, e) != idOf(def, o) || !keysAgree(om, e.(map[string]any), ks.fields) {
+				continue
+			}
+			if found >= 0 {
+				found = -2
+				break
+			}
+			found = p
+		}
+		if found >= 0 {
+			if doomed == nil {
+				doomed = make([]bool, len(ol))
+			}
+			doomed[found] = true
+		}
+	}
 	for p, e := range ol {
-		if _, inOriginal := base[oids[p]]; !taken[p] && !inOriginal && fresh[idOf(def, e)] {
+		if _, inOriginal := base[oids[p]]; !taken[p] && !inOriginal && (doomed == nil || !doomed[p]) && fresh[idOf(def, e)] {
 			return true
 		}
 	}

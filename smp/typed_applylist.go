@@ -53,6 +53,11 @@ func (a *tapplier) mergeStructList(dv, cur reflect.Value, in listInput, n *tnode
 		keys = lk.def
 	}
 	bodies, typed := typedMerges(in.patch, lk)
+	if typed {
+		if done, err := a.plainStructList(dv, cur, in, bodies, n, c, at); done {
+			return err
+		}
+	}
 	stand := make([]any, cur.Len())
 	index := make(map[uintptr]int, cur.Len())
 	for i := range stand {
@@ -266,4 +271,111 @@ func (a *tapplier) mergeListFull(dv, cur reflect.Value, in listInput, n *tnode, 
 		return err
 	}
 	return a.soft(fromJSONValue(dv, l, n, false, at))
+}
+
+// plainStructList is mergeStructList for the common patch: merging
+// elements only (no $patch, no $patchMergeKey), each carrying its default
+// key once, onto a live list whose elements are all present with unique
+// identities, with a $setElementOrder of plain entries if any. It orders
+// the result as mergeObjectList would, without stand-ins, and merges each
+// element in Go. done is false, with nothing written, for any other list.
+func (a *tapplier) plainStructList(dv, cur reflect.Value, in listInput, bodies map[string]map[string]any, n *tnode, c slot, at *pathNode) (done bool, err error) {
+	if in.hasDeletes || cur.Len() > 255 || len(in.patch) > 255 {
+		return false, nil // positions box without allocating below 256
+	}
+	lk := keysOf(c)
+	def := lk.defaultSet()
+	plainIDs := func(l []any) ([]string, bool) {
+		ids := make([]string, len(l))
+		for i, e := range l {
+			m, _ := e.(map[string]any)
+			if _, directive := m[keyPatch]; m == nil || directive {
+				return nil, false
+			}
+			ks, id, err := lk.elementKey(m, a.cfg.directives, nil)
+			if err != nil || ks.directive {
+				return nil, false
+			}
+			ids[i] = id
+		}
+		return ids, true
+	}
+	patchIDs, ok := plainIDs(in.patch)
+	if !ok || len(bodies) != len(patchIDs) {
+		return false, nil
+	}
+	var orderIDs []string
+	if in.hasSetOrder {
+		if orderIDs, ok = plainIDs(in.setOrder); !ok {
+			return false, nil
+		}
+	}
+	// The live elements' identities, as their JSON would give them.
+	en := n.elem
+	scratch := make(map[string]any, len(def.fields))
+	live := make(map[string]int, cur.Len())
+	items := make([]any, 0, cur.Len()+len(patchIDs))
+	ids := make([]string, 0, cur.Len()+len(patchIDs))
+	for i := range cur.Len() {
+		e, null := derefNull(cur.Index(i))
+		if null {
+			return false, nil
+		}
+		clear(scratch)
+		if err := addKeyFields(scratch, e, en, def); err != nil {
+			return false, nil
+		}
+		id := idOf(def, scratch)
+		if _, dup := live[id]; dup {
+			return false, nil
+		}
+		live[id] = i
+		items = append(items, i)
+		ids = append(ids, id)
+	}
+	server := firstRanks(ids)
+	for k, id := range patchIDs {
+		if _, ok := live[id]; !ok {
+			items = append(items, cur.Len()+k) // a new element, from patch element k
+			ids = append(ids, id)
+		}
+	}
+	if in.inPatch && len(ids) > 0 {
+		items, ids = arrange(items, ids, firstRanks(patchIDs), server, a.cfg.ordering)
+	}
+	if in.hasSetOrder {
+		if err := checkSetOrder(patchIDs, orderIDs, at, in.orderAt); err != nil {
+			return true, err
+		}
+		items, ids = arrange(items, ids, firstRanks(orderIDs), server, a.cfg.ordering)
+	}
+	saved := a.decodeErr
+	dv = allocChain(dv)
+	out := reflect.MakeSlice(dv.Type(), len(items), len(items))
+	es := c.elem()
+	for j, it := range items {
+		src := it.(int)
+		var ce reflect.Value
+		var body map[string]any
+		if src < cur.Len() {
+			ce = cur.Index(src)
+			if body = bodies[ids[j]]; body == nil {
+				a.soft(underPath(under(a.copyValue(out.Index(j), ce, en), IndexStep(j)), at))
+				continue
+			}
+			ce, _ = derefNull(ce)
+		} else {
+			body = in.patch[src-cur.Len()].(map[string]any)
+		}
+		keep, err := a.mergeStruct(allocChain(out.Index(j)), ce, body, en, es, false, at.keyed(&def, body))
+		if err != nil {
+			return true, err
+		}
+		if !keep {
+			a.decodeErr = saved
+			return false, nil
+		}
+	}
+	dv.Set(out)
+	return true, nil
 }
