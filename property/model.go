@@ -41,10 +41,13 @@ import (
 //     that is no conflict (Kubernetes does not compare directives).
 //   - Server-filled key fields: an element of modified lacking recommended
 //     key fields is current's element that agrees with it, when the
-//     original never held that element (fillServerKeys).
+//     original never held that element (fillServerKeys); so is an element
+//     of the original that modified drops and current does not hold
+//     (fillDeleted, fillDropped): its filled-in key fields are no change.
 //   - Lists written whole: a merge list where an element of current or
 //     modified lacks its default key, or, in skew-safe mode, whose default
-//     key two elements share, is replaced whole by modified's list.
+//     key two elements share (in current, in modified, or in the result:
+//     survivorShares), is replaced whole by modified's list.
 //   - nil ≡ empty: an absent value and an empty collection are alike.
 //   - Order: list order is not a leaf; the Order property checks it.
 //   - Conflicts compare as Kubernetes' mergingMapsHaveConflicts does:

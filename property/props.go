@@ -47,8 +47,10 @@ var propertyDocs = map[string]string{
 		`does not apply (merge-list elements, lists, unions, atomic and replace objects; objects ` +
 		`current added nothing to), and a null in modified deletes current's value; $retainKeys ` +
 		`clears union members modified does not set, current's too; an element of modified lacking ` +
-		`recommended key fields is current's element that agrees with it (server-filled key fields); ` +
-		`in skew-safe mode a list whose default key is shared is replaced by modified's; nil ≡ empty; list order ` +
+		`recommended key fields is current's element that agrees with it, and so is an element of ` +
+		`original that modified drops (server-filled key fields, no change of current's); in ` +
+		`skew-safe mode a list whose default key is shared, or would be in the result, is ` +
+		`replaced by modified's; nil ≡ empty; list order ` +
 		`(checked by Order); documents have unique merge keys. Without overwrite, a conflict ` +
 		`is reported exactly when current changed a leaf the patch overwrites, compared as ` +
 		`Kubernetes does (sets never conflict; lists replaced whole compare as sets of scalars ` +
@@ -73,15 +75,16 @@ var propertyDocs = map[string]string{
 		`what the current applier gives, except where docs/skew.md says an old server differs: ` +
 		`list order without $setElementOrder; union members another writer set that ` +
 		`$retainKeys would have cleared; and, outside skew-safe mode, merge lists whose default ` +
-		`key is shared by two elements (in original, modified or current).`,
+		`key is shared by two elements (in original, modified, current or the result).`,
 	SkewSuperset: `Seed 002, the superset rule: a current patch with the directives an older ` +
 		`set lacks removed (and what only held them) includes the older differ's patch, two-way ` +
 		`and three-way: every field, element and directive of the older patch is in it ` +
 		`(merge-list elements matched by default key, in any order; a list the current patch ` +
 		`replaces whole covers the older patch's list); for types without ` +
 		`recommended keys the two are equal. Exception: merge lists with recommended keys where ` +
-		`the default key pairs elements differently from the whole key (a shared default key ` +
-		`outside skew-safe mode, or a key field other than the default changed): the older ` +
+		`the default key pairs elements differently from the whole key (a shared default key, ` +
+		`or a key field other than the default changed, between any two of original, modified ` +
+		`and current): the older ` +
 		`differ writes another, equivalent patch there, which SkewOldServer checks by its result.`,
 }
 
