@@ -400,13 +400,14 @@ func setsMember(m map[string]any) bool {
 	return false
 }
 
-// fillDeleted gives each element of the original's list ol that modified
-// (ml) drops and current (cl) does not hold the key fields of current's
-// element it became when the server filled them in: the one element of
-// current, held by neither the original nor modified and not paired with
-// one of modified's (taken), with its default key that agrees on every
-// key field it has. The deletions half deletes that element, and its
-// filled-in key fields are no change of current's.
+// fillDeleted gives each element of the original's list ol that current
+// (cl) does not hold the key fields of current's element it became when
+// the server filled them in: the one element of current, held by neither
+// the original nor modified (ml) and not paired with one of modified's
+// (taken), with its default key that agrees on every key field it has.
+// The deletions half deletes that element where modified drops it, and
+// for the conflict check (which pairs them so: pairFilled) its filled-in
+// key fields are no change of current's.
 func fillDeleted(ol, ml, cl []any, taken []bool, oByID, cByID map[string]int, n node) {
 	full, def := n.fullKey(), n.defaultKey()
 	inM := map[string]bool{}
@@ -416,7 +417,7 @@ func fillDeleted(ol, ml, cl []any, taken []bool, oByID, cByID map[string]int, n 
 	for i, e := range ol {
 		em, ok := e.(map[string]any)
 		id := elementID(full, e)
-		if _, held := cByID[id]; !ok || inM[id] || held {
+		if _, held := cByID[id]; !ok || held {
 			continue
 		}
 		found := -1
