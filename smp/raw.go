@@ -125,6 +125,16 @@ func skipSpace(r []byte, i int) int {
 // skipString returns the index after the string starting at i.
 func skipString(r []byte, i int) int {
 	i++
+	// Keys and short values end within a few bytes, where a byte loop
+	// costs less than two IndexByte calls.
+	for end := min(i+16, len(r)); i < end; i++ {
+		switch r[i] {
+		case '"':
+			return i + 1
+		case '\\':
+			i++ // the escaped character
+		}
+	}
 	for i < len(r) {
 		q := bytes.IndexByte(r[i:], '"')
 		if q < 0 {

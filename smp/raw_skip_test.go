@@ -1,0 +1,33 @@
+package smp
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestSkipString checks skipString against encoding/json on strings of
+// every length around its 16-byte fast loop, with an escaped quote or
+// backslash at every place.
+func TestSkipString(t *testing.T) {
+	for n := 0; n < 40; n++ {
+		for esc := -1; esc < 2*n; esc++ {
+			var b strings.Builder
+			for i := range n {
+				if esc >= 0 && i == esc/2 {
+					b.WriteString([]string{`\"`, `\\`}[esc%2])
+					continue
+				}
+				b.WriteByte('a' + byte(i%26))
+			}
+			s := `"` + b.String() + `"`
+			doc := []byte(s + `,"next"`)
+			if !json.Valid([]byte(s)) {
+				t.Fatalf("bad test string %s", s)
+			}
+			if got := skipString(doc, 0); got != len(s) {
+				t.Errorf("skipString(%s) = %d, want %d", doc, got, len(s))
+			}
+		}
+	}
+}
