@@ -344,8 +344,8 @@ func (a *tapplier) plainStructList(dv, cur reflect.Value, in listInput, bodies m
 		items, ids = arrange(items, ids, firstRanks(patchIDs), server, a.cfg.ordering)
 	}
 	if in.hasSetOrder {
-		if err := checkSetOrder(patchIDs, orderIDs, at, in.orderAt); err != nil {
-			return true, err
+		if checkSetOrder(patchIDs, orderIDs, at, in.orderAt) != nil {
+			return false, nil // the general path reports it, after what it finds first
 		}
 		items, ids = arrange(items, ids, firstRanks(orderIDs), server, a.cfg.ordering)
 	}
