@@ -280,8 +280,8 @@ func (a *tapplier) mergeListFull(dv, cur reflect.Value, in listInput, n *tnode, 
 // the result as mergeObjectList would, without stand-ins, and merges each
 // element in Go. done is false, with nothing written, for any other list.
 func (a *tapplier) plainStructList(dv, cur reflect.Value, in listInput, bodies map[string]map[string]any, n *tnode, c slot, at *pathNode) (done bool, err error) {
-	if in.hasDeletes || cur.Len() > 255 || len(in.patch) > 255 {
-		return false, nil // positions box without allocating below 256
+	if in.hasDeletes {
+		return false, nil
 	}
 	lk := keysOf(c)
 	def := lk.defaultSet()
