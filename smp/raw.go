@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
-	"unicode/utf8"
 )
 
 // rawJSON is a JSON value of the original document kept as its bytes until
@@ -195,50 +194,4 @@ func decodeString(r []byte) string {
 		return out
 	}
 	return s
-}
-
-// scanRaw checks an original document for ApplyJSON's raw path: valid JSON
-// and UTF-8 whose top level is an object, within the depth and list-length
-// limits. ok false means the document must take the decoding path, which
-// reports what is wrong with it.
-func scanRaw(data []byte, l Limits) (rawJSON, bool) {
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 || data[0] != '{' || !utf8.Valid(data) || !json.Valid(data) {
-		return nil, false
-	}
-	if l.MaxDepth <= 0 && l.MaxListLength <= 0 {
-		return rawJSON(data), true
-	}
-	depth := 0
-	var counts []int // elements seen in each open array; -1 for objects
-	for i := 0; i < len(data); i++ {
-		switch c := data[i]; c {
-		case '"':
-			i = skipString(data, i) - 1
-		case '{', '[':
-			depth++
-			if l.MaxDepth > 0 && depth > l.MaxDepth+1 {
-				return nil, false
-			}
-			n := -1
-			if c == '[' {
-				n = 0
-				if j := skipSpace(data, i+1); j < len(data) && data[j] != ']' {
-					n = 1
-				}
-			}
-			counts = append(counts, n)
-		case ',':
-			if top := len(counts) - 1; counts[top] >= 0 {
-				counts[top]++
-				if l.MaxListLength > 0 && counts[top] > l.MaxListLength {
-					return nil, false
-				}
-			}
-		case '}', ']':
-			depth--
-			counts = counts[:len(counts)-1]
-		}
-	}
-	return rawJSON(data), true
 }

@@ -1,0 +1,216 @@
+package smp
+
+import "unicode/utf8"
+
+// maxScanNesting is encoding/json's nesting limit: deeper documents are
+// left to the decoding path, which reports them as json.Valid would.
+const maxScanNesting = 10000
+
+// scanRaw checks an original document for ApplyJSON's raw path: valid JSON
+// and UTF-8 whose top level is an object, within the depth and list-length
+// limits, in one pass over the bytes. ok false means the document must take
+// the decoding path, which reports what is wrong with it.
+func scanRaw(data []byte, l Limits) (rawJSON, bool) {
+	start := skipSpace(data, 0)
+	end := len(data)
+	for end > start && isSpace(data[end-1]) {
+		end--
+	}
+	data = data[start:end]
+	if len(data) == 0 || data[0] != '{' {
+		return nil, false
+	}
+	maxDepth := maxScanNesting
+	if l.MaxDepth > 0 {
+		maxDepth = min(maxDepth, l.MaxDepth+1)
+	}
+	// counts holds, for each open container, -1 for an object or the
+	// number of elements of an array.
+	counts := make([]int, 0, 16)
+	i, top := 0, 0
+value:
+	if i >= len(data) {
+		return nil, false
+	}
+	switch c := data[i]; {
+	case c == '{' || c == '[':
+		if len(counts) == maxDepth {
+			return nil, false
+		}
+		i = skipSpace(data, i+1)
+		if i < len(data) && data[i] == c+2 { // '}' or ']'
+			i++
+			goto next
+		}
+		if c == '[' {
+			counts = append(counts, 1)
+			goto value
+		}
+		counts = append(counts, -1)
+		goto member
+	case c == '"':
+		if i = scanString(data, i); i < 0 {
+			return nil, false
+		}
+	case c == '-' || c >= '0' && c <= '9':
+		if i = scanNumber(data, i); i < 0 {
+			return nil, false
+		}
+	case c == 't':
+		i = scanLiteral(data, i, "true")
+	case c == 'f':
+		i = scanLiteral(data, i, "false")
+	case c == 'n':
+		i = scanLiteral(data, i, "null")
+	default:
+		return nil, false
+	}
+	if i < 0 {
+		return nil, false
+	}
+next: // after a value: a separator, the end of its container, or the end
+	i = skipSpace(data, i)
+	if len(counts) == 0 {
+		return rawJSON(data), i == len(data)
+	}
+	if i >= len(data) {
+		return nil, false
+	}
+	top = len(counts) - 1
+	switch data[i] {
+	case ',':
+		i = skipSpace(data, i+1)
+		if counts[top] < 0 {
+			goto member
+		}
+		counts[top]++
+		if l.MaxListLength > 0 && counts[top] > l.MaxListLength {
+			return nil, false
+		}
+		goto value
+	case '}':
+		if counts[top] >= 0 {
+			return nil, false
+		}
+	case ']':
+		if counts[top] < 0 {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	counts = counts[:top]
+	i++
+	goto next
+member: // an object member's key and colon, then its value
+	if i >= len(data) || data[i] != '"' {
+		return nil, false
+	}
+	if i = scanString(data, i); i < 0 {
+		return nil, false
+	}
+	if i = skipSpace(data, i); i >= len(data) || data[i] != ':' {
+		return nil, false
+	}
+	i = skipSpace(data, i+1)
+	goto value
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// scanString validates the string starting at i: escapes, no control
+// characters, valid UTF-8. It returns the index after it, or -1.
+func scanString(r []byte, i int) int {
+	for i++; i < len(r); {
+		c := r[i]
+		switch {
+		case c == '"':
+			return i + 1
+		case c == '\\':
+			if i+1 >= len(r) {
+				return -1
+			}
+			switch r[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(r) {
+					return -1
+				}
+				for _, h := range r[i+2 : i+6] {
+					if !isHex(h) {
+						return -1
+					}
+				}
+				i += 6
+			default:
+				return -1
+			}
+		case c < 0x20:
+			return -1
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			ru, n := utf8.DecodeRune(r[i:])
+			if ru == utf8.RuneError && n == 1 {
+				return -1
+			}
+			i += n
+		}
+	}
+	return -1
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// scanNumber validates the number starting at i by JSON's grammar and
+// returns the index after it, or -1.
+func scanNumber(r []byte, i int) int {
+	if r[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(r) && r[i] == '0':
+		i++
+	case i < len(r) && r[i] >= '1' && r[i] <= '9':
+		i = skipDigits(r, i)
+	default:
+		return -1
+	}
+	if i < len(r) && r[i] == '.' {
+		j := skipDigits(r, i+1)
+		if j == i+1 {
+			return -1
+		}
+		i = j
+	}
+	if i < len(r) && (r[i] == 'e' || r[i] == 'E') {
+		i++
+		if i < len(r) && (r[i] == '+' || r[i] == '-') {
+			i++
+		}
+		j := skipDigits(r, i)
+		if j == i {
+			return -1
+		}
+		i = j
+	}
+	return i
+}
+
+func skipDigits(r []byte, i int) int {
+	for i < len(r) && r[i] >= '0' && r[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// scanLiteral returns the index after lit at i, or -1.
+func scanLiteral(r []byte, i int, lit string) int {
+	if len(r)-i < len(lit) || string(r[i:i+len(lit)]) != lit {
+		return -1
+	}
+	return i + len(lit)
+}

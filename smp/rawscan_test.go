@@ -1,0 +1,109 @@
+package smp
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// scanOracle is what scanRaw must decide, by encoding/json: valid JSON
+// and UTF-8 whose top level is an object, within the limits. The limits
+// are counted on the text (a duplicate key's earlier value counts too).
+func scanOracle(data []byte, l Limits) bool {
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if !json.Valid(data) || !utf8.Valid(data) || len(trimmed) == 0 || trimmed[0] != '{' {
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	type container struct {
+		object  bool
+		wantKey bool // object: the next token is a key or its end
+		n       int  // array: elements so far
+	}
+	var open []container
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return len(open) == 0
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			open = open[:len(open)-1]
+			continue
+		}
+		if n := len(open); n > 0 {
+			top := &open[n-1]
+			switch {
+			case top.object && top.wantKey:
+				top.wantKey = false
+				continue // a key
+			case top.object:
+				top.wantKey = true
+			default:
+				if top.n++; l.MaxListLength > 0 && top.n > l.MaxListLength {
+					return false
+				}
+			}
+		}
+		if d, ok := tok.(json.Delim); ok {
+			if l.MaxDepth > 0 && len(open) > l.MaxDepth {
+				return false
+			}
+			open = append(open, container{object: d == '{', wantKey: d == '{'})
+		}
+	}
+}
+
+func checkScan(t *testing.T, data []byte, l Limits) {
+	t.Helper()
+	raw, ok := scanRaw(data, l)
+	if want := scanOracle(data, l); ok != want {
+		t.Fatalf("scanRaw(%q, %+v) = %v, encoding/json says %v", data, l, ok, want)
+	}
+	if ok && !bytes.Equal(raw, bytes.Trim(data, " \t\r\n")) {
+		t.Fatalf("scanRaw(%q) kept %q", data, raw)
+	}
+}
+
+// TestScanRawGrammar: the one-pass scan agrees with encoding/json on the
+// corners of JSON's grammar and of UTF-8.
+func TestScanRawGrammar(t *testing.T) {
+	docs := []string{
+		`{}`, ` {} `, "\t{\n}\r\n", `{"a":1}`, `{"a":1,}`, `{,"a":1}`, `{"a" 1}`, `{"a":1 "b":2}`,
+		`{"a":[]}`, `{"a":[,]}`, `{"a":[1,]}`, `{"a":[1 2]}`, `{"a":[1],"b":{"c":[{}]}}`, `{"a":[}`, `{"a":{]}`,
+		`{"a":0}`, `{"a":-0}`, `{"a":01}`, `{"a":-}`, `{"a":1.}`, `{"a":.5}`, `{"a":1.5e}`, `{"a":1.5e+}`,
+		`{"a":1.5E-7}`, `{"a":1e9}`, `{"a":+1}`, `{"a":1x}`, `{"a":0x10}`,
+		`{"a":true}`, `{"a":tru}`, `{"a":truex}`, `{"a":null}`, `{"a":nul}`, `{"a":false}`, `{"a":False}`,
+		`{"a":"\u00e9\n\"\\\/\b\f\r\t"}`, `{"a":"\x"}`, `{"a":"\u00g0"}`, `{"a":"\u00"}`, `{"a":"unterminated}`,
+		"{\"a\":\"tab\there\"}", "{\"a\":\"\xff\"}", "{\"a\":\"\xc3\xa9\"}", "{\"a\":\"\xed\xa0\x80\"}", "{\"\xe2\x82\":1}",
+		"{\"a\":1}\xff", `{"a":1} x`, `{"a":1}{}`, `[1]`, `"s"`, `1`, ``, `   `, "\u00a0{}", "\v{}",
+		`{1:2}`, `{"a":}`, `{"a"}`, `{"a":1`, `{"a":[1`, `{"a":"`, `{"a":"\`, `{"a":"\u12`,
+	}
+	for _, d := range docs {
+		checkScan(t, []byte(d), Limits{})
+	}
+	deep := func(n int) string { return `{"a":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}` }
+	for _, n := range []int{1, 2, 3, 9999, 10000, 10001} {
+		for _, l := range []Limits{{}, {MaxDepth: 2}, {MaxDepth: 3}, {MaxDepth: 10000}} {
+			checkScan(t, []byte(deep(n)), l)
+		}
+	}
+	for _, d := range []string{`{"a":[1,2,3]}`, `{"a":[[1,2],[3]]}`, `{"a":[{"b":[1,2,3]}]}`, `{"a":[]}`, `{"":[{}],"":[]}`} {
+		for _, l := range []Limits{{MaxListLength: 1}, {MaxListLength: 2}, {MaxListLength: 3}, {MaxListLength: 2, MaxDepth: 1}} {
+			checkScan(t, []byte(d), l)
+		}
+	}
+}
+
+// FuzzScanRaw checks the one-pass scan against encoding/json on any bytes
+// and small limits.
+func FuzzScanRaw(f *testing.F) {
+	for _, d := range []string{`{"a":[1,{"b":"\u00e9"}],"c":-1.5e3,"d":[true,false,null]}`, "{\"a\":\"\xff\"}", `{"a":[[[]]]}`} {
+		f.Add([]byte(d), uint8(0), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, depth, length uint8) {
+		checkScan(t, data, Limits{})
+		checkScan(t, data, Limits{MaxDepth: int(depth % 5), MaxListLength: int(length % 5)})
+	})
+}
