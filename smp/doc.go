@@ -1,0 +1,47 @@
+// Package smp computes and applies strategic merge patches, the patch
+// format of kubectl apply and kubectl patch, between values of Go types
+// that carry Kubernetes-style struct tags.
+//
+// A Go type's tags (read by package reflectschema) decide how each list
+// merges: `patchStrategy:"merge"` with `patchMergeKey:"name"` merges
+// elements by key, `patchMergeKey:"port,protocol"` by several fields, and
+// `recommendedPatchMergeKey:"port,protocol"` names a fuller key that
+// patches may select with $patchMergeKey; a merge list of scalars is a
+// set; lists without a merge strategy are replaced whole. `patchStrategy:"retainKeys"`
+// marks a union, whose other members a patch clears with $retainKeys.
+//
+// # Two APIs
+//
+// The typed API walks Go values, without a JSON round trip: Diff and
+// ThreeWay make a Patch, Apply applies one and returns a new value;
+// ParsePatch reads a patch from the wire. The JSON API works on bytes:
+// ApplyJSON, DiffJSON and ThreeWayJSON, and Kubernetes' own names and
+// arguments (StrategicMergePatch, CreateTwoWayMergePatch,
+// CreateThreeWayMergePatch, StrategicMergeMapPatch,
+// CreateTwoWayMergeMapPatch, MergingMapsHaveConflicts) so that it can
+// replace k8s.io/apimachinery/pkg/util/strategicpatch. Both APIs give the
+// same results.
+//
+// # Options
+//
+// WithDirectives limits the directives written and obeyed to an older
+// generation of the format (DirectivesRetainKeys is what Kubernetes
+// servers understand today). WithOrdering picks where unmentioned live
+// list items go. WithSkewSafe writes whole ($patch: replace) the lists an
+// older applier could merge wrongly. WithOverwrite resolves three-way conflicts in
+// modified's favour. WithLimits bounds the input; WithPreconditions checks
+// created patches; WithTypeChecks(false) accepts ill-typed patch values as
+// Kubernetes does.
+//
+// # Guarantees
+//
+// No operation changes its arguments, and Apply's result shares nothing
+// mutable with them. No document or patch makes an operation panic. Every error is an
+// *Error with a Kind and the Path where it happened, such as
+// spec.template.spec.containers[name=web].ports. Operations are safe for
+// concurrent use.
+//
+// The repository's docs/ describe the wire format (format.md), where it
+// differs from Kubernetes (compat.md), version skew (skew.md) and the
+// errors (errors.md).
+package smp
