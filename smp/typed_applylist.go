@@ -274,39 +274,55 @@ func (a *tapplier) mergeListFull(dv, cur reflect.Value, in listInput, n *tnode, 
 }
 
 // plainStructList is mergeStructList for the common patch: merging
-// elements only (no $patch, no $patchMergeKey), each carrying its default
-// key once, onto a live list whose elements are all present with unique
-// identities, with a $setElementOrder of plain entries if any. It orders
-// the result as mergeObjectList would, without stand-ins, and merges each
-// element in Go. done is false, with nothing written, for any other list.
+// elements (no $patchMergeKey), each carrying its default key once, and
+// deletions ($patch: delete) of other keys, onto a live list whose
+// elements are all present with unique identities, with a $setElementOrder
+// of plain entries if any. It orders the result as mergeObjectList would,
+// without stand-ins, and merges each element in Go. done is false, with
+// nothing written, for any other list.
 func (a *tapplier) plainStructList(dv, cur reflect.Value, in listInput, bodies map[string]map[string]any, n *tnode, c slot, at *pathNode) (done bool, err error) {
 	if in.hasDeletes {
 		return false, nil
 	}
 	lk := keysOf(c)
 	def := lk.defaultSet()
-	plainIDs := func(l []any) ([]string, bool) {
-		ids := make([]string, len(l))
-		for i, e := range l {
+	// plainIDs gives the identities of merging elements and, where
+	// deletions are allowed, of deleted ones.
+	plainIDs := func(l []any, deletions bool) (merges, deletes []string, ok bool) {
+		merges = make([]string, 0, len(l))
+		for _, e := range l {
 			m, _ := e.(map[string]any)
-			if _, directive := m[keyPatch]; m == nil || directive {
-				return nil, false
+			if m == nil {
+				return nil, nil, false
+			}
+			d, directive := m[keyPatch]
+			if directive && (!deletions || d != patchDelete) {
+				return nil, nil, false
 			}
 			ks, id, err := lk.elementKey(m, a.cfg.directives, nil)
 			if err != nil || ks.directive {
-				return nil, false
+				return nil, nil, false
 			}
-			ids[i] = id
+			if directive {
+				deletes = append(deletes, id)
+			} else {
+				merges = append(merges, id)
+			}
 		}
-		return ids, true
+		return merges, deletes, true
 	}
-	patchIDs, ok := plainIDs(in.patch)
+	patchIDs, deleteIDs, ok := plainIDs(in.patch, true)
 	if !ok || len(bodies) != len(patchIDs) {
 		return false, nil
 	}
+	for _, id := range deleteIDs {
+		if _, merged := bodies[id]; merged {
+			return false, nil // deleted, then made anew from the patch alone
+		}
+	}
 	var orderIDs []string
 	if in.hasSetOrder {
-		if orderIDs, ok = plainIDs(in.setOrder); !ok {
+		if orderIDs, _, ok = plainIDs(in.setOrder, false); !ok {
 			return false, nil
 		}
 	}
@@ -314,8 +330,7 @@ func (a *tapplier) plainStructList(dv, cur reflect.Value, in listInput, bodies m
 	en := n.elem
 	scratch := make(map[string]any, len(def.fields))
 	live := make(map[string]int, cur.Len())
-	items := make([]any, 0, cur.Len()+len(patchIDs))
-	ids := make([]string, 0, cur.Len()+len(patchIDs))
+	liveIDs := make([]string, cur.Len())
 	for i := range cur.Len() {
 		e, null := derefNull(cur.Index(i))
 		if null {
@@ -330,15 +345,35 @@ func (a *tapplier) plainStructList(dv, cur reflect.Value, in listInput, bodies m
 			return false, nil
 		}
 		live[id] = i
-		items = append(items, i)
-		ids = append(ids, id)
+		liveIDs[i] = id
 	}
-	server := firstRanks(ids)
-	for k, id := range patchIDs {
-		if _, ok := live[id]; !ok {
-			items = append(items, cur.Len()+k) // a new element, from patch element k
+	deleted := make(map[string]bool, len(deleteIDs))
+	for _, id := range deleteIDs {
+		if _, ok := live[id]; ok {
+			deleted[id] = true
+		}
+	}
+	items := make([]any, 0, cur.Len()+len(patchIDs))
+	ids := make([]string, 0, cur.Len()+len(patchIDs))
+	for i, id := range liveIDs {
+		if !deleted[id] {
+			items = append(items, i)
 			ids = append(ids, id)
 		}
+	}
+	server := firstRanks(ids)
+	survivors := len(ids)
+	for _, id := range patchIDs {
+		if _, ok := live[id]; !ok {
+			items = append(items, cur.Len()) // a new element, made from bodies[id]
+			ids = append(ids, id)
+		}
+	}
+	// As mergeObjectList: $setElementOrder ranks live items against a view
+	// where the first new items fill the places deletions freed.
+	orderServer := server
+	if freed := len(deleted); freed > 0 {
+		orderServer = firstRanks(ids[:survivors+min(freed, len(ids)-survivors)])
 	}
 	if in.inPatch && len(ids) > 0 {
 		items, ids = arrange(items, ids, firstRanks(patchIDs), server, a.cfg.ordering)
@@ -347,7 +382,7 @@ func (a *tapplier) plainStructList(dv, cur reflect.Value, in listInput, bodies m
 		if checkSetOrder(patchIDs, orderIDs, at, in.orderAt) != nil {
 			return false, nil // the general path reports it, after what it finds first
 		}
-		items, ids = arrange(items, ids, firstRanks(orderIDs), server, a.cfg.ordering)
+		items, ids = arrange(items, ids, firstRanks(orderIDs), orderServer, a.cfg.ordering)
 	}
 	saved := a.decodeErr
 	dv = allocChain(dv)
@@ -365,7 +400,7 @@ func (a *tapplier) plainStructList(dv, cur reflect.Value, in listInput, bodies m
 			}
 			ce, _ = derefNull(ce)
 		} else {
-			body = in.patch[src-cur.Len()].(map[string]any)
+			body = bodies[ids[j]]
 		}
 		keep, err := a.mergeStruct(allocChain(out.Index(j)), ce, body, en, es, false, at.keyed(&def, body))
 		if err != nil {
