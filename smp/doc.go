@@ -7,8 +7,9 @@
 // elements by key, `patchMergeKey:"port,protocol"` by several fields, and
 // `recommendedPatchMergeKey:"port,protocol"` names a fuller key that
 // patches may select with $patchMergeKey; a merge list of scalars is a
-// set; lists without a merge strategy are replaced whole. `patchStrategy:"retainKeys"`
-// marks a union, whose other members a patch clears with $retainKeys.
+// set; lists without a merge strategy are replaced whole.
+// `patchStrategy:"retainKeys"` marks a union, whose other members a patch
+// clears with $retainKeys.
 //
 // # Two APIs
 //
@@ -28,16 +29,16 @@
 // generation of the format (DirectivesRetainKeys is what Kubernetes
 // servers understand today). WithOrdering picks where unmentioned live
 // list items go. WithSkewSafe writes whole ($patch: replace) the lists an
-// older applier could merge wrongly. WithOverwrite resolves three-way conflicts in
-// modified's favour. WithLimits bounds the input; WithPreconditions checks
+// older applier could merge wrongly. WithOverwrite resolves three-way
+// conflicts in modified's favour. WithLimits bounds the input; WithPreconditions checks
 // created patches; WithTypeChecks(false) accepts ill-typed patch values as
 // Kubernetes does.
 //
 // # Guarantees
 //
 // No operation changes its arguments, and Apply's result shares nothing
-// mutable with them. No document or patch makes an operation panic. Every error is an
-// *Error with a Kind and the Path where it happened, such as
+// mutable with them. No document or patch makes an operation panic.
+// Every error is an *Error with a Kind and the Path where it happened, such as
 // spec.template.spec.containers[name=web].ports. Operations are safe for
 // concurrent use.
 //

@@ -115,7 +115,7 @@ func eachElement(r rawJSON, fn func(val rawJSON)) {
 }
 
 func skipSpace(r []byte, i int) int {
-	for i < len(r) && (r[i] == ' ' || r[i] == '\t' || r[i] == '\n' || r[i] == '\r') {
+	for i < len(r) && isSpace(r[i]) {
 		i++
 	}
 	return i

@@ -49,13 +49,9 @@ value:
 		counts = append(counts, -1)
 		goto member
 	case c == '"':
-		if i = scanString(data, i); i < 0 {
-			return nil, false
-		}
+		i = scanString(data, i)
 	case c == '-' || c >= '0' && c <= '9':
-		if i = scanNumber(data, i); i < 0 {
-			return nil, false
-		}
+		i = scanNumber(data, i)
 	case c == 't':
 		i = scanLiteral(data, i, "true")
 	case c == 'f':
@@ -65,7 +61,7 @@ value:
 	default:
 		return nil, false
 	}
-	if i < 0 {
+	if i < 0 { // a scalar that is not valid JSON
 		return nil, false
 	}
 next: // after a value: a separator, the end of its container, or the end
@@ -116,6 +112,7 @@ member: // an object member's key and colon, then its value
 	goto value
 }
 
+// isSpace reports whether c is JSON whitespace.
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // scanString validates the string starting at i: escapes, no control

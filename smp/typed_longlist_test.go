@@ -2,6 +2,7 @@ package smp_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -33,13 +34,8 @@ func TestTypedApplyLongList(t *testing.T) {
 		}
 		return s
 	}
-	reversed := func(s []int) []int {
-		r := make([]int, len(s))
-		for i, v := range s {
-			r[len(s)-1-i] = v
-		}
-		return r
-	}
+	reversed := seq(0, n)
+	slices.Reverse(reversed)
 	original := pod(seq(0, n)...)
 	edited := pod(seq(0, n)...)
 	for i := range edited.Spec.Containers {
@@ -50,7 +46,7 @@ func TestTypedApplyLongList(t *testing.T) {
 	for name, modified := range map[string]*fixtures.Pod{
 		"edit every seventh": edited,
 		"append":             pod(seq(0, n+300)...),
-		"reverse":            pod(reversed(seq(0, n))...),
+		"reverse":            pod(reversed...),
 		"prepend and drop":   pod(append(seq(n, n+50), seq(100, n)...)...),
 	} {
 		t.Run(name, func(t *testing.T) {
