@@ -1,0 +1,189 @@
+package bench
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// agreeInput is one FuzzKubernetesAgreement input, decoded.
+type agreeInput struct{ original, patch any }
+
+// agreeFilter recognises one difference docs/compat.md lists. applies
+// says whether the input can show it; normalize removes it from copies of
+// the two results (ours, Kubernetes'). The filters are tried in order,
+// each normalizing what the previous left, until the results are equal:
+// every filter used is counted.
+type agreeFilter struct {
+	heading   string // the docs/compat.md heading
+	applies   func(in agreeInput, ours, theirs any) bool
+	normalize func(in agreeInput, ours, theirs any) (any, any)
+}
+
+var agreeFilters = []agreeFilter{
+	{
+		// {x: {$patch: delete}} leaves x: {} in Kubernetes' result.
+		heading: "delete directive on a map",
+		applies: func(in agreeInput, _, _ any) bool { return hasObjectDirective(in.patch, "delete") },
+		normalize: func(_ agreeInput, ours, theirs any) (any, any) {
+			return ours, dropEmptyObjectsOursLacks(ours, theirs)
+		},
+	},
+	{
+		// {x: {$patch: replace, ...}} where the original has no x: Kubernetes
+		// drops x, this engine sets it.
+		heading: "replace directive on an absent map",
+		applies: func(in agreeInput, _, _ any) bool { return hasObjectDirective(in.patch, "replace") },
+		normalize: func(in agreeInput, ours, theirs any) (any, any) {
+			return dropAbsentReplaced(in.patch, in.original, ours, theirs), theirs
+		},
+	},
+	{
+		// Kubernetes copies a value it adds without merging as it is: its
+		// directives and nulls stay in the result.
+		heading: "directives in added values",
+		applies: func(_ agreeInput, _, theirs any) bool { return holdsDirectiveOrNull(theirs) },
+		normalize: func(_ agreeInput, ours, theirs any) (any, any) {
+			return stripDirectivesAndNulls(ours), stripDirectivesAndNulls(theirs)
+		},
+	},
+	{
+		// Kubernetes decodes numbers to int64 or float64 and writes them
+		// back: an integer beyond int64 is rounded.
+		heading: "integers stay exact",
+		applies: func(_ agreeInput, ours, theirs any) bool { return agreeEqual(ours, theirs, floatNumbers) },
+		normalize: func(_ agreeInput, ours, _ any) (any, any) {
+			return ours, ours
+		},
+	},
+}
+
+// floatNumbers compares two JSON numbers as float64 values, as Kubernetes
+// sees them.
+func floatNumbers(a, b json.Number) bool {
+	x, err1 := strconv.ParseFloat(string(a), 64)
+	y, err2 := strconv.ParseFloat(string(b), 64)
+	return err1 == nil && err2 == nil && x == y
+}
+
+// hasObjectDirective reports whether the patch holds {$patch: what} as the
+// value of an object's field (not as a list element, where it is a list
+// directive).
+func hasObjectDirective(p any, what string) bool {
+	switch x := p.(type) {
+	case map[string]any:
+		for _, v := range x {
+			if m, ok := v.(map[string]any); ok && m["$patch"] == what {
+				return true
+			}
+			if hasObjectDirective(v, what) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if hasObjectDirective(e, what) { // an element's own $patch is a list directive
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dropEmptyObjectsOursLacks returns theirs without the empty objects at
+// fields ours lacks, through objects and lists of one length.
+func dropEmptyObjectsOursLacks(ours, theirs any) any {
+	switch t := theirs.(type) {
+	case map[string]any:
+		o, _ := ours.(map[string]any)
+		out := make(map[string]any, len(t))
+		for k, v := range t {
+			ov, inO := o[k]
+			if m, ok := v.(map[string]any); ok && len(m) == 0 && !inO {
+				continue
+			}
+			out[k] = dropEmptyObjectsOursLacks(ov, v)
+		}
+		return out
+	case []any:
+		o, _ := ours.([]any)
+		out := make([]any, len(t))
+		for i, v := range t {
+			var ov any
+			if len(o) == len(t) {
+				ov = o[i]
+			}
+			out[i] = dropEmptyObjectsOursLacks(ov, v)
+		}
+		return out
+	}
+	return theirs
+}
+
+// dropAbsentReplaced returns ours without the fields, reached through
+// objects, that the patch sets with $patch: replace where the original
+// has none and Kubernetes' result has none.
+func dropAbsentReplaced(patch, original, ours, theirs any) any {
+	p, _ := patch.(map[string]any)
+	o, ok := ours.(map[string]any)
+	if !ok || p == nil {
+		return ours
+	}
+	orig, _ := original.(map[string]any)
+	t, _ := theirs.(map[string]any)
+	out := make(map[string]any, len(o))
+	for k, v := range o {
+		pv, _ := p[k].(map[string]any)
+		_, inOrig := orig[k]
+		_, inT := t[k]
+		if pv != nil && pv["$patch"] == "replace" && !inOrig && !inT {
+			continue
+		}
+		out[k] = dropAbsentReplaced(p[k], orig[k], v, t[k])
+	}
+	return out
+}
+
+// holdsDirectiveOrNull reports whether a result holds a "$" key or a null.
+func holdsDirectiveOrNull(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if e == nil || strings.HasPrefix(k, "$") || holdsDirectiveOrNull(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if e == nil || holdsDirectiveOrNull(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stripDirectivesAndNulls returns v without "$" keys, null fields, and
+// list elements holding $patch.
+func stripDirectivesAndNulls(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if e != nil && !strings.HasPrefix(k, "$") {
+				out[k] = stripDirectivesAndNulls(e)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, 0, len(x))
+		for _, e := range x {
+			if m, ok := e.(map[string]any); ok && m["$patch"] != nil {
+				continue
+			}
+			out = append(out, stripDirectivesAndNulls(e))
+		}
+		return out
+	}
+	return v
+}
