@@ -20,15 +20,38 @@ import (
 // type keeps them apart); three-way results compare with nil ≡ empty, as
 // docs/compat.md says three-way patches treat them (kubernetes#48164).
 
-// fuzzUnaddressable reports whether a document holds a merge-list element
-// lacking a key field: no patch can address it (MissingMergeKey), so the
-// round trip cannot hold there (property RoundTrip's exception too).
+// fuzzUnaddressable reports whether a document holds what no patch can
+// say, so that the round trip cannot hold there: a merge-list element
+// lacking a key field (MissingMergeKey; property RoundTrip's exception),
+// or a map key starting with "$", which a patch reads as a directive
+// (property's generators draw none).
 func fuzzUnaddressable[T any](t *testing.T, docs ...[]byte) bool {
 	t.Helper()
 	st := fuzzSchema[T](t)
 	for _, doc := range docs {
-		if missing, _ := fuzzKeyProblems(fuzzJSON(t, doc), st, ""); missing != "" {
+		v := fuzzJSON(t, doc)
+		if missing, _ := fuzzKeyProblems(v, st, ""); missing != "" || fuzzDollarKey(v) {
 			return true
+		}
+	}
+	return false
+}
+
+// fuzzDollarKey reports whether a typed value's JSON holds a key starting
+// with "$": only a map's data key can.
+func fuzzDollarKey(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if strings.HasPrefix(k, "$") || fuzzDollarKey(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if fuzzDollarKey(e) {
+				return true
+			}
 		}
 	}
 	return false
@@ -167,8 +190,9 @@ func fuzzLeaves(v any, path string, into map[string]any) {
 // modified sets through objects only is modified's in r; every such
 // scalar original had and modified has not is gone from r. Without
 // overwrite, ThreeWay succeeds with the same patch or reports a conflict.
-// Documents with a merge-list element lacking its key, or repeating one,
-// are left out, as property ThreeWay leaves them out.
+// Documents with a merge-list element lacking its key or repeating one,
+// or with a map key starting with "$", are left out, as property
+// ThreeWay leaves them out.
 func fuzzCheckThreeWayRules[T any](t *testing.T, o, m, c T, seedOrder, skewSafe bool) {
 	t.Helper()
 	opts := []smp.Option{smp.WithDirectives(smp.DirectivesAll), smp.WithSkewSafe(skewSafe)}
@@ -179,7 +203,7 @@ func fuzzCheckThreeWayRules[T any](t *testing.T, o, m, c T, seedOrder, skewSafe 
 	ob, mb, cb := typedMarshal(t, o), typedMarshal(t, m), typedMarshal(t, c)
 	od, md, cd := fuzzJSON(t, ob), fuzzJSON(t, mb), fuzzJSON(t, cb)
 	for _, d := range []any{od, md, cd} {
-		if missing, dup := fuzzKeyProblems(d, st, ""); missing != "" || dup != "" {
+		if missing, dup := fuzzKeyProblems(d, st, ""); missing != "" || dup != "" || fuzzDollarKey(d) {
 			return
 		}
 	}
