@@ -3,6 +3,7 @@ package openapischema
 import (
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 
 	rs "github.com/typedpatch/typedpatch/reflectschema"
@@ -36,7 +37,7 @@ func (b *builder) decideMeta(p pendingField) error {
 	if err != nil {
 		return b.fail(ReasonMergeKey, p.ptr, "%v", err)
 	}
-	source := "the patch extensions"
+	source := patchSource(strategy, mergeKey, recKey)
 	if f.Type.Kind == rs.List {
 		patchExt := strategy != "" || mergeKey != "" || recKey != ""
 		switch {
@@ -94,6 +95,17 @@ func (b *builder) listTypeMeta(f *rs.Field, listType string, mapKeys []string, p
 		return rs.PatchMeta{}, nil
 	}
 	return rs.PatchMeta{}, b.fail(ReasonStrategy, ptr, "unknown %s %q (want atomic, set or map)", extListType, listType)
+}
+
+// patchSource names the patch extensions a field carries, for messages.
+func patchSource(strategy, mergeKey, recKey string) string {
+	var parts []string
+	for _, e := range [][2]string{{rs.ExtPatchStrategy, strategy}, {rs.ExtPatchMergeKey, mergeKey}, {rs.ExtRecommendedMergeKey, recKey}} {
+		if e[1] != "" {
+			parts = append(parts, e[0]+" "+strconv.Quote(e[1]))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func isObject(t *rs.Type) bool {
