@@ -255,7 +255,7 @@ func (b *builder) fillObject(t *rs.Type, node map[string]any, ptr string) error 
 		return b.fail(ReasonInvalid, child(ptr, "properties"), "properties must be an object, not %s", describe(node["properties"]))
 	}
 	embedded := flag(node, "x-kubernetes-embedded-resource")
-	if len(props) == 0 && !embedded {
+	if props == nil && !embedded { // properties: {} is a struct without fields
 		if ap, ok := node["additionalProperties"].(map[string]any); ok {
 			elem, err := b.schema(ap, child(ptr, "additionalProperties"))
 			t.Kind, t.Elem = rs.Map, elem

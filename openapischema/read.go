@@ -58,6 +58,9 @@ func (s *Schemas) Kinds() []GVK {
 // without x-kubernetes-group-version-kind are found only here.
 func (s *Schemas) Definition(name string) *reflectschema.Type { return s.defs[name] }
 
+// Definitions lists the names of an OpenAPI document's schemas, sorted.
+func (s *Schemas) Definitions() []string { return slices.Sorted(maps.Keys(s.defs)) }
+
 // Read reads an OpenAPI v2 or v3 document, or one or more
 // CustomResourceDefinitions (a YAML stream of documents separated by
 // "---", or a List), in YAML or JSON. Every schema in it is built and
