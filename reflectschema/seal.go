@@ -3,6 +3,7 @@ package reflectschema
 import (
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // ParsePatchMeta reads patch metadata as Kubernetes spells it in struct
@@ -100,14 +101,14 @@ func pathOf(nodes []node, i int, last string) string {
 	for ; i > 0; i = nodes[i].parent {
 		steps = append(steps, nodes[i].step)
 	}
-	out := ""
+	var out strings.Builder
 	for _, s := range slices.Backward(steps) {
-		if out != "" && s[0] != '[' {
-			out += "."
+		if out.Len() > 0 && !strings.HasPrefix(s, "[") {
+			out.WriteByte('.')
 		}
-		out += s
+		out.WriteString(s)
 	}
-	return out
+	return out.String()
 }
 
 // collect lists the untrusted types reachable from root, checking each
