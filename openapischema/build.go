@@ -18,7 +18,6 @@ type builder struct {
 	doc      map[string]any
 	document int                 // the YAML stream's document number, 0 for one
 	refs     map[string]*rs.Type // by target pointer: built or being built
-	aliasing map[string]bool     // bare $ref chains being followed
 	fields   []pendingField      // struct fields, in the order built
 	lists    []*rs.Type          // lists whose element was being built
 	roots    []*rs.Type          // every type to seal
@@ -33,7 +32,7 @@ type pendingField struct {
 }
 
 func newBuilder(doc map[string]any) *builder {
-	return &builder{doc: doc, refs: map[string]*rs.Type{}, aliasing: map[string]bool{}}
+	return &builder{doc: doc, refs: map[string]*rs.Type{}}
 }
 
 func (b *builder) fail(reason Reason, ptr, format string, args ...any) *Error {
@@ -96,7 +95,8 @@ func structural(n map[string]any) bool {
 }
 
 // ref returns the type a $ref names; at is the pointer of the node
-// holding the $ref.
+// holding the $ref. A target that is itself only a $ref (or a one-member
+// allOf) is an alias: it is the type it finally names.
 func (b *builder) ref(v any, at string) (*rs.Type, error) {
 	target, ok := v.(string)
 	if !ok {
@@ -105,33 +105,58 @@ func (b *builder) ref(v any, at string) (*rs.Type, error) {
 	if t, ok := b.refs[target]; ok {
 		return t, nil
 	}
-	if !strings.HasPrefix(target, "#") {
-		return nil, b.fail(ReasonUnsupported, at, "$ref %q is not in this document", target)
+	final, node, err := b.follow(target, at)
+	if err != nil {
+		return nil, err
 	}
-	node, ok := b.resolve(target)
-	if !ok {
-		return nil, b.fail(ReasonDanglingRef, at, "$ref %q names no schema", target)
-	}
-	if m, isMap := node.(map[string]any); isMap && (m["$ref"] != nil || m["allOf"] != nil) && !structural(m) {
-		// An alias: it is the type it names.
-		if b.aliasing[target] {
-			return nil, b.fail(ReasonDanglingRef, at, "$ref %q is a cycle of $refs that never reaches a schema", target)
-		}
-		b.aliasing[target] = true
-		t, err := b.schema(m, target)
-		if err == nil {
-			b.refs[target] = t
-		}
-		return t, err
+	if t, ok := b.refs[final]; ok {
+		b.refs[target] = t
+		return t, nil
 	}
 	m, isMap := node.(map[string]any)
 	if !isMap {
-		return nil, b.fail(ReasonInvalid, target, "a schema must be an object, not %s", describe(node))
+		return nil, b.fail(ReasonInvalid, final, "a schema must be an object, not %s", describe(node))
 	}
-	t := &rs.Type{Name: defName(target)}
-	b.refs[target] = t
+	t := &rs.Type{Name: defName(final)}
+	b.refs[final], b.refs[target] = t, t
 	b.roots = append(b.roots, t)
-	return t, b.fill(t, m, target)
+	return t, b.fill(t, m, final)
+}
+
+// follow resolves a $ref through aliases to the pointer of the schema
+// that says what the value is, and that schema.
+func (b *builder) follow(target, at string) (string, any, error) {
+	seen := map[string]bool{}
+	for {
+		if !strings.HasPrefix(target, "#") {
+			return "", nil, b.fail(ReasonUnsupported, at, "$ref %q is not in this document", target)
+		}
+		if seen[target] {
+			return "", nil, b.fail(ReasonDanglingRef, at, "$ref %q is a cycle of $refs that never reaches a schema", target)
+		}
+		seen[target] = true
+		node, ok := b.resolve(target)
+		if !ok {
+			return "", nil, b.fail(ReasonDanglingRef, at, "$ref %q names no schema", target)
+		}
+		m, isMap := node.(map[string]any)
+		if !isMap || structural(m) {
+			return target, node, nil
+		}
+		if ref, ok := m["$ref"]; ok {
+			next, isStr := ref.(string)
+			if !isStr {
+				return "", nil, b.fail(ReasonInvalid, target, "$ref must be a string, not %s", describe(ref))
+			}
+			at, target = target, next
+			continue
+		}
+		member, mptr, err := b.allOfTarget(m, target)
+		if err != nil || member == nil {
+			return target, node, err
+		}
+		at, target = target, mptr
+	}
 }
 
 // resolve follows a JSON pointer ("#/definitions/x") into the document.

@@ -12,7 +12,7 @@ import (
 
 // FuzzRead feeds schema documents and JSON documents: Read never panics
 // and fails only with an *Error; every schema it reads drives DiffJSON
-// and ApplyJSON without a panic, failing only with an *smp.Error. The
+// ApplyJSON and ThreeWayJSON without a panic, failing only with an *smp.Error. The
 // seeds are large: run it with -fuzzminimizetime 2s, or minimizing an
 // interesting input takes most of the time.
 var fuzzSeeds = []string{"rollout-crd.yaml", "httproute-crd.yaml", "certificate-crd.yaml", "openapi-v2.json", "openapi-v3.yaml"}
@@ -53,6 +53,8 @@ func FuzzRead(f *testing.F) {
 				checkErr(t, err)
 			}
 			_, err = smp.ApplyJSON(a, b, st)
+			checkErr(t, err)
+			_, err = smp.ThreeWayJSON(a, b, a, st)
 			checkErr(t, err)
 		}
 	})

@@ -319,3 +319,33 @@ func TestScalarChecksWithoutGoTypes(t *testing.T) {
 	_, err := smp.ApplyJSON([]byte(`{}`), []byte(`{"spec":{"strategy":{"canary":{"maxSurge":"25%","trafficRouting":{"plugins":{"x":[1,{"y":true}]}}}}}}`), st)
 	assert.NoError(t, err)
 }
+
+// A definition that only names another is that type, even when the other
+// refers back to it.
+func TestAliasesAndRecursion(t *testing.T) {
+	doc := `{"swagger": "2.0", "definitions": {
+		"a.Alias": {"allOf": [{"$ref": "#/definitions/a.Tree"}], "description": "an alias"},
+		"a.Alias2": {"$ref": "#/definitions/a.Alias"},
+		"a.Tree": {"type": "object", "properties": {
+			"name": {"type": "string"},
+			"children": {"type": "array", "items": {"$ref": "#/definitions/a.Alias2"}, "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"]},
+			"parent": {"$ref": "#/definitions/a.Alias"}}}}}`
+	s, err := openapischema.Read([]byte(doc))
+	require.NoError(t, err)
+	tree := s.Definition("a.Tree")
+	require.NotNil(t, tree)
+	assert.Same(t, tree, s.Definition("a.Alias"))
+	assert.Same(t, tree, s.Definition("a.Alias2"))
+	assert.Same(t, tree, tree.Field("parent").Type)
+	assert.Same(t, tree, tree.Field("children").Type.Elem)
+	assert.Equal(t, mergeList("name"), tree.Field("children").Patch)
+
+	original := `{"name":"r","children":[{"name":"a","children":[{"name":"x"}]}]}`
+	modified := `{"name":"r","children":[{"name":"a","children":[{"name":"x"},{"name":"y"}]},{"name":"b"}]}`
+	live := `{"name":"r","children":[{"name":"a","children":[{"name":"x"},{"name":"z"}]}]}`
+	patch, err := smp.DiffJSON([]byte(original), []byte(modified), tree)
+	require.NoError(t, err)
+	got, err := smp.ApplyJSON([]byte(live), patch, tree)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"name":"r","children":[{"name":"a","children":[{"name":"x"},{"name":"y"},{"name":"z"}]},{"name":"b"}]}`, string(got))
+}
