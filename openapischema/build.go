@@ -16,12 +16,13 @@ import (
 // metadata, which depends on the element types, is decided in finish.
 type builder struct {
 	doc      map[string]any
-	document int                 // the YAML stream's document number, 0 for one
-	refs     map[string]*rs.Type // by target pointer: built or being built
-	fields   []pendingField      // struct fields, in the order built
-	lists    []*rs.Type          // lists whose element was being built
-	roots    []*rs.Type          // every type to seal
-	meta     *rs.Type            // the ObjectMeta of embedded resources
+	document int                       // the YAML stream's document number, 0 for one
+	refs     map[string]*rs.Type       // by target pointer: built or being built
+	fields   []pendingField            // struct fields, in the order built
+	lists    []*rs.Type                // lists whose element was being built
+	roots    []*rs.Type                // every type to seal
+	meta     *rs.Type                  // the ObjectMeta of embedded resources
+	extMemo  map[string]map[string]any // extensions reached through each $ref
 }
 
 // pendingField is a field whose patch metadata finish decides.
@@ -32,7 +33,7 @@ type pendingField struct {
 }
 
 func newBuilder(doc map[string]any) *builder {
-	return &builder{doc: doc, refs: map[string]*rs.Type{}}
+	return &builder{doc: doc, refs: map[string]*rs.Type{}, extMemo: map[string]map[string]any{}}
 }
 
 func (b *builder) fail(reason Reason, ptr, format string, args ...any) *Error {
@@ -105,55 +106,67 @@ func (b *builder) ref(v any, at string) (*rs.Type, error) {
 	if t, ok := b.refs[target]; ok {
 		return t, nil
 	}
-	final, node, err := b.follow(target, at)
+	chain, node, err := b.follow(target, at)
 	if err != nil {
 		return nil, err
 	}
-	if t, ok := b.refs[final]; ok {
-		b.refs[target] = t
-		return t, nil
+	final := chain[len(chain)-1]
+	t, done := b.refs[final]
+	if !done {
+		m, isMap := node.(map[string]any)
+		if !isMap {
+			return nil, b.fail(ReasonInvalid, final, "a schema must be an object, not %s", describe(node))
+		}
+		t = &rs.Type{Name: typeName(chain)}
+		b.refs[final] = t
+		b.roots = append(b.roots, t)
+		if err := b.fill(t, m, final); err != nil {
+			return nil, err
+		}
 	}
-	m, isMap := node.(map[string]any)
-	if !isMap {
-		return nil, b.fail(ReasonInvalid, final, "a schema must be an object, not %s", describe(node))
+	for _, p := range chain {
+		b.refs[p] = t
 	}
-	t := &rs.Type{Name: defName(final)}
-	b.refs[final], b.refs[target] = t, t
-	b.roots = append(b.roots, t)
-	return t, b.fill(t, m, final)
+	return t, nil
 }
 
-// follow resolves a $ref through aliases to the pointer of the schema
-// that says what the value is, and that schema.
-func (b *builder) follow(target, at string) (string, any, error) {
+// follow resolves a $ref through aliases to the schema that says what
+// the value is, or to a pointer already built. It returns the pointers
+// passed, the last one that schema's.
+func (b *builder) follow(target, at string) ([]string, any, error) {
+	var chain []string
 	seen := map[string]bool{}
 	for {
 		if !strings.HasPrefix(target, "#") {
-			return "", nil, b.fail(ReasonUnsupported, at, "$ref %q is not in this document", target)
+			return nil, nil, b.fail(ReasonUnsupported, at, "$ref %q is not in this document", target)
 		}
 		if seen[target] {
-			return "", nil, b.fail(ReasonDanglingRef, at, "$ref %q is a cycle of $refs that never reaches a schema", target)
+			return nil, nil, b.fail(ReasonDanglingRef, at, "$ref %q is a cycle of $refs that never reaches a schema", target)
 		}
 		seen[target] = true
+		chain = append(chain, target)
+		if _, built := b.refs[target]; built {
+			return chain, nil, nil
+		}
 		node, ok := b.resolve(target)
 		if !ok {
-			return "", nil, b.fail(ReasonDanglingRef, at, "$ref %q names no schema", target)
+			return nil, nil, b.fail(ReasonDanglingRef, at, "$ref %q names no schema", target)
 		}
 		m, isMap := node.(map[string]any)
 		if !isMap || structural(m) {
-			return target, node, nil
+			return chain, node, nil
 		}
 		if ref, ok := m["$ref"]; ok {
 			next, isStr := ref.(string)
 			if !isStr {
-				return "", nil, b.fail(ReasonInvalid, target, "$ref must be a string, not %s", describe(ref))
+				return nil, nil, b.fail(ReasonInvalid, target, "$ref must be a string, not %s", describe(ref))
 			}
 			at, target = target, next
 			continue
 		}
 		member, mptr, err := b.allOfTarget(m, target)
 		if err != nil || member == nil {
-			return target, node, err
+			return chain, node, err
 		}
 		at, target = target, mptr
 	}
@@ -194,6 +207,17 @@ func (b *builder) resolve(ptr string) (any, bool) {
 // defName is the last token of a definition's pointer.
 func defName(ptr string) string {
 	return pointerUnescaper.Replace(ptr[strings.LastIndex(ptr, "/")+1:])
+}
+
+// typeName names the type a chain of pointers reaches after the last
+// definition in it, not an allOf member.
+func typeName(chain []string) string {
+	for _, p := range slices.Backward(chain) {
+		if parent := p[:max(strings.LastIndex(p, "/"), 0)]; !strings.HasSuffix(parent, "/allOf") {
+			return defName(p)
+		}
+	}
+	return defName(chain[0])
 }
 
 // fill sets t from the schema node at ptr.

@@ -11,10 +11,10 @@ import (
 )
 
 // FuzzRead feeds schema documents and JSON documents: Read never panics
-// and fails only with an *Error; every schema it reads drives DiffJSON
-// ApplyJSON and ThreeWayJSON without a panic, failing only with an *smp.Error. The
-// seeds are large: run it with -fuzzminimizetime 2s, or minimizing an
-// interesting input takes most of the time.
+// and fails only with an *Error; every schema it reads drives DiffJSON,
+// ApplyJSON and ThreeWayJSON without a panic, failing only with an
+// *smp.Error. The seeds are large: run it with -fuzzminimizetime 2s, or
+// minimizing an interesting input takes most of the time.
 var fuzzSeeds = []string{"rollout-crd.yaml", "httproute-crd.yaml", "certificate-crd.yaml", "openapi-v2.json", "openapi-v3.yaml"}
 
 func FuzzRead(f *testing.F) {

@@ -21,12 +21,12 @@ const (
 // then the list type.
 func (b *builder) decideMeta(p pendingField) error {
 	f := p.field
-	chain := b.extChain(p.node)
-	strategy, err1 := b.extString(chain, rs.ExtPatchStrategy, p.ptr)
-	mergeKey, err2 := b.extString(chain, rs.ExtPatchMergeKey, p.ptr)
-	recKey, err3 := b.extString(chain, rs.ExtRecommendedMergeKey, p.ptr)
-	listType, err4 := b.extString(chain, extListType, p.ptr)
-	mapKeys, err5 := b.extStrings(chain, extListMapKeys, p.ptr)
+	ext := b.exts(p.node)
+	strategy, err1 := b.extString(ext, rs.ExtPatchStrategy, p.ptr)
+	mergeKey, err2 := b.extString(ext, rs.ExtPatchMergeKey, p.ptr)
+	recKey, err3 := b.extString(ext, rs.ExtRecommendedMergeKey, p.ptr)
+	listType, err4 := b.extString(ext, extListType, p.ptr)
+	mapKeys, err5 := b.extStrings(ext, extListMapKeys, p.ptr)
 	if err := errors.Join(err1, err2, err3, err4, err5); err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func (b *builder) decideMeta(p pendingField) error {
 		if meta.Strategy == rs.Merge {
 			meta.Strategy = rs.Default // objects merge anyway
 		}
-		if lookupExt(chain, extMapType) == "atomic" {
+		if ext[extMapType] == "atomic" {
 			// Replaced whole where a field holds it; as the element of a
 			// keyed list it keeps its fields, which the key needs.
 			f.Type = &rs.Type{Kind: rs.Atomic, Name: f.Type.Name}
@@ -112,40 +112,44 @@ func isObject(t *rs.Type) bool {
 	return t != nil && (t.Kind == rs.Struct || t.Kind == rs.Map || t.Kind == rs.Untyped)
 }
 
-// extChain lists the nodes whose extensions apply to a property: the
-// property's own schema, then the schemas its $ref or single allOf
-// member lead to.
-func (b *builder) extChain(node map[string]any) []map[string]any {
-	var chain []map[string]any
-	seen := map[string]bool{}
-	for node != nil {
-		chain = append(chain, node)
-		var next any
-		if ref, ok := node["$ref"].(string); ok {
-			if seen[ref] {
-				break
-			}
-			seen[ref] = true
-			next, _ = b.resolve(ref)
-		} else if m, _, err := b.allOfTarget(node, "#"); err == nil && m != nil {
-			next = m
-		}
-		node, _ = next.(map[string]any)
-	}
-	return chain
-}
+// extKeys are the extensions decideMeta reads.
+var extKeys = []string{rs.ExtPatchStrategy, rs.ExtPatchMergeKey, rs.ExtRecommendedMergeKey, extListType, extListMapKeys, extMapType}
 
-func lookupExt(chain []map[string]any, key string) any {
-	for _, n := range chain {
-		if v, ok := n[key]; ok {
-			return v
+// exts returns the extensions that apply to a property: its own schema's,
+// then those of the schemas its $ref or one-member allOf lead to. What a
+// $ref leads to is computed once per target.
+func (b *builder) exts(node map[string]any) map[string]any {
+	out := map[string]any{}
+	for _, k := range extKeys {
+		if v, ok := node[k]; ok {
+			out[k] = v
 		}
 	}
-	return nil
+	var more map[string]any
+	if ref, ok := node["$ref"].(string); ok {
+		memo, done := b.extMemo[ref]
+		if !done {
+			b.extMemo[ref] = nil // a cycle ends here
+			target, _ := b.resolve(ref)
+			m, _ := target.(map[string]any)
+			memo = b.exts(m)
+			b.extMemo[ref] = memo
+		}
+		more = memo
+	} else if m, _, err := b.allOfTarget(node, "#"); err == nil && m != nil {
+		mm, _ := m.(map[string]any)
+		more = b.exts(mm)
+	}
+	for k, v := range more {
+		if _, ok := out[k]; !ok {
+			out[k] = v
+		}
+	}
+	return out
 }
 
-func (b *builder) extString(chain []map[string]any, key, ptr string) (string, error) {
-	switch v := lookupExt(chain, key).(type) {
+func (b *builder) extString(ext map[string]any, key, ptr string) (string, error) {
+	switch v := ext[key].(type) {
 	case nil:
 		return "", nil
 	case string:
@@ -155,8 +159,8 @@ func (b *builder) extString(chain []map[string]any, key, ptr string) (string, er
 	}
 }
 
-func (b *builder) extStrings(chain []map[string]any, key, ptr string) ([]string, error) {
-	v := lookupExt(chain, key)
+func (b *builder) extStrings(ext map[string]any, key, ptr string) ([]string, error) {
+	v := ext[key]
 	if v == nil {
 		return nil, nil
 	}

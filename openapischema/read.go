@@ -112,6 +112,10 @@ func decode(data []byte) (v any, err error) {
 			err = fmt.Errorf("YAML: %v", r)
 		}
 	}()
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
+		err = json.Unmarshal(data, &v) // JSON, such as /openapi/v2: no YAML parser needed
+		return v, err
+	}
 	j, err := yaml.YAMLToJSON(data)
 	if err != nil {
 		return nil, err
