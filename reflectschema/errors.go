@@ -39,7 +39,8 @@ type Error struct {
 	Path string
 }
 
-// Error returns "reflectschema: pkg.Type.Field: message".
+// Error returns "reflectschema: pkg.Type.Field: message", or for a
+// schema without Go types "reflectschema: path: message".
 func (e *Error) Error() string {
 	if e.Type == nil {
 		return "reflectschema: " + cmp.Or(e.Path, "(root)") + ": " + e.Msg
