@@ -85,7 +85,11 @@ func (b *builder) listTypeMeta(f *rs.Field, listType string, mapKeys []string, p
 		if len(mapKeys) == 0 {
 			return rs.PatchMeta{}, b.fail(ReasonMergeKey, ptr, "%s map without %s", extListType, extListMapKeys)
 		}
-		return rs.PatchMeta{Strategy: rs.Merge, MergeKey: mapKeys}, nil
+		m, err := rs.ParsePatchMeta("merge", strings.Join(mapKeys, ","), "")
+		if err != nil {
+			return rs.PatchMeta{}, b.fail(ReasonMergeKey, ptr, "%s: %v", extListMapKeys, err)
+		}
+		return m, nil
 	case "set":
 		if k := f.Type.Elem.Kind; k == rs.Scalar {
 			return rs.PatchMeta{Strategy: rs.Merge}, nil

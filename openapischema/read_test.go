@@ -203,6 +203,10 @@ func TestMalformedSchemas(t *testing.T) {
                     match: {type: object, properties: {path: {type: string}}}`),
 		reason: openapischema.ReasonMergeKey, pointer: specPtr + "rules", msg: `key field "match"`,
 	}, {
+		name:   "list map key named twice",
+		doc:    crd("rules", "\n                type: array\n                x-kubernetes-list-type: map\n                x-kubernetes-list-map-keys: [a, a]\n                items: {type: object, properties: {a: {type: string}}}"),
+		reason: openapischema.ReasonMergeKey, pointer: specPtr + "rules", msg: `names key "a" twice`,
+	}, {
 		name:   "list type map without keys",
 		doc:    crd("rules", "\n                type: array\n                x-kubernetes-list-type: map\n                items: {type: object, properties: {a: {type: string}}}"),
 		reason: openapischema.ReasonMergeKey, pointer: specPtr + "rules", msg: "without x-kubernetes-list-map-keys",
