@@ -1,6 +1,7 @@
 package reflectschema
 
 import (
+	"cmp"
 	"reflect"
 	"strconv"
 )
@@ -18,11 +19,13 @@ const (
 	RuleRecommended Rule = "recommendedKey" // a recommendedPatchMergeKey that breaks seed 000's rules
 	RuleUnsupported Rule = "unsupported"    // a type encoding/json cannot encode
 	RuleNotStruct   Rule = "notStruct"      // a schema root that is not a struct
+	RuleIncomplete  Rule = "incomplete"     // a schema without a Go type missing a part (see Seal)
 )
 
 // Error reports a type whose tags or shape the schema cannot accept.
 type Error struct {
-	// Type is the struct type holding the offending field.
+	// Type is the struct type holding the offending field; nil for a
+	// schema without Go types.
 	Type reflect.Type
 	// Field is the Go name of the field, dotted through inlined structs;
 	// empty when the type itself is at fault.
@@ -31,10 +34,17 @@ type Error struct {
 	Rule Rule
 	// Msg says what is wrong.
 	Msg string
+	// Path locates the fault in a schema without Go types, from its root:
+	// "spec.containers[].ports".
+	Path string
 }
 
-// Error returns "reflectschema: pkg.Type.Field: message".
+// Error returns "reflectschema: pkg.Type.Field: message", or for a
+// schema without Go types "reflectschema: path: message".
 func (e *Error) Error() string {
+	if e.Type == nil {
+		return "reflectschema: " + cmp.Or(e.Path, "(root)") + ": " + e.Msg
+	}
 	where := e.Type.String()
 	if e.Field != "" {
 		where += "." + e.Field

@@ -94,10 +94,12 @@ func (m PatchMeta) StrategyTag() string {
 	return strings.Join(parts, ",")
 }
 
-// Type is the schema of one Go type. Pointers are followed: the schema of
-// *T is the schema of T. A Type is immutable once returned.
+// Type is the schema of one Go type, or of a JSON value described some
+// other way (an OpenAPI document; see [Seal]). Pointers are followed: the
+// schema of *T is the schema of T. A Type is immutable once returned.
 type Type struct {
-	// Go is the Go type described (never a pointer).
+	// Go is the Go type described (never a pointer); nil for a schema
+	// without a Go type, which only the JSON API accepts.
 	Go reflect.Type
 	// Kind says how values of the type are treated.
 	Kind Kind
@@ -106,9 +108,29 @@ type Type struct {
 	Fields []*Field
 	// Elem is the type of a list's elements or a map's values.
 	Elem *Type
+	// JSONType is, for a Scalar without a Go type, the JSON type its
+	// values must have: one of the JSONString, JSONInteger, JSONNumber or
+	// JSONBoolean constants, or "" for any scalar.
+	JSONType string
+	// Format refines JSONType as OpenAPI's format does: "int32" and
+	// "int64" bound integers, "float" and "double" numbers, and "byte" a
+	// base64 string. Other formats are kept for messages only.
+	Format string
+	// Name names a type without a Go type in messages, such as the
+	// OpenAPI definition it was read from.
+	Name string
 
 	byName map[string]*Field
+	sealed bool // checked and indexed by Seal
 }
+
+// The JSON types of [Type.JSONType], spelled as OpenAPI's type keyword.
+const (
+	JSONString  = "string"
+	JSONInteger = "integer"
+	JSONNumber  = "number"
+	JSONBoolean = "boolean"
+)
 
 // Field is one JSON field of a struct.
 type Field struct {
@@ -151,10 +173,28 @@ func (t *Type) Field(name string) *Field {
 	return nil
 }
 
-// String returns the Go type's name.
+// String returns the Go type's name; for a type without one, its Name,
+// else its Format or JSONType, else what JSON value it is.
 func (t *Type) String() string {
-	if t == nil {
+	switch {
+	case t == nil:
 		return "<nil>"
+	case t.Go != nil:
+		return t.Go.String()
+	case t.Name != "":
+		return t.Name
+	case t.Format != "":
+		return t.Format
+	case t.JSONType != "":
+		return t.JSONType
 	}
-	return t.Go.String()
+	switch t.Kind {
+	case Struct, Map, Untyped:
+		return "object"
+	case List:
+		return "array"
+	case Scalar:
+		return "scalar"
+	}
+	return t.Kind.String() + " value"
 }

@@ -40,6 +40,9 @@ func (a *applier) checkType(v any, s slot, at *pathNode) error {
 // checkScalar checks a scalar against its Go kind, including integer range
 // and the json ",string" option.
 func checkScalar(v any, s slot, at *pathNode) error {
+	if s.t.Go == nil {
+		return checkJSONScalar(v, s.t, at)
+	}
 	gk := s.t.Go.Kind()
 	if s.quoted && gk != reflect.String {
 		str, ok := v.(string)

@@ -66,11 +66,21 @@ func (s slot) isObjectList() bool {
 }
 
 // schemaFor resolves the dataStruct argument of the Kubernetes-style API:
-// a struct value, a pointer to one, or a *reflectschema.Type.
+// a struct value, a pointer to one, or a *reflectschema.Type, which must
+// describe an object and pass its Validate (a hand-built schema may lack
+// parts; one without Go types is sealed by its reader).
 func schemaFor(dataStruct any) (slot, error) {
 	t, err := reflectschema.OfValue(dataStruct)
+	if err == nil {
+		err = t.Validate()
+	}
 	if err != nil {
 		return slot{}, &Error{Kind: ErrSchema, Msg: err.Error(), err: err}
+	}
+	switch t.Kind {
+	case reflectschema.Struct, reflectschema.Map, reflectschema.Untyped:
+	default:
+		return slot{}, &Error{Kind: ErrSchema, Msg: "schema " + t.String() + " is " + t.Kind.String() + ", not an object"}
 	}
 	return slot{t: t}, nil
 }
