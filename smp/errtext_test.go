@@ -286,6 +286,33 @@ func TestHostileMapKeysInErrors(t *testing.T) {
 	}
 }
 
+// TestHostileKeysInConflicts: a three-way conflict under a hostile map
+// key, through the typed and the JSON API.
+func TestHostileKeysInConflicts(t *testing.T) {
+	pod := func(h, v string) fixtures.Pod {
+		return fixtures.Pod{ObjectMeta: fixtures.ObjectMeta{Labels: map[string]string{h: v}}}
+	}
+	doc := func(h, v string) []byte { return []byte(`{"metadata":{"labels":{` + jsonString(h) + `:"` + v + `"}}}`) }
+	typed, js := map[string]string{}, map[string]string{}
+	for _, h := range hostileStrings {
+		_, err := smp.ThreeWay(pod(h, "1"), pod(h, "2"), pod(h, "3"))
+		require.True(t, smp.IsConflict(err), "%v", err)
+		s := checkErrorText(t, "ThreeWay "+quoteShort(h), err)
+		if prev, dup := typed[s]; dup {
+			t.Errorf("ThreeWay %s and %s print the same error %q", quoteShort(h), prev, s)
+		}
+		typed[s] = quoteShort(h)
+
+		_, err = smp.CreateThreeWayMergePatch(doc(h, "1"), doc(h, "2"), doc(h, "3"), &fixtures.Pod{}, false)
+		require.True(t, smp.IsConflict(err), "%v", err)
+		s = checkErrorText(t, "CreateThreeWayMergePatch "+quoteShort(h), err)
+		if prev, dup := js[s]; dup {
+			t.Errorf("CreateThreeWayMergePatch %s and %s print the same error %q", quoteShort(h), prev, s)
+		}
+		js[s] = quoteShort(h)
+	}
+}
+
 // TestOversizedNumberInErrors: a 100,000-digit number is echoed cut, in
 // the message and in a merge key of the path.
 func TestOversizedNumberInErrors(t *testing.T) {
