@@ -87,19 +87,18 @@ func (b *builder) fill(st *Type, t reflect.Type) error {
 	case reflect.Interface:
 		st.Kind = Untyped
 	case reflect.Slice, reflect.Array:
-		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 && !isAtomic(t.Elem()) {
+		if isBytes(t) {
 			st.Kind = Scalar // []byte encodes as a base64 string
 			return nil
 		}
+		// The kind is set before the element is built: a field reaching
+		// back to t while it is built must see it complete enough.
+		st.Kind = listKind(t)
 		elem, err := b.typeOf(t.Elem())
 		if err != nil {
 			return err
 		}
 		st.Elem = elem
-		st.Kind = List
-		if elem.Kind == List {
-			st.Kind = Atomic // a list of lists is replaced whole
-		}
 	case reflect.Map:
 		switch k := t.Key(); {
 		case k.Kind() == reflect.String, isAtomic(k) && k.Implements(textMarshaler),
@@ -107,12 +106,12 @@ func (b *builder) fill(st *Type, t reflect.Type) error {
 		default:
 			return &Error{Type: t, Rule: RuleUnsupported, Msg: "map key type " + k.String() + " has no JSON encoding"}
 		}
+		st.Kind = Map
 		elem, err := b.typeOf(t.Elem())
 		if err != nil {
 			return err
 		}
 		st.Elem = elem
-		st.Kind = Map
 	case reflect.Struct:
 		st.Kind = Struct
 		return b.fillStruct(st, t)
@@ -120,6 +119,44 @@ func (b *builder) fill(st *Type, t reflect.Type) error {
 		return &Error{Type: t, Rule: RuleUnsupported, Msg: "kind " + t.Kind().String() + " has no JSON encoding"}
 	}
 	return nil
+}
+
+// isBytes reports whether t is a []byte, which encodes as a string.
+func isBytes(t reflect.Type) bool {
+	return t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 && !isAtomic(t.Elem())
+}
+
+// isListShaped reports whether the non-pointer type t gets kind List or
+// Atomic from being a list.
+func isListShaped(t reflect.Type) bool {
+	return (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && !isBytes(t) && !isAtomic(t)
+}
+
+// listKind returns the kind of the list type t from the reflect types
+// alone, so that it does not depend on which type was built first. A list
+// of lists is replaced whole (Atomic), and a list of those is a List
+// again: along the chain of element types that are lists, the last one is
+// a List and the kinds alternate upwards. A chain that comes back to a
+// type it holds (type L []L) is Atomic where it enters the cycle.
+func listKind(t reflect.Type) Kind {
+	seen := map[reflect.Type]int{}
+	n := 0
+	for cur := t; isListShaped(cur); n++ {
+		if at, ok := seen[cur]; ok {
+			n = at
+			break
+		}
+		seen[cur] = n
+		next, err := deref(cur.Elem())
+		if err != nil {
+			break // reported when the element is built
+		}
+		cur = next
+	}
+	if n%2 == 1 {
+		return List
+	}
+	return Atomic
 }
 
 // fillStruct resolves a struct's JSON fields and their patch metadata.

@@ -133,14 +133,13 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 			frontIDs = append(frontIDs, idOf(orderKS, pe.body))
 			matches := x.find(pe.ks, pe.id)
 			if len(matches) > 1 && lk.partial(pe.ks) {
-				names := make([]string, len(matches))
-				for i, p := range matches {
+				name := func(p int) string {
 					m, _ := expand(x.items[p]).(map[string]any)
-					names[i] = Path{lk.fullSet().step(m)}.String()
+					return Path{lk.fullSet().step(m)}.String()
 				}
 				return nil, newError(ErrAmbiguousMergeKey, pe.at,
 					"%s %s is ambiguous: it matches %d elements (%s); name more keys to pick one", keyPatchMergeKey,
-					strings.Join(pe.ks.fields, ","), len(matches), strings.Join(names, ", "))
+					strings.Join(pe.ks.fields, ","), len(matches), listed(matches, name, ", "))
 			}
 			if len(matches) > 0 {
 				p := matches[0]

@@ -121,8 +121,10 @@ var jsonNumberType = reflect.TypeFor[json.Number]()
 func describe(v any) string {
 	switch v := v.(type) {
 	case string:
-		return strconv.Quote(v)
-	case nil, bool, json.Number:
+		return quote(v)
+	case json.Number:
+		return echo(string(v))
+	case nil, bool:
 		return fmt.Sprint(v)
 	}
 	return "a " + kindOf(v).String()

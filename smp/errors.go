@@ -1,8 +1,13 @@
 package smp
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
 // ErrorKind classifies an [Error].
@@ -57,9 +62,139 @@ func (e *Error) Error() string {
 // Unwrap returns the underlying error, if any (a schema error).
 func (e *Error) Unwrap() error { return e.err }
 
-// newError builds an Error at the node's path.
+// newError builds an Error at the node's path. Any argument may come from
+// the input: a string is quoted for %q (see quote) and escaped and cut
+// for %s and %v (see prose), a json.Number is echoed, an error's text is
+// escaped and cut.
 func newError(kind ErrorKind, at *pathNode, format string, args ...any) *Error {
+	for i, a := range args {
+		switch a.(type) {
+		case string, json.Number, error:
+			args[i] = inputArg{a}
+		}
+	}
 	return &Error{Kind: kind, Path: at.path(), Msg: fmt.Sprintf(format, args...)}
+}
+
+// inputArg is an argument of newError, formatted as input.
+type inputArg struct{ v any }
+
+// Format implements fmt.Formatter.
+func (a inputArg) Format(f fmt.State, verb rune) {
+	var s string
+	switch v := a.v.(type) {
+	case string:
+		if verb == 'q' {
+			s = quote(v)
+		} else {
+			s = prose(v)
+		}
+	case json.Number:
+		s = echo(string(v))
+	case error:
+		s = prose(v.Error())
+	}
+	_, _ = io.WriteString(f, s)
+}
+
+// maxEcho is the most bytes of one input string that a message or a path
+// echoes; a longer one is cut to its first echoHead bytes and its length.
+// maxProse bounds the text of a wrapped error the same way.
+const (
+	maxEcho  = 128
+	echoHead = 64
+	maxProse = 512
+)
+
+// quote renders a string from the input for a message: Go-quoted, so
+// that control characters, terminal escapes and invalid UTF-8 are escaped,
+// and cut when it is long.
+func quote(s string) string {
+	if len(s) <= maxEcho {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(cut(s, echoHead)) + "…(" + strconv.Itoa(len(s)) + " bytes)"
+}
+
+// echo renders input text that reads well bare, a number or a key value:
+// as it is when it is plain (see isPlain), else as quote does.
+func echo(s string) string {
+	if isPlain(s, `[]=,"`) {
+		return s
+	}
+	return quote(s)
+}
+
+// echoName renders a name in a path as echo does, and quotes it also when
+// it holds a dot or starts with '<', so that no field prints as the root
+// ("<root>") does.
+func echoName(s string) string {
+	if isPlain(s, `.[]=,"`) && s[0] != '<' {
+		return s
+	}
+	return quote(s)
+}
+
+// isPlain reports whether s can be echoed bare: non-empty, at most
+// maxEcho bytes of printable UTF-8, none of them in delims.
+func isPlain(s, delims string) bool {
+	if s == "" || len(s) > maxEcho {
+		return false
+	}
+	for _, r := range s {
+		if r == utf8.RuneError || !strconv.IsPrint(r) || strings.ContainsRune(delims, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// prose renders text for a message that may hold input, such as the
+// text of a wrapped error: unprintable characters escaped as Go does, and
+// cut after maxProse bytes.
+func prose(s string) string {
+	out := cut(s, maxProse)
+	if !utf8.ValidString(out) || strings.ContainsFunc(out, func(r rune) bool { return !strconv.IsPrint(r) }) {
+		q := strconv.Quote(out)
+		out = q[1 : len(q)-1]
+	}
+	if len(s) > maxProse {
+		out += "…(" + strconv.Itoa(len(s)) + " bytes)"
+	}
+	return out
+}
+
+// maxListed is the most items a message lists.
+const maxListed = 8
+
+// listed joins the names of the first maxListed items with sep, and ends
+// with "…" when there are more.
+func listed[T any](items []T, name func(T) string, sep string) string {
+	var b strings.Builder
+	for i, it := range items {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		if i == maxListed {
+			b.WriteString("…")
+			break
+		}
+		b.WriteString(name(it))
+	}
+	return b.String()
+}
+
+// cut returns at most n bytes of s, not splitting a UTF-8 sequence.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for i := n; i > n-utf8.UTFMax && i > 0; i-- {
+		if utf8.RuneStart(s[i]) {
+			return s[:i]
+		}
+	}
+	return s[:n]
 }
 
 // IsConflict reports whether err is a three-way conflict.

@@ -8,6 +8,13 @@ import (
 // Path locates a value inside a document, for example
 // spec.containers[name=nginx].ports[containerPort=53,protocol=UDP].
 // It is data: one [Step] per level.
+//
+// [Path.String] prints a field name, a key field's name or a key value as
+// it is when it is plain: at most 128 bytes of printable text without
+// [ ] = , or " (nor . in a name, nor < starting it). Any other, the empty
+// string included, prints Go-quoted, cut to its first 64 bytes and its
+// length when longer: distinct paths print differently unless they differ
+// only past a cut (docs/errors.md).
 type Path []Step
 
 // Step is one level of a [Path].
@@ -35,7 +42,7 @@ func (s FieldStep) appendTo(b *strings.Builder, first bool) {
 	if !first {
 		b.WriteByte('.')
 	}
-	b.WriteString(string(s))
+	b.WriteString(echoName(string(s)))
 }
 
 func (s KeyStep) appendTo(b *strings.Builder, _ bool) {
@@ -44,9 +51,9 @@ func (s KeyStep) appendTo(b *strings.Builder, _ bool) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(f.Name)
+		b.WriteString(echoName(f.Name))
 		b.WriteByte('=')
-		b.WriteString(f.Value)
+		b.WriteString(echo(f.Value))
 	}
 	b.WriteByte(']')
 }

@@ -57,9 +57,7 @@ func checkConflicts(patch, changed map[string]any, s slot, d *differ) error {
 	msg := "conflict: current changed it since original, and the patch changes it differently"
 	if n := len(c.paths) - 1; n > 0 {
 		msg += "; " + itoa(n) + " more:"
-		for _, p := range c.paths[1:] {
-			msg += " " + p.String()
-		}
+		msg += " " + listed(c.paths[1:], Path.String, " ")
 	}
 	return &Error{Kind: ErrConflict, Path: c.paths[0], Msg: msg, Conflicts: c.paths}
 }

@@ -247,21 +247,21 @@ func scalarFromJSON(dst reflect.Value, x any, n *tnode, at *pathNode) error {
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 			i, err := strconv.ParseInt(s, 10, 64)
 			if err != nil || dst.OverflowInt(i) {
-				return newError(ErrInvalidValue, at, "%s does not fit %s", s, dst.Type())
+				return newError(ErrInvalidValue, at, "%s does not fit %s", x, dst.Type())
 			}
 			dst.SetInt(i)
 			return nil
 		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 			u, err := strconv.ParseUint(s, 10, 64)
 			if err != nil || dst.OverflowUint(u) {
-				return newError(ErrInvalidValue, at, "%s does not fit %s", s, dst.Type())
+				return newError(ErrInvalidValue, at, "%s does not fit %s", x, dst.Type())
 			}
 			dst.SetUint(u)
 			return nil
 		case reflect.Float32, reflect.Float64:
 			f, err := strconv.ParseFloat(s, dst.Type().Bits())
 			if err != nil || dst.OverflowFloat(f) {
-				return newError(ErrInvalidValue, at, "%s does not fit %s", s, dst.Type())
+				return newError(ErrInvalidValue, at, "%s does not fit %s", x, dst.Type())
 			}
 			dst.SetFloat(f)
 			return nil

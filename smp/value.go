@@ -183,7 +183,7 @@ func decodeObject(data []byte, what string) (map[string]any, error) {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, &Error{Kind: ErrInvalidJSON, Msg: what + " is not valid JSON: " + err.Error(), err: err}
+		return nil, &Error{Kind: ErrInvalidJSON, Msg: what + " is not valid JSON: " + prose(err.Error()), err: err}
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, &Error{Kind: ErrInvalidJSON, Msg: what + " has data after its JSON value"}

@@ -212,7 +212,7 @@ func resolvePath(t *reflectschema.Type, path string) (string, *reflectschema.Typ
 		case reflectschema.Struct:
 			f := t.Field(step)
 			if f == nil {
-				return "", nil, nil, usageErrorf("path %s: %s has no field %q; its fields are: %s", path, orRoot(canon), step, unionMembers(t))
+				return "", nil, nil, usageErrorf("path %s: %s has no field %s; its fields are: %s", bounded(path), bounded(orRoot(canon)), quote(step), unionMembers(t))
 			}
 			t, meta, canon = f.Type, &f.Patch, joinPath(canon, f.Name)
 		case reflectschema.Map:
@@ -220,7 +220,7 @@ func resolvePath(t *reflectschema.Type, path string) (string, *reflectschema.Typ
 		case reflectschema.Untyped:
 			meta, canon = nil, joinPath(canon, step)
 		default:
-			return "", nil, nil, usageErrorf("path %s: %s is %s; it has no field %q", path, orRoot(canon), describe(t), step)
+			return "", nil, nil, usageErrorf("path %s: %s is %s; it has no field %s", bounded(path), bounded(orRoot(canon)), describe(t), quote(step))
 		}
 	}
 	return canon, t, meta, nil
@@ -243,7 +243,7 @@ func splitPath(path string) ([]string, error) {
 	)
 	end := func() error {
 		if name.Len() == 0 {
-			return usageErrorf("path %q has an empty field name", path)
+			return usageErrorf("path %s has an empty field name", quote(path))
 		}
 		steps = append(steps, name.String())
 		name.Reset()
@@ -255,7 +255,7 @@ func splitPath(path string) ([]string, error) {
 			depth++
 		case r == ']':
 			if depth == 0 {
-				return nil, usageErrorf("path %q has an unmatched ]", path)
+				return nil, usageErrorf("path %s has an unmatched ]", quote(path))
 			}
 			depth--
 		case depth > 0:
@@ -268,7 +268,7 @@ func splitPath(path string) ([]string, error) {
 		}
 	}
 	if depth > 0 {
-		return nil, usageErrorf("path %q has an unmatched [", path)
+		return nil, usageErrorf("path %s has an unmatched [", quote(path))
 	}
 	if err := end(); err != nil {
 		return nil, err

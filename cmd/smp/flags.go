@@ -50,7 +50,7 @@ func (o *options) goType() (reflect.Type, error) {
 }
 
 func unknownType(name string) error {
-	return usageErrorf("unknown type %q; --type is one of: %s", name, strings.Join(typeNames(), ", "))
+	return usageErrorf("unknown type %s; --type is one of: %s", quote(name), strings.Join(typeNames(), ", "))
 }
 
 // typeNames returns the names --type accepts.
@@ -74,7 +74,7 @@ func parseFlags(c *command, args []string) (*options, []string, error) {
 			return nil, nil, errHelp
 		}
 		if err != nil {
-			return nil, nil, &usageError{msg: fixFlagError(err)}
+			return nil, nil, &usageError{msg: bounded(fixFlagError(err))}
 		}
 		rest := fs.Args()
 		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" && !isFlagValue(fs, args[:consumed-1]) {

@@ -28,9 +28,9 @@ func (e *inputError) Error() string {
 		name = "standard input"
 	}
 	if e.unreadable {
-		return fmt.Sprintf("cannot read %s: %v", e.role, e.err)
+		return fmt.Sprintf("cannot read %s: %s", e.role, cleanLines(bounded(e.err.Error())))
 	}
-	return fmt.Sprintf("%s (%s): %v", e.role, name, e.err)
+	return fmt.Sprintf("%s (%s): %s", e.role, clean(bounded(name)), cleanLines(bounded(e.err.Error())))
 }
 
 func (e *inputError) Unwrap() error { return e.err }

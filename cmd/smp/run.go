@@ -61,7 +61,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	c := lookupCommand(args[0])
 	if c == nil {
-		return e.report(usageErrorf("unknown command %q", args[0]))
+		return e.report(usageErrorf("unknown command %s", quote(args[0])))
 	}
 	o, operands, err := parseFlags(c, args[1:])
 	if errors.Is(err, errHelp) {
@@ -92,7 +92,7 @@ func (e *env) help(args []string) int {
 			fmt.Fprint(e.stdout, c.usage())
 			return exitOK
 		}
-		return e.report(usageErrorf("unknown command %q", args[0]))
+		return e.report(usageErrorf("unknown command %s", quote(args[0])))
 	}
 	return e.report(usageErrorf("help takes at most one command, got %d arguments", len(args)))
 }
@@ -161,7 +161,7 @@ func (e *env) report(err error) int {
 	)
 	switch {
 	case errors.As(err, &ue):
-		fmt.Fprintf(e.stderr, "smp: %s\n", ue.msg)
+		fmt.Fprintf(e.stderr, "smp: %s\n", clean(ue.msg))
 		if ue.cmd != nil {
 			fmt.Fprintf(e.stderr, "Run 'smp help %s' for usage.\n", ue.cmd.name)
 		} else {
@@ -184,6 +184,6 @@ func (e *env) report(err error) int {
 		}
 		return exitFail
 	}
-	fmt.Fprintf(e.stderr, "smp: %s\n", err)
+	fmt.Fprintf(e.stderr, "smp: %s\n", clean(bounded(err.Error())))
 	return exitFail
 }
