@@ -23,8 +23,9 @@ func newListIndex(items []any) *listIndex {
 	return &listIndex{items: slices.Clone(items), dead: make([]bool, len(items)), byKey: map[string]*keyIndex{}}
 }
 
-// idOf returns an item's identity under ks; items that are not objects
-// never match.
+// idOf returns an item's identity under ks. Items that are not objects
+// share "\x02", which no object's identity is (keySet.id's identities
+// start with a printable byte, NUL or absentMark), so they never match one.
 func idOf(ks keySet, item any) string {
 	switch m := item.(type) {
 	case map[string]any:
