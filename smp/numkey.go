@@ -157,8 +157,9 @@ func addSmall(b []byte, m string, d int64) []byte {
 			b[k] = '0'
 			k--
 		}
-		if k < start {
-			b = append(b[:start], append([]byte{'1'}, b[start:]...)...)
+		if k < start { // hi was all nines
+			b[start] = '1'
+			b = append(b, '0')
 		} else {
 			b[k]++
 		}
@@ -177,7 +178,8 @@ func addSmall(b []byte, m string, d int64) []byte {
 	if len(b) == start { // hi became 0
 		return strconv.AppendInt(b, low, 10)
 	}
-	text := strconv.AppendInt(nil, low, 10)
+	var buf [20]byte
+	text := strconv.AppendInt(buf[:0], low, 10)
 	for range 18 - len(text) {
 		b = append(b, '0')
 	}
