@@ -242,3 +242,20 @@ func TestHugeNumbersCostLinear(t *testing.T) {
 		assert.LessOrEqual(t, n, uint64(64*c.in+1<<20), "%s: %d bytes of input", c.name, c.in)
 	}
 }
+
+// TestHugeNumbersTypedFields: a typed field refuses a number it cannot
+// hold, as docs/compat.md says; a number field keeps any.
+func TestHugeNumbersTypedFields(t *testing.T) {
+	type fields struct {
+		F float64     `json:"f,omitempty"`
+		I int32       `json:"i,omitempty"`
+		N json.Number `json:"n,omitempty"`
+	}
+	for _, p := range []string{`{"f":1e99999}`, `{"f":-1e400}`, `{"i":1e99999}`, `{"i":1e1}`} {
+		_, err := smp.ApplyJSON([]byte(`{}`), []byte(p), &fields{})
+		assert.Equal(t, smp.ErrInvalidValue, smp.KindOf(err), "%s: %v", p, err)
+	}
+	out, err := smp.ApplyJSON([]byte(`{"n":1}`), []byte(`{"n":1e99999}`), &fields{})
+	require.NoError(t, err)
+	assert.Equal(t, `{"n":1e99999}`, string(out))
+}
