@@ -60,3 +60,29 @@ func BenchmarkHugeNumbers(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkNumberLength applies a patch to a set of two numbers of n
+// digits: cost per byte stays flat as n grows tenfold.
+func BenchmarkNumberLength(b *testing.B) {
+	patch := []byte(`{"metadata":{"finalizers":["x"]}}`)
+	for _, n := range []int{10_000, 100_000, 1_000_000} {
+		ds := strings.Repeat("9", n)
+		docs := map[string]string{
+			"exponent": "1e" + ds + ",2e-" + ds,
+			"fraction": "0." + ds + ",1." + ds,
+			"integer":  "1" + ds + ",-" + ds,
+		}
+		for _, name := range []string{"exponent", "fraction", "integer"} {
+			doc := []byte(`{"metadata":{"finalizers":[` + docs[name] + `]}}`)
+			b.Run(fmt.Sprintf("%s-%d", name, n), func(b *testing.B) {
+				b.SetBytes(int64(len(doc)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := smp.StrategicMergePatch(doc, patch, &fixtures.ConfigMap{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
