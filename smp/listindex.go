@@ -24,8 +24,9 @@ func newListIndex(items []any) *listIndex {
 }
 
 // idOf returns an item's identity under ks. Items that are not objects
-// share "\x02", which no object's identity is (keySet.id's identities
-// start with a printable byte, NUL or absentMark), so they never match one.
+// share "\x02", which keySet.id never returns (a one-field identity is
+// empty or starts with NUL, absentMark or a byte from 0x20 up; a longer
+// one starts with a letter), so they never match an object.
 func idOf(ks keySet, item any) string {
 	switch m := item.(type) {
 	case map[string]any:
