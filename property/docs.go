@@ -137,7 +137,8 @@ func keyStep(keys []string, e map[string]any) string {
 	return b.String()
 }
 
-// elementID identifies a merge-list element under keys.
+// elementID identifies a merge-list element under keys: each field's
+// scalarID after its length, so that no two tuples of values share one.
 func elementID(keys []string, e any) string {
 	m, ok := e.(map[string]any)
 	if !ok {
@@ -146,11 +147,11 @@ func elementID(keys []string, e any) string {
 	var b strings.Builder
 	for _, k := range keys {
 		if v, ok := m[k]; ok {
-			b.WriteString(scalarID(v))
+			id := scalarID(v)
+			fmt.Fprintf(&b, "%d:%s", len(id), id)
 		} else {
-			b.WriteString("\x01")
+			b.WriteString("-")
 		}
-		b.WriteByte(0)
 	}
 	return b.String()
 }

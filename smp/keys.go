@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"encoding/binary"
+	"encoding/json"
 	"slices"
 	"strings"
 )
@@ -16,13 +18,27 @@ type keySet struct {
 	directive bool
 }
 
-// sig identifies the set itself, to cache one index per set.
-func (ks keySet) sig() string { return strings.Join(ks.fields, "\x00") }
+// sig identifies the set itself, to cache one index per set: a one-field
+// set is its field's name unless that starts with NUL; any other set is a
+// NUL and its names, each after its length, so no two sets share one.
+func (ks keySet) sig() string {
+	if len(ks.fields) == 1 && !strings.HasPrefix(ks.fields[0], "\x00") {
+		return ks.fields[0]
+	}
+	b := []byte{0}
+	for _, f := range ks.fields {
+		b = append(binary.AppendUvarint(b, uint64(len(f))), f...)
+	}
+	return string(b)
+}
 
 const absentMark = "\x01"
 
-// id returns the element's identity under ks. Absent fields have a mark
-// no value has; complete reports whether every field was present.
+// id returns the element's identity under ks: equal for two elements iff
+// their key fields are equal JSON scalars, numbers compared by value.
+// Absent fields have a mark no value has; complete reports whether every
+// field was present. A one-field identity is singleKey; a longer one
+// joins the fields' keyParts.
 func (ks keySet) id(elem map[string]any) (id string, complete bool) {
 	if len(ks.fields) == 1 {
 		v, ok := elem[ks.fields[0]]
@@ -31,22 +47,46 @@ func (ks keySet) id(elem map[string]any) (id string, complete bool) {
 		}
 		return singleKey(v), true
 	}
-	var b strings.Builder
+	b := make([]byte, 0, 16*len(ks.fields))
 	complete = true
-	for i, f := range ks.fields {
-		if i > 0 {
-			b.WriteByte(0)
-		}
+	for _, f := range ks.fields {
 		v, ok := elem[f]
-		if !ok {
-			b.WriteString(absentMark)
-			complete = false
-			continue
-		}
-		k, _ := scalarKey(v)
-		b.WriteString(k)
+		complete = complete && ok
+		b = appendKeyPart(b, v, ok)
 	}
-	return b.String(), complete
+	return string(b), complete
+}
+
+// appendKeyPart appends one field's part of a multi-field identity. Every
+// part shows where it ends, so a sequence of parts has one reading and
+// identities are injective whatever bytes the values hold: a tag, then for
+// a string its length and bytes, for a number its canonical form and ';'
+// (which no canonical form holds; text that is no number is tagged 'N' and
+// length-prefixed instead). Objects and arrays, found only in malformed
+// documents, share the tag 'x', as singleKey gives them one identity.
+func appendKeyPart(b []byte, v any, present bool) []byte {
+	if !present {
+		return append(b, 'a')
+	}
+	switch v := v.(type) {
+	case string:
+		return append(binary.AppendUvarint(append(b, 's'), uint64(len(v))), v...)
+	case json.Number:
+		start := len(b)
+		b = appendNumberKey(append(b, 'n'), string(v))
+		if b[start+1] != '?' {
+			return append(b, ';')
+		}
+		return append(binary.AppendUvarint(append(b[:start], 'N'), uint64(len(v))), v...)
+	case bool:
+		if v {
+			return append(b, 't')
+		}
+		return append(b, 'f')
+	case nil:
+		return append(b, 'z')
+	}
+	return append(b, 'x')
 }
 
 // rawID is id for an object still in raw form: only its key fields are
@@ -84,8 +124,13 @@ func (ks keySet) rawID(r rawJSON) string {
 // string starts with. absentMark and the other marks start with control
 // characters too, so no two values share an identity.
 func singleKey(v any) string {
-	if s, ok := v.(string); ok && (s == "" || s[0] >= 0x20) {
-		return s
+	switch v := v.(type) {
+	case string:
+		if v == "" || v[0] >= 0x20 {
+			return v
+		}
+	case json.Number:
+		return numberKey("\x00n", string(v))
 	}
 	k, _ := scalarKey(v)
 	return "\x00" + k

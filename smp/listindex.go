@@ -23,8 +23,10 @@ func newListIndex(items []any) *listIndex {
 	return &listIndex{items: slices.Clone(items), dead: make([]bool, len(items)), byKey: map[string]*keyIndex{}}
 }
 
-// idOf returns an item's identity under ks; items that are not objects
-// never match.
+// idOf returns an item's identity under ks. Items that are not objects
+// share "\x02", which keySet.id never returns (a one-field identity is
+// empty or starts with NUL, absentMark or a byte from 0x20 up; a longer
+// one starts with a letter), so they never match an object.
 func idOf(ks keySet, item any) string {
 	switch m := item.(type) {
 	case map[string]any:

@@ -197,7 +197,8 @@ func scanNumber(r []byte, i int) int {
 	return i
 }
 
-func skipDigits(r []byte, i int) int {
+// skipDigits returns the index after the digits starting at i.
+func skipDigits[T string | []byte](r T, i int) int {
 	for i < len(r) && r[i] >= '0' && r[i] <= '9' {
 		i++
 	}

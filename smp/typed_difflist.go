@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"reflect"
 	"slices"
-	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -642,23 +641,19 @@ func typedIDs(l reflect.Value, en *tnode, kf []*tfield) ([]string, error) {
 	ids := make([]string, l.Len())
 	for i := range ids {
 		e, _ := derefNull(l.Index(i))
-		var b strings.Builder
-		for j, f := range kf {
-			if j > 0 {
-				b.WriteByte(0)
-			}
+		var b []byte
+		for _, f := range kf {
 			v, ok := fieldValue(e, f)
-			if !ok {
-				b.WriteString(absentMark)
-				continue
+			var j any
+			if ok {
+				var err error
+				if j, err = toJSONValue(v, f.node, f.quoted); err != nil {
+					return nil, err
+				}
 			}
-			key, err := scalarKeyOf(v, f)
-			if err != nil {
-				return nil, err
-			}
-			b.WriteString(key)
+			b = appendKeyPart(b, j, ok)
 		}
-		ids[i] = b.String()
+		ids[i] = string(b)
 	}
 	return ids, nil
 }

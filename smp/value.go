@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/big"
 	"reflect"
 	"strconv"
 	"strings"
@@ -104,14 +103,14 @@ func equalJSON(a, b any) bool {
 }
 
 // scalarKey returns a string identifying a scalar by value: numbers compare
-// by value (53 and 53.0 and 5.3e1 are one key), strings and numbers never
-// collide.
+// by value (53 and 53.0 and 5.3e1 are one key, see appendNumberKey),
+// strings and numbers never collide.
 func scalarKey(v any) (string, bool) {
 	switch v := v.(type) {
 	case string:
 		return "s" + v, true
 	case json.Number:
-		return "n" + canonicalNumber(string(v)), true
+		return numberKey("n", string(v)), true
 	case bool:
 		if v {
 			return "t", true
@@ -123,19 +122,10 @@ func scalarKey(v any) (string, bool) {
 	return "", false
 }
 
-// canonicalNumber returns one spelling for every spelling of a number.
-func canonicalNumber(s string) string {
-	if isPlainInteger(s) {
-		if s == "-0" {
-			return "0"
-		}
-		return s
-	}
-	r, ok := new(big.Rat).SetString(s)
-	if !ok {
-		return s
-	}
-	return r.RatString()
+// numberKey is prefix followed by the canonical form of the number s.
+func numberKey(prefix, s string) string {
+	b := make([]byte, 0, len(prefix)+len(s)+maxPlainDigits+2)
+	return string(appendNumberKey(append(b, prefix...), s))
 }
 
 func isPlainInteger(s string) bool {
