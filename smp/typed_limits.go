@@ -7,16 +7,21 @@ import (
 )
 
 // checkTypedLimits applies the depth and list-length limits to a typed
-// document as checkLimits does to its JSON. A marshaller's value counts as
-// a scalar; MaxBytes does not apply to values in memory.
+// document as checkLimits does to its JSON, and fails on a value that
+// contains itself. A marshaller's value counts as a scalar; MaxBytes does
+// not apply to values in memory. The other walks over the document rely
+// on this check: they meet no cycle and no nesting past the limit.
 //
 // Only what can break a limit is visited: the depth is not tracked when
-// the type cannot nest deeper than the limit, and then only the fields
-// through which a list is reachable are.
+// the type cannot nest deeper than the limit (nor hold a cycle), and then
+// only the fields through which a list is reachable are. A walk that
+// fails runs again in map key order, so that the error is the same every
+// time.
 func checkTypedLimits(v reflect.Value, n *tnode, l Limits, what string) error {
 	if !v.IsValid() {
 		return nil
 	}
+	l = l.bounded()
 	if n.depth >= 0 && n.depth <= l.MaxDepth {
 		l.MaxDepth = 0
 	}
@@ -26,15 +31,24 @@ func checkTypedLimits(v reflect.Value, n *tnode, l Limits, what string) error {
 	if l.MaxDepth <= 0 && l.MaxListLength <= 0 {
 		return nil
 	}
-	w := limitWalk{l: l, what: what, s: getScratch()}
+	w := limitWalk{l: l, what: what, s: getScratch(), g: guard{from: trackFrom, what: what}}
 	defer putScratch(w.s)
-	return w.walk(v, n, 0)
+	err := w.walk(v, n, 0)
+	if err != nil {
+		w = limitWalk{l: l, what: what, s: w.s, g: guard{what: what}, sorted: true}
+		if err2 := w.walk(v, n, 0); err2 != nil {
+			err = err2
+		}
+	}
+	return err
 }
 
 type limitWalk struct {
-	l    Limits
-	what string
-	s    *scratch
+	l      Limits
+	what   string
+	s      *scratch
+	g      guard
+	sorted bool // maps in key order
 }
 
 // visits reports whether the walk must go into a value of n.
@@ -57,10 +71,23 @@ func (w *limitWalk) walk(v reflect.Value, n *tnode, depth int) error {
 	if n.kind == reflectschema.Untyped {
 		j, err := toJSONValue(v, n, false)
 		if err != nil {
+			if guarded(err) {
+				return err
+			}
 			return nil // reported where the value is converted
 		}
 		return walkLimits(j, w.l, w.what, depth, nil)
 	}
+	k, err := w.g.down(v)
+	if err != nil {
+		return err
+	}
+	err = w.walkIn(v, n, depth)
+	w.g.up(k)
+	return err
+}
+
+func (w *limitWalk) walkIn(v reflect.Value, n *tnode, depth int) error {
 	v, null := derefNull(v)
 	if null {
 		return nil
@@ -86,6 +113,9 @@ func (w *limitWalk) walk(v reflect.Value, n *tnode, depth int) error {
 	case reflectschema.Map:
 		if !w.visits(n.elem) || v.Len() == 0 {
 			return nil
+		}
+		if w.sorted {
+			return w.mapInOrder(v, n, depth)
 		}
 		t := v.Type()
 		key, val := w.s.take(t.Key()), w.s.take(t.Elem())
@@ -118,6 +148,20 @@ func (w *limitWalk) walk(v reflect.Value, n *tnode, depth int) error {
 	return nil
 }
 
+// mapInOrder walks a map's entries in json.Marshal's order.
+func (w *limitWalk) mapInOrder(v reflect.Value, n *tnode, depth int) error {
+	entries, err := jsonMapEntries(v, n)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := w.walk(v.MapIndex(e.key), n.elem, depth+1); err != nil {
+			return under(err, FieldStep(e.text))
+		}
+	}
+	return nil
+}
+
 // composite reports whether values of n may be JSON objects or arrays.
 func composite(n *tnode) bool {
 	switch n.kind {
@@ -130,12 +174,13 @@ func composite(n *tnode) bool {
 }
 
 // checkDecodedLimits is checkLimits for a decoded value, with the path of
-// a failure made only when one happens.
+// a failure made only when one happens: the first in key order.
 func checkDecodedLimits(v any, l Limits, what string) error {
-	if l.MaxDepth <= 0 && l.MaxListLength <= 0 {
-		return nil
+	l = l.bounded()
+	if err := decodedLimits(v, l, what, 0); err != nil {
+		return walkLimits(v, l, what, 0, nil)
 	}
-	return decodedLimits(v, l, what, 0)
+	return nil
 }
 
 // decodedLimits is walkLimits without a path on the way down.
