@@ -27,9 +27,11 @@ var (
 	errTooDeep = errors.New("too deep")
 )
 
-// visit identifies a pointer, map or slice (with its length, as
-// encoding/json does: a slice of itself is a different value).
+// visit identifies a pointer, map or slice by its type and address (and
+// a slice by its length, as encoding/json does: part of a slice is a
+// different value). The type tells a struct from its first field.
 type visit struct {
+	t reflect.Type
 	p unsafe.Pointer
 	n int
 }
@@ -83,12 +85,12 @@ func (g *guard) track(v reflect.Value) (visit, error) {
 		if v.IsNil() {
 			return visit{}, nil
 		}
-		k = visit{p: v.UnsafePointer(), n: -1}
+		k = visit{t: v.Type(), p: v.UnsafePointer(), n: -1}
 	case reflect.Slice:
 		if v.IsNil() || v.Len() == 0 {
 			return visit{}, nil
 		}
-		k = visit{p: v.UnsafePointer(), n: v.Len()}
+		k = visit{t: v.Type(), p: v.UnsafePointer(), n: v.Len()}
 	default:
 		return visit{}, nil
 	}
@@ -100,6 +102,19 @@ func (g *guard) track(v reflect.Value) (visit, error) {
 	}
 	g.onPath[k] = struct{}{}
 	return k, nil
+}
+
+// enterRoot marks an addressable root struct as on the way down, as a
+// pointer to it would be, when every value is tracked.
+func (g *guard) enterRoot(v reflect.Value) {
+	if g.from > 0 || !v.CanAddr() {
+		return
+	}
+	if g.onPath == nil {
+		g.onPath = map[visit]struct{}{}
+	}
+	p := v.Addr()
+	g.onPath[visit{t: p.Type(), p: p.UnsafePointer(), n: -1}] = struct{}{}
 }
 
 func (g *guard) name() string {

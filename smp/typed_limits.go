@@ -36,6 +36,7 @@ func checkTypedLimits(v reflect.Value, n *tnode, l Limits, what string) error {
 	err := w.walk(v, n, 0)
 	if err != nil {
 		w = limitWalk{l: l, what: what, s: w.s, g: guard{what: what}, sorted: true}
+		w.g.enterRoot(v)
 		if err2 := w.walk(v, n, 0); err2 != nil {
 			err = err2
 		}
@@ -69,7 +70,9 @@ func (w *limitWalk) walk(v reflect.Value, n *tnode, depth int) error {
 		return nil
 	}
 	if n.kind == reflectschema.Untyped {
-		j, err := toJSONValue(v, n, false)
+		// Converted with the walk's guard, which knows the values above.
+		e := jsonEnc{sorted: w.sorted, guard: w.g}
+		j, err := e.value(v, n, false)
 		if err != nil {
 			if guarded(err) {
 				return err
