@@ -176,4 +176,29 @@ func TestErrorsAreDeterministic(t *testing.T) {
 			return err
 		}))
 	})
+
+	t.Run("values JSON cannot hold, both sides", func(t *testing.T) {
+		o, m := detDoc{Nums: map[string]float64{}}, detDoc{Nums: map[string]float64{}}
+		for i := range 40 {
+			k := fmt.Sprintf("b%02d", i)
+			o.Nums[k], m.Nums[k] = 1, 2
+			if i%8 == 3 {
+				m.Nums[k] = math.Inf(-1)
+			}
+			if i%10 == 6 {
+				m.Nums[k+"new"] = math.NaN()
+			}
+		}
+		want := "InvalidValue at nums.b03"
+		assert.Equal(t, want, oneAnswer(t, func() error { _, err := smp.Diff(o, m); return err }))
+		assert.Equal(t, want, oneAnswer(t, func() error { _, err := smp.ThreeWay(o, m, o); return err }))
+	})
+
+	t.Run("bad directives", func(t *testing.T) {
+		body := `{"subs":{"s":{"n":1}},"$patchMergeKey":"x","$zz":1,"$setElementOrder/nope":[1],"$deleteFromPrimitiveList/lists":3,"$aa":1}`
+		typed := oneAnswer(t, func() error { _, err := smp.Apply(detDoc{}, typedMustParse(t, body)); return err })
+		jsonErr := oneAnswer(t, func() error { _, err := smp.ApplyJSON([]byte(`{}`), []byte(body), detDoc{}); return err })
+		assert.Equal(t, "UnknownDirective at $aa", typed)
+		assert.Equal(t, typed, jsonErr)
+	})
 }
