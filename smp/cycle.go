@@ -70,11 +70,18 @@ func (g *guard) downAny(x any) (visit, error) {
 // up leaves the value down entered.
 func (g *guard) up(k visit) {
 	g.depth--
+	g.untrack(k)
+}
+
+// untrack forgets what track remembered.
+func (g *guard) untrack(k visit) {
 	if k.p != nil {
 		delete(g.onPath, k)
 	}
 }
 
+// track remembers v, a value on the way down, failing if it is there
+// already or the walk is too deep.
 func (g *guard) track(v reflect.Value) (visit, error) {
 	if g.depth > maxNesting {
 		return visit{}, &Error{Kind: ErrLimit, Msg: g.name() + " nests deeper than " + itoa(maxNesting) + " levels", err: errTooDeep}

@@ -64,7 +64,7 @@ func rawKeyText(k reflect.Value, n *tnode) (string, error) {
 // keysCollide reports whether a map's keys may not be one JSON key each,
 // or differ from their JSON text: a string key that is not UTF-8, or any
 // key with a MarshalText method.
-func keysCollide(v reflect.Value, n *tnode) bool {
+func (s *scratch) keysCollide(v reflect.Value, n *tnode) bool {
 	switch {
 	case n.keyMode == keyText:
 		return v.Len() > 0
@@ -78,7 +78,8 @@ func keysCollide(v reflect.Value, n *tnode) bool {
 		}
 		return false
 	}
-	k := reflect.New(v.Type().Key()).Elem()
+	k := s.take(v.Type().Key())
+	defer s.give(k)
 	var it reflect.MapIter
 	it.Reset(v)
 	for it.Next() {

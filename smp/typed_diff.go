@@ -343,7 +343,7 @@ func (d *tdiffer) jsonReplaceIfChanged(patch *map[string]any, k string, ov, mv a
 
 // diffMap is diffObject for two non-nil maps.
 func (d *tdiffer) diffMap(o, m reflect.Value, n *tnode, s slot) (patch map[string]any, up bool, err error) {
-	if keysCollide(o, n) || keysCollide(m, n) {
+	if d.keysCollide(o, n) || d.keysCollide(m, n) {
 		return d.diffMapJSON(o, m, n, s) // mapkeys.go
 	}
 	if n.stringMap {

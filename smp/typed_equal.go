@@ -107,7 +107,7 @@ func (s *scratch) equalMaps(a, b reflect.Value, n *tnode) bool {
 	if s.equalGoMaps(a, b, n) {
 		return true
 	}
-	if !keysCollide(a, n) && !keysCollide(b, n) {
+	if !s.keysCollide(a, n) && !s.keysCollide(b, n) {
 		return false
 	}
 	ja, err := toJSONValue(a, n, false)

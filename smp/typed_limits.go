@@ -81,16 +81,6 @@ func (w *limitWalk) walk(v reflect.Value, n *tnode, depth int) error {
 		}
 		return walkLimits(j, w.l, w.what, depth, nil)
 	}
-	k, err := w.g.down(v)
-	if err != nil {
-		return err
-	}
-	err = w.walkIn(v, n, depth)
-	w.g.up(k)
-	return err
-}
-
-func (w *limitWalk) walkIn(v reflect.Value, n *tnode, depth int) error {
 	v, null := derefNull(v)
 	if null {
 		return nil
@@ -109,7 +99,13 @@ func (w *limitWalk) walkIn(v reflect.Value, n *tnode, depth int) error {
 			if !ok {
 				continue
 			}
-			if err := w.walk(fv, f.node, depth+1); err != nil {
+			var err error
+			if depth < w.g.from {
+				err = w.walk(fv, f.node, depth+1)
+			} else {
+				err = w.tracked(fv, f.node, depth+1)
+			}
+			if err != nil {
 				return under(err, FieldStep(f.name))
 			}
 		}
@@ -128,7 +124,13 @@ func (w *limitWalk) walkIn(v reflect.Value, n *tnode, depth int) error {
 		for it.Next() {
 			key.SetIterKey(&it)
 			val.SetIterValue(&it)
-			if err := w.walk(val, n.elem, depth+1); err != nil {
+			var err error
+			if depth < w.g.from {
+				err = w.walk(val, n.elem, depth+1)
+			} else {
+				err = w.tracked(val, n.elem, depth+1)
+			}
+			if err != nil {
 				return under(err, FieldStep(fmtKey(key)))
 			}
 		}
@@ -143,12 +145,31 @@ func (w *limitWalk) walkIn(v reflect.Value, n *tnode, depth int) error {
 			return nil
 		}
 		for i := range v.Len() {
-			if err := w.walk(v.Index(i), n.elem, depth+1); err != nil {
+			var err error
+			if depth < w.g.from {
+				err = w.walk(v.Index(i), n.elem, depth+1)
+			} else {
+				err = w.tracked(v.Index(i), n.elem, depth+1)
+			}
+			if err != nil {
 				return under(err, IndexStep(i))
 			}
 		}
 	}
 	return nil
+}
+
+// tracked walks a value below the guard's depth: its pointer, map or
+// slice is remembered on the way down, so that a value containing itself
+// fails.
+func (w *limitWalk) tracked(v reflect.Value, n *tnode, depth int) error {
+	k, err := w.g.track(v)
+	if err != nil {
+		return err
+	}
+	err = w.walk(v, n, depth)
+	w.g.untrack(k)
+	return err
 }
 
 // mapInOrder walks a map's entries in json.Marshal's order.
@@ -158,7 +179,13 @@ func (w *limitWalk) mapInOrder(v reflect.Value, n *tnode, depth int) error {
 		return err
 	}
 	for _, e := range entries {
-		if err := w.walk(v.MapIndex(e.key), n.elem, depth+1); err != nil {
+		var err error
+		if depth < w.g.from {
+			err = w.walk(v.MapIndex(e.key), n.elem, depth+1)
+		} else {
+			err = w.tracked(v.MapIndex(e.key), n.elem, depth+1)
+		}
+		if err != nil {
 			return under(err, FieldStep(e.text))
 		}
 	}

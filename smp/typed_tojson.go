@@ -82,17 +82,29 @@ type jsonEnc struct {
 	guard
 }
 
-func (e *jsonEnc) value(v reflect.Value, n *tnode, quoted bool) (any, error) {
+// child converts a value below the top, one level deeper: past the
+// guard's depth, tracked for cycles.
+func (e *jsonEnc) child(v reflect.Value, n *tnode, quoted bool) (any, error) {
+	if e.depth >= e.from {
+		return e.tracked(v, n, quoted)
+	}
+	e.depth++
+	j, err := e.value(v, n, quoted)
+	e.depth--
+	return j, err
+}
+
+func (e *jsonEnc) tracked(v reflect.Value, n *tnode, quoted bool) (any, error) {
 	k, err := e.down(v)
 	if err != nil {
 		return nil, err
 	}
-	j, err := e.value1(v, n, quoted)
+	j, err := e.value(v, n, quoted)
 	e.up(k)
 	return j, err
 }
 
-func (e *jsonEnc) value1(v reflect.Value, n *tnode, quoted bool) (any, error) {
+func (e *jsonEnc) value(v reflect.Value, n *tnode, quoted bool) (any, error) {
 	if n.marshaler {
 		if e.raw {
 			return atomicRaw(v, n)
@@ -118,7 +130,7 @@ func (e *jsonEnc) value1(v reflect.Value, n *tnode, quoted bool) (any, error) {
 			if !ok {
 				continue
 			}
-			j, err := e.value(fv, f.node, f.quoted)
+			j, err := e.child(fv, f.node, f.quoted)
 			if err != nil {
 				return nil, under(err, FieldStep(f.name))
 			}
@@ -142,7 +154,7 @@ func (e *jsonEnc) value1(v reflect.Value, n *tnode, quoted bool) (any, error) {
 func (e *jsonEnc) list(v reflect.Value, n *tnode) ([]any, error) {
 	out := make([]any, v.Len())
 	for i := range out {
-		j, err := e.value(v.Index(i), n.elem, false)
+		j, err := e.child(v.Index(i), n.elem, false)
 		if err != nil {
 			return nil, under(err, IndexStep(i))
 		}
@@ -181,7 +193,7 @@ func (e *jsonEnc) mapToJSON(v reflect.Value, n *tnode) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		j, err := e.value(it.Value(), n.elem, false)
+		j, err := e.child(it.Value(), n.elem, false)
 		if err != nil {
 			return nil, under(err, FieldStep(k))
 		}
@@ -198,7 +210,7 @@ func (e *jsonEnc) mapInOrder(v reflect.Value, n *tnode) (any, error) {
 	}
 	out := make(map[string]any, len(entries))
 	for _, en := range entries {
-		j, err := e.value(v.MapIndex(en.key), n.elem, false)
+		j, err := e.child(v.MapIndex(en.key), n.elem, false)
 		if err != nil {
 			return nil, under(err, FieldStep(en.text))
 		}
@@ -493,7 +505,7 @@ func (e *jsonEnc) anyValue(x any) (any, error) {
 		}
 		return decodeJSONValue(data)
 	}
-	return e.value(v, n, false)
+	return e.child(v, n, false)
 }
 
 // anyMap converts a map[string]any; keys that are one JSON key keep the
