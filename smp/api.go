@@ -203,7 +203,7 @@ func fromGoPair(a, b map[string]any, whatA, whatB string, cfg *config) (map[stri
 		m    map[string]any
 		what string
 	}{{a, whatA}, {b, whatB}} {
-		v, err := fromGo(in.m, nil)
+		v, err := fromGo(in.m, in.what)
 		if err != nil {
 			return nil, nil, err
 		}

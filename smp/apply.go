@@ -153,6 +153,7 @@ func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (obj
 			p.names = append(p.names, n)
 		}
 	}
+	var first keyedErr // the least key's error, whatever the map's order
 	for k, v := range pm {
 		kind, list := classify(k)
 		if !a.cfg.directives.understood(kind) {
@@ -161,19 +162,23 @@ func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (obj
 		switch kind {
 		case dirPatch, dirRetainKeys:
 		case dirPatchMergeKey:
-			return p, newError(ErrDirectiveNotAllowed, at.field(k), "%s belongs in an element of a merge list of objects", keyPatchMergeKey)
+			first.keep(k, newError(ErrDirectiveNotAllowed, at.field(k), "%s belongs in an element of a merge list of objects", keyPatchMergeKey))
+			continue
 		case dirSetOrder, dirDeleteFromList:
 			c := s.child(list)
 			l, ok := v.([]any)
 			if !ok {
-				return p, newError(ErrInvalidDirective, at.field(k), "%s must be a list, not %s", k, kindOf(v).withArticle())
+				first.keep(k, newError(ErrInvalidDirective, at.field(k), "%s must be a list, not %s", k, kindOf(v).withArticle()))
+				continue
 			}
 			if !c.isMergeList() {
-				return p, newError(ErrDirectiveNotAllowed, at.field(k), "%q is not a merge list (patchStrategy merge)", list)
+				first.keep(k, newError(ErrDirectiveNotAllowed, at.field(k), "%q is not a merge list (patchStrategy merge)", list))
+				continue
 			}
 			if kind == dirDeleteFromList {
 				if c.isObjectList() {
-					return p, newError(ErrDirectiveNotAllowed, at.field(k), "%q is a list of objects; delete its elements with %s: %s", list, keyPatch, patchDelete)
+					first.keep(k, newError(ErrDirectiveNotAllowed, at.field(k), "%q is a list of objects; delete its elements with %s: %s", list, keyPatch, patchDelete))
+					continue
 				}
 				if p.deletes == nil {
 					p.deletes = map[string][]any{}
@@ -188,12 +193,16 @@ func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (obj
 			add(list)
 		case dirUnknown:
 			if s.kind() == reflectschema.Struct && s.t.Field(k) == nil {
-				return p, newError(ErrUnknownDirective, at.field(k), "unknown directive %q", k)
+				first.keep(k, newError(ErrUnknownDirective, at.field(k), "unknown directive %q", k))
+				continue
 			}
 			add(k)
 		default:
 			add(k)
 		}
+	}
+	if first.err != nil {
+		return p, first.err
 	}
 	slices.Sort(p.names)
 	return p, nil

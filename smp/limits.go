@@ -1,5 +1,14 @@
 package smp
 
+// bounded returns l with MaxDepth within the ceiling every operation
+// keeps (cycle.go).
+func (l Limits) bounded() Limits {
+	if l.MaxDepth <= 0 || l.MaxDepth > maxNesting {
+		l.MaxDepth = maxNesting
+	}
+	return l
+}
+
 // checkLimits walks a decoded value and reports the first limit it
 // exceeds: nesting depth or list length.
 func checkLimits(v any, l Limits, what string) error {

@@ -41,6 +41,7 @@ func newConfig(opts []Option) *config {
 			o.apply(c)
 		}
 	}
+	c.limits = c.limits.bounded()
 	return c
 }
 
@@ -71,7 +72,9 @@ func WithSkewSafe(skewSafe bool) Option {
 	return optionFunc(func(c *config) { c.skewSafe = skewSafe })
 }
 
-// Limits bounds the input an operation accepts. Zero fields mean no limit.
+// Limits bounds the input an operation accepts. Zero fields mean no limit,
+// except that no value may nest deeper than 10,000 levels, the ceiling
+// encoding/json's decoder has too: MaxDepth zero or above it means 10,000.
 type Limits struct {
 	// MaxDepth is the deepest nesting of objects and lists.
 	MaxDepth int

@@ -1,6 +1,7 @@
 package smp
 
 import (
+	"errors"
 	"math"
 	"reflect"
 	"strconv"
@@ -62,6 +63,9 @@ func (c *copier) copyValue(dst, src reflect.Value, n *tnode) error {
 // encoded and decoded again.
 type copier struct {
 	memo map[*tnode]map[string]reflect.Value
+	// maps counts the maps being copied; sorted copies them in key order.
+	maps   int
+	sorted bool
 }
 
 // roundTrip converts src to JSON and back; a marshaller gets back the
@@ -169,18 +173,49 @@ func (c *copier) copyField(dst, fv reflect.Value, f *tfield) error {
 	return nil
 }
 
+// copyMap copies a map. Keys that are one JSON key keep the value
+// json.Marshal writes last (mapkeys.go). A copy that fails runs again in
+// key order from the outermost map, so that the error is the same every
+// time.
 func (c *copier) copyMap(dst, src reflect.Value, n *tnode) error {
 	if src.IsNil() {
 		return nil
 	}
+	if c.sorted || n.keyMode == keyText {
+		return c.copyMapInOrder(dst, src, n)
+	}
+	c.maps++
+	out, err := c.copyMapEntries(src, n)
+	c.maps--
+	if err == errKeyOrder || err != nil && c.maps == 0 {
+		c.sorted = true
+		err = c.copyMapInOrder(dst, src, n)
+		c.sorted = false
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	dst.Set(out)
+	return nil
+}
+
+// errKeyOrder says that a map's keys must be copied in JSON order.
+var errKeyOrder = errors.New("keys collide")
+
+// copyMapEntries copies a map whose string keys are valid UTF-8, in any
+// order.
+func (c *copier) copyMapEntries(src reflect.Value, n *tnode) (reflect.Value, error) {
 	if n.stringMap {
 		in := asStringMap(src)
 		out := make(map[string]string, len(in))
 		for k, v := range in {
-			out[wireString(k)] = wireString(v)
+			if !utf8.ValidString(k) {
+				return reflect.Value{}, errKeyOrder
+			}
+			out[k] = wireString(v)
 		}
-		dst.Set(reflect.ValueOf(out).Convert(dst.Type()))
-		return nil
+		return reflect.ValueOf(out).Convert(src.Type()), nil
 	}
 	t := src.Type()
 	out := reflect.MakeMapWithSize(t, src.Len())
@@ -190,33 +225,58 @@ func (c *copier) copyMap(dst, src reflect.Value, n *tnode) error {
 	it.Reset(src)
 	for it.Next() {
 		k.SetIterKey(&it)
-		key := k
+		if k.Kind() == reflect.String && !utf8.ValidString(k.String()) {
+			return reflect.Value{}, errKeyOrder
+		}
+		ev.SetIterValue(&it)
+		if err := c.copyEntry(out, k, ev, n); err != nil {
+			return reflect.Value{}, err
+		}
+	}
+	return out, nil
+}
+
+// copyMapInOrder copies a map's entries in json.Marshal's order.
+func (c *copier) copyMapInOrder(dst, src reflect.Value, n *tnode) error {
+	entries, err := jsonMapEntries(src, n)
+	if err != nil {
+		return err
+	}
+	t := src.Type()
+	out := reflect.MakeMapWithSize(t, len(entries))
+	ev := reflect.New(t.Elem()).Elem()
+	for _, e := range entries {
+		key := e.key
 		switch {
 		case n.keyMode == keyText:
-			text, err := mapKeyText(k, n)
-			if err != nil {
+			if key, err = mapKeyFromText(e.text, t.Key(), nil); err != nil {
 				return err
 			}
-			if key, err = mapKeyFromText(text, t.Key(), nil); err != nil {
-				return err
-			}
-		case k.Kind() == reflect.String && !utf8.ValidString(k.String()):
-			k.SetString(wireString(k.String()))
+		case key.Kind() == reflect.String:
+			key = reflect.New(t.Key()).Elem()
+			key.SetString(e.text)
 		}
-		// The value is read into ev; plain data is then copied already,
-		// a marshaller's value met before is replaced in place, anything
-		// else is copied from it into a new value.
-		ev.SetIterValue(&it)
-		v := ev
-		if !copiedInPlace(ev, n.elem) && !c.recall(ev, ev, n.elem) {
-			v = reflect.New(t.Elem()).Elem()
-			if err := c.copyValue(v, detach(ev, n.elem), n.elem); err != nil {
-				return under(err, FieldStep(wireString(fmtKey(key))))
-			}
+		ev.Set(src.MapIndex(e.key))
+		if err := c.copyEntry(out, key, ev, n); err != nil {
+			return err
 		}
-		out.SetMapIndex(key, v)
 	}
 	dst.Set(out)
+	return nil
+}
+
+// copyEntry copies value ev of key k into map out. Plain data is copied
+// already, a marshaller's value met before is replaced in place, anything
+// else is copied from ev into a new value.
+func (c *copier) copyEntry(out, k, ev reflect.Value, n *tnode) error {
+	v := ev
+	if !copiedInPlace(ev, n.elem) && !c.recall(ev, ev, n.elem) {
+		v = reflect.New(out.Type().Elem()).Elem()
+		if err := c.copyValue(v, detach(ev, n.elem), n.elem); err != nil {
+			return under(err, FieldStep(wireString(fmtKey(k))))
+		}
+	}
+	out.SetMapIndex(k, v)
 	return nil
 }
 

@@ -343,6 +343,9 @@ func (d *tdiffer) jsonReplaceIfChanged(patch *map[string]any, k string, ov, mv a
 
 // diffMap is diffObject for two non-nil maps.
 func (d *tdiffer) diffMap(o, m reflect.Value, n *tnode, s slot) (patch map[string]any, up bool, err error) {
+	if d.keysCollide(o, n) || d.keysCollide(m, n) {
+		return d.diffMapJSON(o, m, n, s) // mapkeys.go
+	}
 	if n.stringMap {
 		om, mm := asStringMap(o), asStringMap(m)
 		for k, mv := range mm {
@@ -380,6 +383,8 @@ func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *tnode) (patch map[string
 		defer d.release(small)
 	}
 	var ovBig reflect.Value
+	var first keyedErr // every entry is visited, so that errors do not depend on the order
+	replace := false
 	es := slot{t: n.elem.t}
 	var it reflect.MapIter
 	it.Reset(m)
@@ -405,14 +410,16 @@ func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *tnode) (patch map[string
 			if !d.ignoreChanges {
 				k, err := mapKeyText(key, n)
 				if err != nil {
-					return nil, false, err
+					first.keep(fmtKey(key), err) // the least key's error: mapkeys.go
+					continue
 				}
 				j, err := toJSONValue(detach(mv, n.elem), n.elem, false)
 				if err != nil {
-					return nil, false, under(err, FieldStep(k))
+					first.keep(k, under(err, FieldStep(k)))
+					continue
 				}
 				if setWithDuplicates(j, es) {
-					return nil, true, nil
+					replace = true
 				}
 				put(&patch, k, d.added(j, es))
 			}
@@ -420,7 +427,8 @@ func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *tnode) (patch map[string
 		}
 		k, err := mapKeyText(key, n)
 		if err != nil {
-			return nil, false, err
+			first.keep(fmtKey(key), err)
+			continue
 		}
 		var base reflect.Value
 		if d.withBase {
@@ -432,11 +440,13 @@ func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *tnode) (patch map[string
 			d.tbase = base
 		}
 		if err != nil {
-			return nil, false, under(err, FieldStep(k))
+			first.keep(k, under(err, FieldStep(k)))
+			continue
 		}
-		if up {
-			return nil, true, nil
-		}
+		replace = replace || up
+	}
+	if first.err != nil || replace {
+		return nil, replace && first.err == nil, first.err
 	}
 	if d.ignoreDeletions {
 		return patch, false, nil

@@ -100,8 +100,26 @@ func numberText(s string) string {
 	return s
 }
 
-// equalMaps compares two non-nil maps of node n.
+// equalMaps compares two non-nil maps of node n. Maps whose keys may
+// collide in JSON (mapkeys.go) that differ as Go values compare by their
+// JSON.
 func (s *scratch) equalMaps(a, b reflect.Value, n *tnode) bool {
+	if s.equalGoMaps(a, b, n) {
+		return true
+	}
+	if !s.keysCollide(a, n) && !s.keysCollide(b, n) {
+		return false
+	}
+	ja, err := toJSONValue(a, n, false)
+	if err != nil {
+		return false
+	}
+	jb, err := toJSONValue(b, n, false)
+	return err == nil && equalJSON(ja, jb)
+}
+
+// equalGoMaps compares two non-nil maps entry by entry, key by Go key.
+func (s *scratch) equalGoMaps(a, b reflect.Value, n *tnode) bool {
 	if a.Len() != b.Len() {
 		return false
 	}

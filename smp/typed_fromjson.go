@@ -96,6 +96,7 @@ func structFromJSON(dst reflect.Value, m map[string]any, n *tnode, at *pathNode)
 			return unmarshalDelegate(dst, m, at)
 		}
 	}
+	var first keyedErr
 	for k, x := range m {
 		f := n.byName[k]
 		if f == nil {
@@ -105,13 +106,26 @@ func structFromJSON(dst reflect.Value, m map[string]any, n *tnode, at *pathNode)
 		fv, err := settableField(dst, f)
 		if err != nil {
 			err.(*Error).Path = fat.path()
-			return err
+			first.keep(k, err)
+			continue
 		}
-		if err := fromJSONValue(fv, x, f.node, f.quoted, fat); err != nil {
-			return err
-		}
+		first.keep(k, fromJSONValue(fv, x, f.node, f.quoted, fat))
 	}
-	return nil
+	return first.err
+}
+
+// keyedErr keeps, of the errors met under the keys of one object, the one
+// under the least key: the one a walk in key order meets first, whatever
+// order the map is visited in.
+type keyedErr struct {
+	key string
+	err error
+}
+
+func (e *keyedErr) keep(k string, err error) {
+	if err != nil && (e.err == nil || k < e.key) {
+		e.key, e.err = k, err
+	}
 }
 
 // mapFromJSON makes a map holding every key, nulls as zero values.
@@ -136,17 +150,23 @@ func mapFromJSON(dst reflect.Value, m map[string]any, n *tnode, at *pathNode) er
 		}
 	}
 	out := reflect.MakeMapWithSize(t, len(m))
+	var first keyedErr
 	for k, x := range m {
 		kat := at.field(k)
 		kv, err := mapKeyFromText(k, t.Key(), kat)
 		if err != nil {
-			return err
+			first.keep(k, err)
+			continue
 		}
 		ev := reflect.New(t.Elem()).Elem()
 		if err := fromJSONValue(ev, x, n.elem, false, kat); err != nil {
-			return err
+			first.keep(k, err)
+			continue
 		}
 		out.SetMapIndex(kv, ev)
+	}
+	if first.err != nil {
+		return first.err
 	}
 	dst.Set(out)
 	return nil
@@ -281,12 +301,14 @@ func untypedFromJSON(x any, at *pathNode) (any, error) {
 	switch x := x.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(x))
+		var first keyedErr
 		for k, e := range x {
 			v, err := untypedFromJSON(e, at.field(k))
-			if err != nil {
-				return nil, err
-			}
+			first.keep(k, err)
 			out[k] = v
+		}
+		if first.err != nil {
+			return nil, first.err
 		}
 		return out, nil
 	case []any:

@@ -7,16 +7,21 @@ import (
 )
 
 // checkTypedLimits applies the depth and list-length limits to a typed
-// document as checkLimits does to its JSON. A marshaller's value counts as
-// a scalar; MaxBytes does not apply to values in memory.
+// document as checkLimits does to its JSON, and fails on a value that
+// contains itself. A marshaller's value counts as a scalar; MaxBytes does
+// not apply to values in memory. The other walks over the document rely
+// on this check: they meet no cycle and no nesting past the limit.
 //
 // Only what can break a limit is visited: the depth is not tracked when
-// the type cannot nest deeper than the limit, and then only the fields
-// through which a list is reachable are.
+// the type cannot nest deeper than the limit (nor hold a cycle), and then
+// only the fields through which a list is reachable are. A walk that
+// fails runs again in map key order, so that the error is the same every
+// time.
 func checkTypedLimits(v reflect.Value, n *tnode, l Limits, what string) error {
 	if !v.IsValid() {
 		return nil
 	}
+	l = l.bounded()
 	if n.depth >= 0 && n.depth <= l.MaxDepth {
 		l.MaxDepth = 0
 	}
@@ -26,15 +31,25 @@ func checkTypedLimits(v reflect.Value, n *tnode, l Limits, what string) error {
 	if l.MaxDepth <= 0 && l.MaxListLength <= 0 {
 		return nil
 	}
-	w := limitWalk{l: l, what: what, s: getScratch()}
+	w := limitWalk{l: l, what: what, s: getScratch(), g: guard{from: trackFrom, what: what}}
 	defer putScratch(w.s)
-	return w.walk(v, n, 0)
+	err := w.walk(v, n, 0)
+	if err != nil {
+		w = limitWalk{l: l, what: what, s: w.s, g: guard{what: what}, sorted: true}
+		w.g.enterRoot(v)
+		if err2 := w.walk(v, n, 0); err2 != nil {
+			err = err2
+		}
+	}
+	return err
 }
 
 type limitWalk struct {
-	l    Limits
-	what string
-	s    *scratch
+	l      Limits
+	what   string
+	s      *scratch
+	g      guard
+	sorted bool // maps in key order
 }
 
 // visits reports whether the walk must go into a value of n.
@@ -55,8 +70,13 @@ func (w *limitWalk) walk(v reflect.Value, n *tnode, depth int) error {
 		return nil
 	}
 	if n.kind == reflectschema.Untyped {
-		j, err := toJSONValue(v, n, false)
+		// Converted with the walk's guard, which knows the values above.
+		e := jsonEnc{sorted: w.sorted, guard: w.g}
+		j, err := e.value(v, n, false)
 		if err != nil {
+			if guarded(err) {
+				return err
+			}
 			return nil // reported where the value is converted
 		}
 		return walkLimits(j, w.l, w.what, depth, nil)
@@ -79,13 +99,22 @@ func (w *limitWalk) walk(v reflect.Value, n *tnode, depth int) error {
 			if !ok {
 				continue
 			}
-			if err := w.walk(fv, f.node, depth+1); err != nil {
+			var err error
+			if depth < w.g.from {
+				err = w.walk(fv, f.node, depth+1)
+			} else {
+				err = w.tracked(fv, f.node, depth+1)
+			}
+			if err != nil {
 				return under(err, FieldStep(f.name))
 			}
 		}
 	case reflectschema.Map:
 		if !w.visits(n.elem) || v.Len() == 0 {
 			return nil
+		}
+		if w.sorted {
+			return w.mapInOrder(v, n, depth)
 		}
 		t := v.Type()
 		key, val := w.s.take(t.Key()), w.s.take(t.Elem())
@@ -95,7 +124,13 @@ func (w *limitWalk) walk(v reflect.Value, n *tnode, depth int) error {
 		for it.Next() {
 			key.SetIterKey(&it)
 			val.SetIterValue(&it)
-			if err := w.walk(val, n.elem, depth+1); err != nil {
+			var err error
+			if depth < w.g.from {
+				err = w.walk(val, n.elem, depth+1)
+			} else {
+				err = w.tracked(val, n.elem, depth+1)
+			}
+			if err != nil {
 				return under(err, FieldStep(fmtKey(key)))
 			}
 		}
@@ -110,9 +145,48 @@ func (w *limitWalk) walk(v reflect.Value, n *tnode, depth int) error {
 			return nil
 		}
 		for i := range v.Len() {
-			if err := w.walk(v.Index(i), n.elem, depth+1); err != nil {
+			var err error
+			if depth < w.g.from {
+				err = w.walk(v.Index(i), n.elem, depth+1)
+			} else {
+				err = w.tracked(v.Index(i), n.elem, depth+1)
+			}
+			if err != nil {
 				return under(err, IndexStep(i))
 			}
+		}
+	}
+	return nil
+}
+
+// tracked walks a value below the guard's depth: its pointer, map or
+// slice is remembered on the way down, so that a value containing itself
+// fails.
+func (w *limitWalk) tracked(v reflect.Value, n *tnode, depth int) error {
+	k, err := w.g.track(v)
+	if err != nil {
+		return err
+	}
+	err = w.walk(v, n, depth)
+	w.g.untrack(k)
+	return err
+}
+
+// mapInOrder walks a map's entries in json.Marshal's order.
+func (w *limitWalk) mapInOrder(v reflect.Value, n *tnode, depth int) error {
+	entries, err := jsonMapEntries(v, n)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		var err error
+		if depth < w.g.from {
+			err = w.walk(v.MapIndex(e.key), n.elem, depth+1)
+		} else {
+			err = w.tracked(v.MapIndex(e.key), n.elem, depth+1)
+		}
+		if err != nil {
+			return under(err, FieldStep(e.text))
 		}
 	}
 	return nil
@@ -130,12 +204,13 @@ func composite(n *tnode) bool {
 }
 
 // checkDecodedLimits is checkLimits for a decoded value, with the path of
-// a failure made only when one happens.
+// a failure made only when one happens: the first in key order.
 func checkDecodedLimits(v any, l Limits, what string) error {
-	if l.MaxDepth <= 0 && l.MaxListLength <= 0 {
-		return nil
+	l = l.bounded()
+	if err := decodedLimits(v, l, what, 0); err != nil {
+		return walkLimits(v, l, what, 0, nil)
 	}
-	return decodedLimits(v, l, what, 0)
+	return nil
 }
 
 // decodedLimits is walkLimits without a path on the way down.

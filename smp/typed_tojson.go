@@ -18,7 +18,7 @@ import (
 // json.Marshal writes for it, decoded with UseNumber. quoted is the field's
 // json ",string" option. Marshallers are called; nothing else is encoded.
 func toJSONValue(v reflect.Value, n *tnode, quoted bool) (any, error) {
-	return jsonEnc{}.value(v, n, quoted)
+	return convertValue(false, v, n, quoted)
 }
 
 // docJSON converts a document for the applier: as toJSONValue, but a
@@ -26,14 +26,85 @@ func toJSONValue(v reflect.Value, n *tnode, quoted bool) (any, error) {
 // as ApplyJSON keeps what the patch does not reach. Decoding then hands
 // the marshaller back those very bytes.
 func docJSON(v reflect.Value, n *tnode, quoted bool) (any, error) {
-	return jsonEnc{raw: true}.value(v, n, quoted)
+	return convertValue(true, v, n, quoted)
+}
+
+func convertValue(raw bool, v reflect.Value, n *tnode, quoted bool) (any, error) {
+	e := jsonEnc{raw: raw, guard: newGuard(trackFrom)}
+	j, err := e.value(v, n, quoted)
+	if err != nil {
+		return nil, again(raw, err, func(e *jsonEnc) error { _, err := e.value(v, n, quoted); return err })
+	}
+	return j, nil
+}
+
+// listToJSON converts a non-nil slice or an array.
+func listToJSON(v reflect.Value, n *tnode) ([]any, error) { return convertList(false, v, n) }
+
+// docListJSON is listToJSON for the applier's documents.
+func docListJSON(v reflect.Value, n *tnode) ([]any, error) { return convertList(true, v, n) }
+
+func convertList(raw bool, v reflect.Value, n *tnode) ([]any, error) {
+	e := jsonEnc{raw: raw, guard: newGuard(trackFrom)}
+	l, err := e.list(v, n)
+	if err != nil {
+		return nil, again(raw, err, func(e *jsonEnc) error { _, err := e.list(v, n); return err })
+	}
+	return l, nil
+}
+
+// anyToJSON converts the dynamic value of an interface.
+func anyToJSON(x any) (any, error) {
+	e := jsonEnc{guard: newGuard(trackFrom)}
+	j, err := e.anyValue(x)
+	if err != nil {
+		return nil, again(false, err, func(e *jsonEnc) error { _, err := e.anyValue(x); return err })
+	}
+	return j, nil
+}
+
+// again runs a conversion that failed with err once more, with maps in
+// key order and cycles looked for from the top, so that the error
+// reported is the same every time: the first in key order, a cycle at
+// its shortest path.
+func again(raw bool, err error, run func(*jsonEnc) error) error {
+	e := jsonEnc{raw: raw, sorted: true, guard: newGuard(0)}
+	if err2 := run(&e); err2 != nil {
+		return err2
+	}
+	return err
 }
 
 // jsonEnc converts Go values to decoded JSON; raw keeps marshallers' JSON
-// as bytes.
-type jsonEnc struct{ raw bool }
+// as bytes, sorted visits maps in key order.
+type jsonEnc struct {
+	raw, sorted bool
+	guard
+}
 
-func (e jsonEnc) value(v reflect.Value, n *tnode, quoted bool) (any, error) {
+// child converts a value below the top, one level deeper: past the
+// guard's depth, tracked for cycles.
+func (e *jsonEnc) child(v reflect.Value, n *tnode, quoted bool) (any, error) {
+	if e.depth >= e.from {
+		return e.tracked(v, n, quoted)
+	}
+	e.depth++
+	j, err := e.value(v, n, quoted)
+	e.depth--
+	return j, err
+}
+
+func (e *jsonEnc) tracked(v reflect.Value, n *tnode, quoted bool) (any, error) {
+	k, err := e.down(v)
+	if err != nil {
+		return nil, err
+	}
+	j, err := e.value(v, n, quoted)
+	e.up(k)
+	return j, err
+}
+
+func (e *jsonEnc) value(v reflect.Value, n *tnode, quoted bool) (any, error) {
 	if n.marshaler {
 		if e.raw {
 			return atomicRaw(v, n)
@@ -51,7 +122,7 @@ func (e jsonEnc) value(v reflect.Value, n *tnode, quoted bool) (any, error) {
 		if v.IsNil() {
 			return nil, nil
 		}
-		return anyToJSON(v.Interface())
+		return e.anyValue(v.Interface())
 	case reflectschema.Struct:
 		m := make(map[string]any, len(n.fields))
 		for _, f := range n.fields {
@@ -59,7 +130,7 @@ func (e jsonEnc) value(v reflect.Value, n *tnode, quoted bool) (any, error) {
 			if !ok {
 				continue
 			}
-			j, err := e.value(fv, f.node, f.quoted)
+			j, err := e.child(fv, f.node, f.quoted)
 			if err != nil {
 				return nil, under(err, FieldStep(f.name))
 			}
@@ -80,16 +151,10 @@ func (e jsonEnc) value(v reflect.Value, n *tnode, quoted bool) (any, error) {
 	return scalarToJSON(v, n, quoted)
 }
 
-// listToJSON converts a non-nil slice or an array.
-func listToJSON(v reflect.Value, n *tnode) ([]any, error) { return jsonEnc{}.list(v, n) }
-
-// docListJSON is listToJSON for the applier's documents.
-func docListJSON(v reflect.Value, n *tnode) ([]any, error) { return jsonEnc{raw: true}.list(v, n) }
-
-func (e jsonEnc) list(v reflect.Value, n *tnode) ([]any, error) {
+func (e *jsonEnc) list(v reflect.Value, n *tnode) ([]any, error) {
 	out := make([]any, v.Len())
 	for i := range out {
-		j, err := e.value(v.Index(i), n.elem, false)
+		j, err := e.child(v.Index(i), n.elem, false)
 		if err != nil {
 			return nil, under(err, IndexStep(i))
 		}
@@ -98,29 +163,58 @@ func (e jsonEnc) list(v reflect.Value, n *tnode) ([]any, error) {
 	return out, nil
 }
 
-// mapToJSON converts a map, which may be nil.
-func (e jsonEnc) mapToJSON(v reflect.Value, n *tnode) (any, error) {
+// mapToJSON converts a map, which may be nil. Keys that are one JSON key
+// (strings that differ only in bytes that are not UTF-8) keep the value
+// json.Marshal writes last (mapkeys.go).
+func (e *jsonEnc) mapToJSON(v reflect.Value, n *tnode) (any, error) {
 	if v.IsNil() {
 		return nil, nil
+	}
+	if e.sorted || n.keyMode == keyText {
+		return e.mapInOrder(v, n)
 	}
 	out := make(map[string]any, v.Len())
 	if n.stringMap {
 		for k, s := range asStringMap(v) {
-			out[wireString(k)] = wireString(s)
+			if !utf8.ValidString(k) {
+				return e.mapInOrder(v, n)
+			}
+			out[k] = wireString(s)
 		}
 		return out, nil
 	}
 	it := v.MapRange()
 	for it.Next() {
-		k, err := mapKeyText(it.Key(), n)
+		key := it.Key()
+		if n.keyMode == keyString && !utf8.ValidString(key.String()) {
+			return e.mapInOrder(v, n)
+		}
+		k, err := mapKeyText(key, n)
 		if err != nil {
 			return nil, err
 		}
-		j, err := e.value(it.Value(), n.elem, false)
+		j, err := e.child(it.Value(), n.elem, false)
 		if err != nil {
 			return nil, under(err, FieldStep(k))
 		}
 		out[k] = j
+	}
+	return out, nil
+}
+
+// mapInOrder converts a map's entries in json.Marshal's order.
+func (e *jsonEnc) mapInOrder(v reflect.Value, n *tnode) (any, error) {
+	entries, err := jsonMapEntries(v, n)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]any, len(entries))
+	for _, en := range entries {
+		j, err := e.child(v.MapIndex(en.key), n.elem, false)
+		if err != nil {
+			return nil, under(err, FieldStep(en.text))
+		}
+		out[en.text] = j
 	}
 	return out, nil
 }
@@ -347,67 +441,4 @@ func plainString(data []byte) (string, bool) {
 		return "", false
 	}
 	return string(body), true
-}
-
-// anyToJSON converts the dynamic value of an interface: the shapes
-// encoding/json decodes into directly, else the value by its own type's
-// schema, else through encoding/json.
-func anyToJSON(x any) (any, error) {
-	switch x := x.(type) {
-	case nil:
-		return nil, nil
-	case string:
-		return wireString(x), nil
-	case bool:
-		return x, nil
-	case json.Number:
-		s := numberText(string(x))
-		if !validNumber(s) {
-			return nil, newError(ErrInvalidValue, nil, "json.Number %q is not a number", s)
-		}
-		return json.Number(s), nil
-	case float64:
-		b, ok := appendJSONFloat(nil, x, 64)
-		if !ok {
-			return nil, newError(ErrInvalidValue, nil, "%v is not a JSON number", x)
-		}
-		return json.Number(b), nil
-	case map[string]any:
-		if x == nil {
-			return nil, nil
-		}
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			j, err := anyToJSON(e)
-			if err != nil {
-				return nil, under(err, FieldStep(k))
-			}
-			out[wireString(k)] = j
-		}
-		return out, nil
-	case []any:
-		if x == nil {
-			return nil, nil
-		}
-		out := make([]any, len(x))
-		for i, e := range x {
-			j, err := anyToJSON(e)
-			if err != nil {
-				return nil, under(err, IndexStep(i))
-			}
-			out[i] = j
-		}
-		return out, nil
-	}
-	v := reflect.ValueOf(x)
-	n, err := planOfGo(v.Type())
-	if err != nil {
-		// No schema (conflicting fields, say): encoding/json decides.
-		data, err := json.Marshal(x)
-		if err != nil {
-			return nil, newError(ErrInvalidValue, nil, "cannot encode %T: %v", x, err)
-		}
-		return decodeJSONValue(data)
-	}
-	return toJSONValue(v, n, false)
 }

@@ -196,29 +196,70 @@ func encode(v any) ([]byte, error) {
 
 // fromGo converts a value built by Go code (the map API's input: float64,
 // int64, int, nested maps and slices) into decoded form, copying it so the
-// caller's value is never shared or changed.
-func fromGo(v any, at *pathNode) (any, error) {
+// caller's value is never shared or changed. A value that contains itself
+// or nests too deep is an error (cycle.go). A conversion that fails runs
+// again in key order, so that the error is the same every time.
+func fromGo(v any, what string) (any, error) {
+	c := goConv{guard: guard{from: trackFrom, what: what}}
+	out, err := c.value(v, nil)
+	if err != nil {
+		c = goConv{guard: guard{what: what}, sorted: true}
+		if _, err2 := c.value(v, nil); err2 != nil {
+			err = err2
+		}
+		return nil, err
+	}
+	return out, nil
+}
+
+// goConv is fromGo's walk.
+type goConv struct {
+	guard
+	sorted bool
+}
+
+func (c *goConv) value(v any, at *pathNode) (any, error) {
 	switch v := v.(type) {
 	case nil, string, bool, json.Number:
 		return v, nil
 	case map[string]any:
+		k, err := c.downAny(v)
+		if err != nil {
+			return nil, underPath(err, at)
+		}
+		defer c.up(k)
 		out := make(map[string]any, len(v))
-		for k, e := range v {
-			c, err := fromGo(e, at.field(k))
+		if c.sorted {
+			for _, key := range sortedKeys(v) {
+				e, err := c.value(v[key], at.field(key))
+				if err != nil {
+					return nil, err
+				}
+				out[key] = e
+			}
+			return out, nil
+		}
+		for key, e := range v {
+			e, err := c.value(e, at.field(key))
 			if err != nil {
 				return nil, err
 			}
-			out[k] = c
+			out[key] = e
 		}
 		return out, nil
 	case []any:
+		k, err := c.downAny(v)
+		if err != nil {
+			return nil, underPath(err, at)
+		}
+		defer c.up(k)
 		out := make([]any, len(v))
 		for i, e := range v {
-			c, err := fromGo(e, at.index(i))
+			e, err := c.value(e, at.index(i))
 			if err != nil {
 				return nil, err
 			}
-			out[i] = c
+			out[i] = e
 		}
 		return out, nil
 	case float64:
@@ -228,8 +269,13 @@ func fromGo(v any, at *pathNode) (any, error) {
 		b, _ := json.Marshal(v)
 		return json.Number(b), nil
 	case float32:
-		return fromGo(float64(v), at)
+		return c.value(float64(v), at)
 	}
+	return otherFromGo(v, at)
+}
+
+// otherFromGo converts integers and values of named or typed kinds.
+func otherFromGo(v any, at *pathNode) (any, error) {
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
