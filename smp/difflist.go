@@ -152,7 +152,11 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 		p := pairs[i]
 		if p < 0 {
 			if !d.ignoreChanges || rekeyed[idOf(def, m)] {
-				add := d.added(m, es).(map[string]any)
+				add, whole := d.addedElement(m, es)
+				if whole && !d.ignoreChanges {
+					patch[k] = replaceList(ml)
+					return nil
+				}
 				// The delta half may have paired this element with a
 				// live one whose key fields the server filled in: the
 				// creation names that element, as its order entry does.

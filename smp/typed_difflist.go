@@ -563,7 +563,11 @@ func (d *tdiffer) diffKeyed(patch *map[string]any, k string, o, m reflect.Value,
 				if err != nil {
 					return true, under(err, keyStepOf(me, en, ks))
 				}
-				list = append(list, withKeyDirective(d.added(j, es).(map[string]any), ks, true))
+				add, whole := d.addedElement(j.(map[string]any), es)
+				if whole {
+					return true, d.replaceWholeList(patch, k, m, n)
+				}
+				list = append(list, withKeyDirective(add, ks, true))
 			}
 			continue
 		}
