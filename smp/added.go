@@ -74,7 +74,8 @@ func (d *differ) addedValue(v any, s slot) (out any, changed, whole bool) {
 }
 
 // addedObjectList is addedValue for a merge list of objects: its replace
-// form when an element cannot be merged twice (a duplicated key, or an
+// form when an element cannot be merged by key (its key field is absent,
+// as an omitempty zero value is) or not twice (a duplicated key, or an
 // element to be replaced whole), else each element's idempotent form.
 func (d *differ) addedObjectList(x []any, s slot) (any, bool, bool) {
 	es := s.elem()
@@ -95,9 +96,9 @@ func (d *differ) addedObjectList(x []any, s slot) (any, bool, bool) {
 	if changed {
 		list = out
 	}
-	ks := d.listKeySet(s)
-	if hasDuplicates(idsUnder(ks, list)) ||
-		d.cfg.skewSafe && ks.directive && hasDuplicates(idsUnder(keysOf(s).defaultSet(), list)) {
+	ks, def := d.listKeySet(s), keysOf(s).defaultSet()
+	if !keyable(list, def) || hasDuplicates(idsUnder(ks, list)) ||
+		d.cfg.skewSafe && ks.directive && hasDuplicates(idsUnder(def, list)) {
 		return replaceList(list), true, false
 	}
 	if ks.directive {

@@ -14,8 +14,10 @@ type patchElem struct {
 }
 
 // parseObjectElems reads a patch list of objects: each element's $patch
-// directive and identity.
-func (a *applier) parseObjectElems(l []any, lk listKeys, at *pathNode) ([]patchElem, error) {
+// directive and identity. keyless lets elements lack key fields: in a
+// list the patch replaces, nothing is matched by key (an element whose
+// merge key is an omitempty zero value has no key field in its JSON).
+func (a *applier) parseObjectElems(l []any, lk listKeys, keyless bool, at *pathNode) ([]patchElem, error) {
 	out := make([]patchElem, 0, len(l))
 	for i, e := range l {
 		m, ok := e.(map[string]any)
@@ -36,6 +38,10 @@ func (a *applier) parseObjectElems(l []any, lk listKeys, at *pathNode) ([]patchE
 		}
 		if pe.directive == "" || pe.directive == patchDelete {
 			ks, id, err := lk.elementKey(m, a.cfg.directives, nil)
+			if err != nil && keyless && pe.directive == "" && KindOf(err) == ErrMissingMergeKey {
+				ks, err = lk.defaultSet(), nil
+				id, pe.at = idOf(ks, m), at.index(i)
+			}
 			if err != nil {
 				// Again, with the element's path for the error.
 				_, _, err = lk.elementKey(m, a.cfg.directives, at.index(i))
@@ -71,7 +77,7 @@ func (a *applier) parseObjectElems(l []any, lk listKeys, at *pathNode) ([]patchE
 func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, error) {
 	lk := keysOf(s)
 	es := s.elem()
-	elems, err := a.parseObjectElems(in.patch, lk, at)
+	elems, err := a.parseObjectElems(in.patch, lk, hasReplaceMarker(in.patch), at)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +91,7 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 	}
 	var orderEntries []patchElem
 	if in.hasSetOrder {
-		if orderEntries, err = a.parseObjectElems(in.setOrder, lk, in.orderAt); err != nil {
+		if orderEntries, err = a.parseObjectElems(in.setOrder, lk, false, in.orderAt); err != nil {
 			return nil, err
 		}
 		for _, e := range orderEntries {
