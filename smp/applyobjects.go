@@ -122,13 +122,7 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 		server = firstRanks(idsUnder(orderKS, in.orig))
 	default:
 		x := newListIndex(in.orig)
-		for _, pe := range elems {
-			if pe.directive == patchDelete {
-				for _, p := range append([]int(nil), x.find(pe.ks, pe.id)...) {
-					x.remove(p)
-				}
-			}
-		}
+		reset := deleteElems(x, elems)
 		survivors, survivorIDs := x.live(orderKS)
 		server = firstRanks(survivorIDs)
 		var added []any
@@ -151,6 +145,9 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 			if len(matches) > 0 {
 				p := matches[0]
 				om, _ := expand(x.items[p]).(map[string]any)
+				if reset[p] {
+					om = nil
+				}
 				v, _, err := a.mergeObject(om, pe.body, es, false, pe.at)
 				if err != nil {
 					return nil, err
@@ -204,6 +201,39 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 		merged = []any{}
 	}
 	return merged, nil
+}
+
+// deleteElems runs the deletions of a patch list. An element the patch
+// deletes and creates anew (the differ's way to replace one whole) keeps
+// its place: its first live match stays, to be merged into from nothing
+// (reset), so that applying the patch again leaves the order as it is.
+func deleteElems(x *listIndex, elems []patchElem) (reset map[int]bool) {
+	var created map[string]bool
+	for _, pe := range elems {
+		if pe.directive == "" {
+			if created == nil {
+				created = make(map[string]bool, len(elems))
+			}
+			created[pe.ks.sig()+"\x01"+pe.id] = true
+		}
+	}
+	for _, pe := range elems {
+		if pe.directive != patchDelete {
+			continue
+		}
+		ps := append([]int(nil), x.find(pe.ks, pe.id)...)
+		if len(ps) > 0 && created[pe.ks.sig()+"\x01"+pe.id] {
+			if reset == nil {
+				reset = map[int]bool{}
+			}
+			reset[ps[0]] = true
+			ps = ps[1:]
+		}
+		for _, p := range ps {
+			x.remove(p)
+		}
+	}
+	return reset
 }
 
 func idsUnder(ks keySet, items []any) []string {

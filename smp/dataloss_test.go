@@ -67,24 +67,31 @@ type dlCase[T any] struct {
 // two-way patch turns original (and current) into modified, that the
 // three-way patch, with and without overwrite, turns current into
 // modified, and that each patch applied twice changes nothing more.
-func checkNoLoss[T any](t *testing.T, c dlCase[T]) {
+func checkNoLoss[T any](t *testing.T, c dlCase[T]) { checkNoLossOn(t, c, nil) }
+
+// checkNoLossOn is checkNoLoss where the patches make onCurrent of
+// current: modified and the elements only current holds.
+func checkNoLossOn[T any](t *testing.T, c dlCase[T], onCurrent *T) {
 	t.Run(c.name, func(t *testing.T) {
-		want := jsonOf(t, c.modified)
+		want, wantCur := jsonOf(t, c.modified), jsonOf(t, c.modified)
+		if onCurrent != nil {
+			wantCur = jsonOf(t, *onCurrent)
+		}
 		var zero T
 		twoWay := checkTypedDiff(t, c.original, c.modified)
 		pj, err := smp.CreateTwoWayMergePatch(marshal(t, c.original), marshal(t, c.modified), zero)
 		require.NoError(t, err)
-		for _, on := range []T{c.original, c.current} {
-			requireTypedApplies(t, on, twoWay, want)
-			requireJSONApplies(t, marshal(t, on), pj, zero, want)
-		}
+		requireTypedApplies(t, c.original, twoWay, want)
+		requireJSONApplies(t, marshal(t, c.original), pj, zero, want)
+		requireTypedApplies(t, c.current, twoWay, wantCur)
+		requireJSONApplies(t, marshal(t, c.current), pj, zero, wantCur)
 		for _, overwrite := range []bool{true, false} {
 			p3, err := checkTypedThreeWay(t, c.original, c.modified, c.current, smp.WithOverwrite(overwrite))
 			require.NoError(t, err, "overwrite=%v", overwrite)
-			requireTypedApplies(t, c.current, p3, want)
+			requireTypedApplies(t, c.current, p3, wantCur)
 			pj3, err := smp.CreateThreeWayMergePatch(marshal(t, c.original), marshal(t, c.modified), marshal(t, c.current), zero, overwrite)
 			require.NoError(t, err)
-			requireJSONApplies(t, marshal(t, c.current), pj3, zero, want)
+			requireJSONApplies(t, marshal(t, c.current), pj3, zero, wantCur)
 		}
 	})
 }
@@ -140,6 +147,31 @@ func TestNewElementWithRepeatedSetValue(t *testing.T) {
 		dlDoc{Items: []dlItem{{Name: "e", Tags: []string{"1"}}, {Name: "f"}}},
 		dlDoc{Items: []dlItem{{Name: "e", Tags: []string{"1", "1"}}, {Name: "f"}}},
 		dlDoc{Items: []dlItem{{Name: "e", Tags: []string{"1"}}, {Name: "f"}}}})
+}
+
+// TestNewElementBesideServerElements: the patch that adds such an element
+// leaves alone the elements current holds and the patch does not name, in
+// a two-way patch applied to current and in three-way patches.
+func TestNewElementBesideServerElements(t *testing.T) {
+	o := dlDoc{Items: []dlItem{{Name: "y"}}}
+	checkNoLossOn(t, dlCase[dlDoc]{"issue, server element first",
+		o, dlDoc{Items: []dlItem{{Name: "y"}, {Name: "x", Tags: []string{"a", "a"}}}},
+		dlDoc{Items: []dlItem{{Name: "z"}, {Name: "y"}}}},
+		&dlDoc{Items: []dlItem{{Name: "z"}, {Name: "y"}, {Name: "x", Tags: []string{"a", "a"}}}})
+	checkNoLossOn(t, dlCase[dlDoc]{"two new, server element last",
+		o, dlDoc{Items: []dlItem{{Name: "n1", Tags: []string{"b", "c", "b"}}, {Name: "y"}, {Name: "n2", Tags: []string{"d", "d"}}}},
+		dlDoc{Items: []dlItem{{Name: "y"}, {Name: "s", Tags: []string{"e", "e"}}}}},
+		&dlDoc{Items: []dlItem{{Name: "n1", Tags: []string{"b", "c", "b"}}, {Name: "y"}, {Name: "n2", Tags: []string{"d", "d"}}, {Name: "s", Tags: []string{"e", "e"}}}})
+	team := dlTeam{Groups: []dlGroup{{Title: "ops", Members: []dlMember{{ID: 1}}}}}
+	checkNoLossOn(t, dlCase[dlTeam]{"nested, server member",
+		team, dlTeam{Groups: []dlGroup{{Title: "ops", Members: []dlMember{{ID: 1}, {ID: 2, Roles: []string{"r", "r"}}}}}},
+		dlTeam{Groups: []dlGroup{{Title: "ops", Members: []dlMember{{ID: 1}, {ID: 9}}}}, Extra: []dlItem{{Name: "server"}}}},
+		&dlTeam{Groups: []dlGroup{{Title: "ops", Members: []dlMember{{ID: 1}, {ID: 2, Roles: []string{"r", "r"}}, {ID: 9}}}}, Extra: []dlItem{{Name: "server"}}})
+	gw := dlGateway{Multi: []dlPort{{Port: 1, Protocol: "TCP"}}}
+	checkNoLossOn(t, dlCase[dlGateway]{"two-field key, server element",
+		gw, dlGateway{Multi: []dlPort{{Port: 1, Protocol: "TCP"}, {Port: 1, Protocol: "UDP", Hosts: []string{"h", "h"}}}},
+		dlGateway{Multi: []dlPort{{Port: 1, Protocol: "TCP"}, {Port: 2, Protocol: "TCP"}}}},
+		&dlGateway{Multi: []dlPort{{Port: 1, Protocol: "TCP"}, {Port: 1, Protocol: "UDP", Hosts: []string{"h", "h"}}, {Port: 2, Protocol: "TCP"}}})
 }
 
 // TestNestedNewElementWithRepeatedSetValue: the same two and three levels
