@@ -122,7 +122,7 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 		server = firstRanks(idsUnder(orderKS, in.orig))
 	default:
 		x := newListIndex(in.orig)
-		reset := deleteElems(x, elems)
+		reset := deleteElems(x, elems, in.hasSetOrder)
 		survivors, survivorIDs := x.live(orderKS)
 		server = firstRanks(survivorIDs)
 		var added []any
@@ -203,13 +203,18 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 	return merged, nil
 }
 
-// deleteElems runs the deletions of a patch list. An element the patch
-// deletes and creates anew (the differ's way to replace one whole) keeps
-// its place: its first live match stays, to be merged into from nothing
-// (reset), so that applying the patch again leaves the order as it is.
-func deleteElems(x *listIndex, elems []patchElem) (reset map[int]bool) {
+// deleteElems runs the deletions of a patch list. With $setElementOrder
+// (keep), an element the patch deletes and creates anew (the differ's way
+// to replace one whole) keeps its place among the live elements the order
+// does not name: its first live match stays, to be merged into from
+// nothing (reset), so that applying the patch again leaves the order as it
+// is. (Kubernetes moves it; without the order, so does this applier.)
+func deleteElems(x *listIndex, elems []patchElem, keep bool) (reset map[int]bool) {
 	var created map[string]bool
 	for _, pe := range elems {
+		if !keep {
+			break
+		}
 		if pe.directive == "" {
 			if created == nil {
 				created = make(map[string]bool, len(elems))
