@@ -11,6 +11,9 @@ type patchElem struct {
 	ks        keySet
 	id        string
 	at        *pathNode
+	// unread says the element names its keys by $patchMergeKey, which
+	// this applier does not read (an older directive set).
+	unread bool
 }
 
 // parseObjectElems reads a patch list of objects: each element's $patch
@@ -51,7 +54,9 @@ func (a *applier) parseObjectElems(l []any, lk listKeys, keyless bool, at *pathN
 		} else {
 			pe.at = at.index(i)
 		}
-		if _, has := m[keyPatchMergeKey]; has || pe.directive != "" {
+		_, named := m[keyPatchMergeKey]
+		pe.unread = named && !a.cfg.directives.understood(dirPatchMergeKey)
+		if named || pe.directive != "" {
 			body := make(map[string]any, len(m))
 			for k, v := range m {
 				if k != keyPatchMergeKey && k != keyPatch {
@@ -209,13 +214,15 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 // does not name: its first live match stays, to be merged into from
 // nothing (reset), so that applying the patch again leaves the order as it
 // is. (Kubernetes moves it; without the order, so does this applier.)
+// Elements whose $patchMergeKey this applier does not read may be two
+// elements to their writer: they are deleted and added as usual.
 func deleteElems(x *listIndex, elems []patchElem, keep bool) (reset map[int]bool) {
 	var created map[string]bool
 	for _, pe := range elems {
 		if !keep {
 			break
 		}
-		if pe.directive == "" {
+		if pe.directive == "" && !pe.unread {
 			if created == nil {
 				created = make(map[string]bool, len(elems))
 			}
@@ -227,7 +234,7 @@ func deleteElems(x *listIndex, elems []patchElem, keep bool) (reset map[int]bool
 			continue
 		}
 		ps := append([]int(nil), x.find(pe.ks, pe.id)...)
-		if len(ps) > 0 && created[pe.ks.sig()+"\x01"+pe.id] {
+		if len(ps) > 0 && !pe.unread && created[pe.ks.sig()+"\x01"+pe.id] {
 			if reset == nil {
 				reset = map[int]bool{}
 			}
