@@ -105,6 +105,21 @@ var compatCases = []compatCase{
 		patch:    `{"spec":{"selector":{"matchLabels":{"a":"1"}},"minAvailable":2}}`,
 		k8sWant:  `{"spec":{"minAvailable":2,"selector":{"matchLabels":{"a":"1"}}}}`,
 		oursWant: `{"spec":{"minAvailable":2}}`},
+	{id: "merge-keys-left-out-by-omitempty", schema: &corev1.Pod{}, diff: true,
+		original: `{"spec":{"imagePullSecrets":[{"name":"a"}]}}`,
+		patch:    `{"spec":{"imagePullSecrets":[{"name":"a"},{}]}}`,
+		k8sWant:  "error: does not contain declared merge key",
+		oursWant: `{"spec":{"imagePullSecrets":[{"name":"a"},{},{"$patch":"replace"}]}}`},
+	{id: "merge-keys-left-out-by-omitempty", schema: &corev1.Pod{},
+		original: `{"spec":{"imagePullSecrets":[{"name":"a"}]}}`,
+		patch:    `{"spec":{"imagePullSecrets":[{},{"$patch":"replace"}]}}`,
+		k8sWant:  "error: does not contain declared merge key",
+		oursWant: `{"spec":{"imagePullSecrets":[{}]}}`},
+	{id: "a-recreated-element-keeps-its-place", schema: &corev1.Pod{},
+		original: `{"spec":{"containers":[{"name":"y"},{"name":"x","image":"1"},{"name":"z"}]}}`,
+		patch:    `{"spec":{"$setElementOrder/containers":[{"name":"y"},{"name":"x"}],"containers":[{"name":"x","image":"2"},{"$patch":"delete","name":"x"}]}}`,
+		k8sWant:  `{"spec":{"containers":[{"name":"y"},{"name":"z"},{"name":"x","image":"2"}]}}`,
+		oursWant: `{"spec":{"containers":[{"name":"y"},{"name":"x","image":"2"},{"name":"z"}]}}`},
 }
 
 // pointerHolder has a pointer-to-struct field holding a list in JSON;

@@ -7,86 +7,114 @@ import "github.com/typedpatch/typedpatch/reflectschema"
 // changes nothing: a merge list of objects holding a duplicated key is
 // written in its replace form, and an object holding a set with a value
 // twice is replaced whole ($patch: replace). The value is copied only
-// where something changes.
+// where something changes. v is a field's value, never an element of a
+// merge list of objects (see addedElement).
 func (d *differ) added(v any, s slot) any {
-	out, _ := d.addedValue(v, s)
+	out, _, whole := d.addedValue(v, s)
+	if whole {
+		return replaceObject(v.(map[string]any))
+	}
 	return out
 }
 
-func (d *differ) addedValue(v any, s slot) (any, bool) {
+// addedElement is added for an element of a merge list of objects. There
+// $patch: replace would be the list's marker, replacing the list with the
+// other elements and losing this one: whole says the element can only be
+// written by replacing its list, and then m comes back as it is.
+func (d *differ) addedElement(m map[string]any, es slot) (map[string]any, bool) {
+	out, _, whole := d.addedValue(m, es)
+	if whole {
+		return m, true
+	}
+	return out.(map[string]any), false
+}
+
+// addedValue returns v's idempotent form and whether it differs from v.
+// whole says v is an object holding a set with a value twice: only
+// replacing the object writes it, which the caller does in the form its
+// position allows.
+func (d *differ) addedValue(v any, s slot) (out any, changed, whole bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		if k := s.kind(); k == reflectschema.Atomic || k == reflectschema.Untyped {
-			return v, false
+			return v, false, false
 		}
-		var out map[string]any
+		var res map[string]any
 		for k, e := range x {
-			ne, changed := d.addedValue(e, s.child(k))
+			c := s.child(k)
+			if setWithDuplicates(e, c) {
+				return v, true, true
+			}
+			ne, changed, w := d.addedValue(e, c)
 			if !changed {
 				continue
 			}
-			if setWithDuplicates(e, s.child(k)) {
-				return replaceObject(x), true
+			if w {
+				ne = replaceObject(e.(map[string]any)) // a field's object
 			}
-			if out == nil {
-				out = make(map[string]any, len(x))
+			if res == nil {
+				res = make(map[string]any, len(x))
 				for k2, e2 := range x {
-					out[k2] = e2
+					res[k2] = e2
 				}
 			}
-			out[k] = ne
+			res[k] = ne
 		}
-		if out != nil {
-			return out, true
+		if res != nil {
+			return res, true, false
 		}
 	case []any:
-		if !s.isMergeList() {
-			return v, false
+		if !s.isMergeList() || !s.isObjectList() {
+			// A set holding a value twice is the caller's (setWithDuplicates).
+			return v, false, false
 		}
-		if !s.isObjectList() {
-			// A set holding a value twice: merging it again would fold the
-			// copies; the caller replaces the object holding it.
-			if hasDuplicates(scalarIDs(x)) {
-				return x, true
-			}
-			return v, false
-		}
-		es := s.elem()
-		var out []any
-		for i, e := range x {
-			ne, changed := d.addedValue(e, es)
-			if changed && out == nil {
-				out = append([]any(nil), x...)
-			}
-			if out != nil {
-				out[i] = ne
-			}
-		}
-		list, changed := x, out != nil
-		if changed {
-			list = out
-		}
-		ks := d.listKeySet(s)
-		if hasDuplicates(idsUnder(ks, list)) ||
-			d.cfg.skewSafe && ks.directive && hasDuplicates(idsUnder(keysOf(s).defaultSet(), list)) {
-			return replaceList(list), true
-		}
-		if ks.directive {
-			// Name each element by every recommended key, as the differ
-			// does everywhere, so a second application matches it exactly.
-			named := make([]any, len(list))
-			for i, e := range list {
-				if m, ok := e.(map[string]any); ok {
-					named[i] = withKeyDirective(m, ks, false)
-				} else {
-					named[i] = e
-				}
-			}
-			return named, true
-		}
-		return list, changed
+		return d.addedObjectList(x, s)
 	}
-	return v, false
+	return v, false, false
+}
+
+// addedObjectList is addedValue for a merge list of objects: its replace
+// form when an element cannot be merged by key (its key field is absent,
+// as an omitempty zero value is) or not twice (a duplicated key, or an
+// element to be replaced whole), else each element's idempotent form.
+func (d *differ) addedObjectList(x []any, s slot) (any, bool, bool) {
+	es := s.elem()
+	var out []any
+	for i, e := range x {
+		ne, changed, whole := d.addedValue(e, es)
+		if whole {
+			return replaceList(x), true, false
+		}
+		if changed && out == nil {
+			out = append([]any(nil), x...)
+		}
+		if out != nil {
+			out[i] = ne
+		}
+	}
+	list, changed := x, out != nil
+	if changed {
+		list = out
+	}
+	ks, def := d.listKeySet(s), keysOf(s).defaultSet()
+	if !keyable(list, def) || hasDuplicates(idsUnder(ks, list)) ||
+		d.cfg.skewSafe && ks.directive && hasDuplicates(idsUnder(def, list)) {
+		return replaceList(list), true, false
+	}
+	if ks.directive {
+		// Name each element by every recommended key, as the differ
+		// does everywhere, so a second application matches it exactly.
+		named := make([]any, len(list))
+		for i, e := range list {
+			if m, ok := e.(map[string]any); ok {
+				named[i] = withKeyDirective(m, ks, false)
+			} else {
+				named[i] = e
+			}
+		}
+		return named, true, false
+	}
+	return list, changed, false
 }
 
 // setWithDuplicates reports whether v is a merge list of scalars holding a

@@ -11,11 +11,16 @@ type patchElem struct {
 	ks        keySet
 	id        string
 	at        *pathNode
+	// unread says the element names its keys by $patchMergeKey, which
+	// this applier does not read (an older directive set).
+	unread bool
 }
 
 // parseObjectElems reads a patch list of objects: each element's $patch
-// directive and identity.
-func (a *applier) parseObjectElems(l []any, lk listKeys, at *pathNode) ([]patchElem, error) {
+// directive and identity. keyless lets elements lack key fields: in a
+// list the patch replaces, nothing is matched by key (an element whose
+// merge key is an omitempty zero value has no key field in its JSON).
+func (a *applier) parseObjectElems(l []any, lk listKeys, keyless bool, at *pathNode) ([]patchElem, error) {
 	out := make([]patchElem, 0, len(l))
 	for i, e := range l {
 		m, ok := e.(map[string]any)
@@ -36,6 +41,10 @@ func (a *applier) parseObjectElems(l []any, lk listKeys, at *pathNode) ([]patchE
 		}
 		if pe.directive == "" || pe.directive == patchDelete {
 			ks, id, err := lk.elementKey(m, a.cfg.directives, nil)
+			if err != nil && keyless && pe.directive == "" && KindOf(err) == ErrMissingMergeKey {
+				ks, err = lk.defaultSet(), nil
+				id, pe.at = idOf(ks, m), at.index(i)
+			}
 			if err != nil {
 				// Again, with the element's path for the error.
 				_, _, err = lk.elementKey(m, a.cfg.directives, at.index(i))
@@ -45,7 +54,9 @@ func (a *applier) parseObjectElems(l []any, lk listKeys, at *pathNode) ([]patchE
 		} else {
 			pe.at = at.index(i)
 		}
-		if _, has := m[keyPatchMergeKey]; has || pe.directive != "" {
+		_, named := m[keyPatchMergeKey]
+		pe.unread = named && !a.cfg.directives.understood(dirPatchMergeKey)
+		if named || pe.directive != "" {
 			body := make(map[string]any, len(m))
 			for k, v := range m {
 				if k != keyPatchMergeKey && k != keyPatch {
@@ -71,7 +82,7 @@ func (a *applier) parseObjectElems(l []any, lk listKeys, at *pathNode) ([]patchE
 func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, error) {
 	lk := keysOf(s)
 	es := s.elem()
-	elems, err := a.parseObjectElems(in.patch, lk, at)
+	elems, err := a.parseObjectElems(in.patch, lk, hasReplaceMarker(in.patch), at)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +96,7 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 	}
 	var orderEntries []patchElem
 	if in.hasSetOrder {
-		if orderEntries, err = a.parseObjectElems(in.setOrder, lk, in.orderAt); err != nil {
+		if orderEntries, err = a.parseObjectElems(in.setOrder, lk, false, in.orderAt); err != nil {
 			return nil, err
 		}
 		for _, e := range orderEntries {
@@ -116,13 +127,7 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 		server = firstRanks(idsUnder(orderKS, in.orig))
 	default:
 		x := newListIndex(in.orig)
-		for _, pe := range elems {
-			if pe.directive == patchDelete {
-				for _, p := range append([]int(nil), x.find(pe.ks, pe.id)...) {
-					x.remove(p)
-				}
-			}
-		}
+		reset := deleteElems(x, elems, in.hasSetOrder)
 		survivors, survivorIDs := x.live(orderKS)
 		server = firstRanks(survivorIDs)
 		var added []any
@@ -144,6 +149,9 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 			if len(matches) > 0 {
 				p := matches[0]
 				om, _ := expand(x.items[p]).(map[string]any)
+				if reset[p] {
+					om = nil
+				}
 				v, _, err := a.mergeObject(om, pe.body, es, false, pe.at)
 				if err != nil {
 					return nil, err
@@ -197,6 +205,46 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 		merged = []any{}
 	}
 	return merged, nil
+}
+
+// deleteElems runs the deletions of a patch list. With $setElementOrder
+// (keep), an element the patch deletes and creates anew (the differ's way
+// to replace one whole) keeps its place among the live elements the order
+// does not name: its first live match stays, to be merged into from
+// nothing (reset), so that applying the patch again leaves the order as it
+// is. (Kubernetes moves it; without the order, so does this applier.)
+// Elements whose $patchMergeKey this applier does not read may be two
+// elements to their writer: they are deleted and added as usual.
+func deleteElems(x *listIndex, elems []patchElem, keep bool) (reset map[int]bool) {
+	var created map[string]bool
+	for _, pe := range elems {
+		if !keep {
+			break
+		}
+		if pe.directive == "" && !pe.unread {
+			if created == nil {
+				created = make(map[string]bool, len(elems))
+			}
+			created[pe.ks.sig()+"\x01"+pe.id] = true
+		}
+	}
+	for _, pe := range elems {
+		if pe.directive != patchDelete {
+			continue
+		}
+		ps := append([]int(nil), x.find(pe.ks, pe.id)...)
+		if len(ps) > 0 && !pe.unread && created[pe.ks.sig()+"\x01"+pe.id] {
+			if reset == nil {
+				reset = map[int]bool{}
+			}
+			reset[ps[0]] = true
+			ps = ps[1:]
+		}
+		for _, p := range ps {
+			x.remove(p)
+		}
+	}
+	return reset
 }
 
 func idsUnder(ks keySet, items []any) []string {

@@ -28,6 +28,9 @@ type differ struct {
 	// current position.
 	withBase bool
 	base     any
+	// spared holds the deletions the delta half wrote to re-create an
+	// element (deletionOf), which merging the halves keeps.
+	spared map[uintptr]bool
 }
 
 // descend sets the base to child and returns a function restoring it.

@@ -3,6 +3,7 @@ package smp
 import (
 	"cmp"
 	"maps"
+	"reflect"
 	"slices"
 )
 
@@ -145,14 +146,20 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 			}
 		}
 	}
-	var list []any
+	var list, recreated []any
 	var renames map[string][]map[string]any // liveRename's candidates, built on first use
 	for i, e := range ml {
 		m := e.(map[string]any)
 		p := pairs[i]
 		if p < 0 {
 			if !d.ignoreChanges || rekeyed[idOf(def, m)] {
-				add := d.added(m, es).(map[string]any)
+				add, whole := d.addedElement(m, es)
+				if whole && d.recreates() {
+					recreated = append(recreated, d.deletionOf(m, ks))
+				} else if whole && !d.ignoreChanges && !d.keyedOnly {
+					patch[k] = replaceList(ml)
+					return nil
+				}
 				// The delta half may have paired this element with a
 				// live one whose key fields the server filled in: the
 				// creation names that element, as its order entry does.
@@ -245,12 +252,8 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 			}
 			deletions = append(deletions, withKeyDirective(del, ks, true))
 		}
-		// Kubernetes lists deletions sorted by the text of the merge key.
-		slices.SortStableFunc(deletions, func(a, b any) int {
-			return cmp.Compare(sortText(a.(map[string]any)[ks.fields[0]]), sortText(b.(map[string]any)[ks.fields[0]]))
-		})
 	}
-	list = append(list, deletions...)
+	list = append(list, sortDeletions(append(deletions, recreated...), ks)...)
 	if len(list) > 0 {
 		patch[k] = list
 	}
@@ -275,6 +278,42 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 		patch[prefixSetOrder+k] = order
 	}
 	return nil
+}
+
+// recreates says that a new element that must be replaced whole (a set in
+// it holds a value twice) is written as its deletion plus its creation:
+// the applier deletes first, so applying the patch again gives the same
+// element, and the elements the patch does not name stay. So do two-way
+// patches and the delta half of a three-way patch (whose merge keeps
+// these deletions: spared). The changes a three-way patch is checked
+// against write the creation alone.
+func (d *differ) recreates() bool { return !d.keyedOnly && !d.ignoreChanges }
+
+// deletionOf is the deletion that goes with the re-creation of element m,
+// named by key set ks.
+func (d *differ) deletionOf(m map[string]any, ks keySet) map[string]any {
+	del := map[string]any{keyPatch: patchDelete}
+	for _, f := range ks.fields {
+		if v, ok := m[f]; ok {
+			del[f] = v
+		}
+	}
+	if d.ignoreDeletions {
+		if d.spared == nil {
+			d.spared = map[uintptr]bool{}
+		}
+		d.spared[reflect.ValueOf(del).Pointer()] = true
+	}
+	return withKeyDirective(del, ks, true)
+}
+
+// sortDeletions sorts deletions as Kubernetes lists them: by the text of
+// the (first) merge key.
+func sortDeletions(dels []any, ks keySet) []any {
+	slices.SortStableFunc(dels, func(a, b any) int {
+		return cmp.Compare(sortText(a.(map[string]any)[ks.fields[0]]), sortText(b.(map[string]any)[ks.fields[0]]))
+	})
+	return dels
 }
 
 func (d *differ) wantSetOrder(changed bool) bool {

@@ -19,8 +19,13 @@ import (
 // an object field (null) into deletions of the original's entries, at any
 // depth, where current holds entries the original did not; it drops the
 // deletion of an empty original object or list when current's is not
-// empty.
+// empty. A patch object that replaces its object ($patch: replace), and a
+// list that replaces its list, say the whole value: nothing in them is
+// narrowed or dropped, empty objects included.
 func narrowDeletions(patch, original, current map[string]any, s slot) {
+	if _, directive := patch[keyPatch]; directive {
+		return
+	}
 	for k, pv := range patch {
 		ov, inO := original[k]
 		cv := current[k]
@@ -50,12 +55,10 @@ func narrowDeletions(patch, original, current map[string]any, s slot) {
 		pm, ok1 := pv.(map[string]any)
 		om, ok2 := ov.(map[string]any)
 		cm, ok3 := cv.(map[string]any)
-		if ok1 && ok2 && ok3 {
-			if _, directive := pm[keyPatch]; !directive {
-				narrowDeletions(pm, om, cm, s.child(k))
-				if len(pm) == 0 {
-					delete(patch, k)
-				}
+		if ok1 && ok2 && ok3 && len(pm) > 0 {
+			narrowDeletions(pm, om, cm, s.child(k))
+			if len(pm) == 0 {
+				delete(patch, k) // all it did was delete what current lacks
 			}
 		}
 	}
@@ -116,7 +119,7 @@ func clearedByRetainKeys(patch map[string]any, k string) bool {
 // pl that the original list ol and current's cl both hold; an element left
 // with nothing but its keys is dropped. It returns the list left.
 func narrowList(pl []any, ol, cl any, s slot) []any {
-	if !s.isObjectList() || !hasNull(pl) {
+	if !s.isObjectList() || !hasNull(pl) || hasReplaceMarker(pl) {
 		return pl
 	}
 	ks := listKeysOf(pl, s)

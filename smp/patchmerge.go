@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"reflect"
+
 	"github.com/typedpatch/typedpatch/reflectschema"
 )
 
@@ -47,7 +49,7 @@ func (d *differ) mergePatches(a, b map[string]any, s slot, at *pathNode) (map[st
 		case aok:
 			merged = al
 		case bok:
-			merged = dropDeletions(bl).([]any)
+			merged = d.dropDeletions(bl).([]any)
 		default:
 			continue
 		}
@@ -66,7 +68,7 @@ func (d *differ) mergePatches(a, b map[string]any, s slot, at *pathNode) (map[st
 		}
 		av, ok := res[k]
 		if kind == dirDeleteFromList || bv == nil || !ok || kindOf(av) != kindOf(bv) {
-			res[k] = dropDeletions(bv)
+			res[k] = d.dropDeletions(bv)
 			continue
 		}
 		c := s.child(k)
@@ -144,7 +146,12 @@ func (d *differ) mergePatchLists(a, b []any, s slot, at *pathNode) ([]any, error
 			case patchReplace:
 				return b, nil
 			case patchDelete:
-				deleted[idOf(ks, m)] = true
+				if !d.spares(m) {
+					deleted[idOf(ks, m)] = true
+					continue
+				}
+				kept = append(kept, e) // with the element it re-creates
+				keptIDs = append(keptIDs, bids[i])
 			default:
 				kept = append(kept, e)
 				keptIDs = append(keptIDs, bids[i])
@@ -201,22 +208,29 @@ func (d *differ) mergePatchLists(a, b []any, s slot, at *pathNode) ([]any, error
 // dropDeletions removes, as Kubernetes does when it copies a patch value
 // into a patch that lacks it, every object marked $patch: delete (a
 // modified document holding directives). Replace markers, which only this
-// differ writes, stay. The value is copied only where something goes.
-func dropDeletions(v any) any {
-	out, _ := withoutDeletions(v)
+// differ writes, stay, and so do the deletions it wrote to re-create an
+// element (spares). The value is copied only where something goes.
+func (d *differ) dropDeletions(v any) any {
+	out, _ := d.withoutDeletions(v)
 	return out
 }
 
-func withoutDeletions(v any) (any, bool) {
+// spares reports whether m is a deletion the differ wrote to re-create
+// an element (deletionOf).
+func (d *differ) spares(m map[string]any) bool {
+	return d.spared != nil && d.spared[reflect.ValueOf(m).Pointer()]
+}
+
+func (d *differ) withoutDeletions(v any) (any, bool) {
 	isDeletion := func(e any) bool {
 		m, ok := e.(map[string]any)
-		return ok && m[keyPatch] == patchDelete
+		return ok && m[keyPatch] == patchDelete && !d.spares(m)
 	}
 	switch v := v.(type) {
 	case map[string]any:
 		var out map[string]any
 		for k, e := range v {
-			d, changed := withoutDeletions(e)
+			w, changed := d.withoutDeletions(e)
 			if !changed && !isDeletion(e) {
 				continue
 			}
@@ -229,7 +243,7 @@ func withoutDeletions(v any) (any, bool) {
 			if isDeletion(e) {
 				delete(out, k)
 			} else {
-				out[k] = d
+				out[k] = w
 			}
 		}
 		if out != nil {
@@ -243,9 +257,9 @@ func withoutDeletions(v any) (any, bool) {
 				changed = true
 				continue
 			}
-			d, c := withoutDeletions(e)
+			w, c := d.withoutDeletions(e)
 			changed = changed || c
-			out = append(out, d)
+			out = append(out, w)
 		}
 		if changed {
 			return out, true

@@ -1,5 +1,7 @@
 package smp
 
+import "github.com/typedpatch/typedpatch/reflectschema"
+
 // threeWay computes the patch that brings current to modified while
 // keeping what others changed in current since original: the delta from
 // current to modified without deletions, plus the deletions from original
@@ -50,7 +52,11 @@ func threeWay(original, modified, current map[string]any, s slot, cfg *config, f
 // typed ThreeWay shares it.
 func checkConflicts(patch, changed map[string]any, s slot, d *differ) error {
 	c := &conflicts{d: d, all: true}
-	c.values(patch, changed, s, nil)
+	if _, replace := patch[keyPatch]; replace && changed[keyPatch] == nil {
+		c.replaced(patch, changed, s, nil)
+	} else {
+		c.values(patch, changed, s, nil)
+	}
 	if len(c.paths) == 0 {
 		return nil
 	}
@@ -60,4 +66,31 @@ func checkConflicts(patch, changed map[string]any, s slot, d *differ) error {
 		msg += " " + listed(c.paths[1:], Path.String, " ")
 	}
 	return &Error{Kind: ErrConflict, Path: c.paths[0], Msg: msg, Conflicts: c.paths}
+}
+
+// replaced finds the conflicts of a patch that replaces the root object
+// whole (repl holds every field it keeps): a field current changed since
+// original conflicts where the replacement removes it or sets it
+// differently. Nothing changed is no conflict; as in Kubernetes, the
+// root's $patch is no change of its own.
+func (c *conflicts) replaced(repl, changed map[string]any, s slot, at *pathNode) {
+	for _, k := range sortedKeys(changed) {
+		if kind, _ := classify(k); kind != notDirective && kind != dirUnknown {
+			continue
+		}
+		cv := changed[k]
+		rv, ok := repl[k]
+		rm, rIsMap := rv.(map[string]any)
+		cm, cIsMap := cv.(map[string]any)
+		switch {
+		case !ok:
+			if cv != nil {
+				c.found(at.field(k))
+			}
+		case rIsMap && cIsMap && cm[keyPatch] == nil && rm[keyPatch] == nil && s.child(k).kind() != reflectschema.Atomic:
+			c.replaced(rm, cm, s.child(k), at.field(k))
+		default:
+			c.values(rv, cv, s.child(k), at.field(k))
+		}
+	}
 }

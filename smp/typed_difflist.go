@@ -1,7 +1,6 @@
 package smp
 
 import (
-	"cmp"
 	"reflect"
 	"slices"
 	"unicode/utf8"
@@ -552,7 +551,7 @@ func (d *tdiffer) diffKeyed(patch *map[string]any, k string, o, m reflect.Value,
 		}
 	}
 	defer func() { d.tbase = base }()
-	var list []any
+	var list, recreated []any
 	for i := range m.Len() {
 		me, _ := derefNull(m.Index(i))
 		p, paired := opos[mids[i]]
@@ -562,7 +561,13 @@ func (d *tdiffer) diffKeyed(patch *map[string]any, k string, o, m reflect.Value,
 				if err != nil {
 					return true, under(err, keyStepOf(me, en, ks))
 				}
-				list = append(list, withKeyDirective(d.added(j, es).(map[string]any), ks, true))
+				add, whole := d.addedElement(j.(map[string]any), es)
+				if whole && d.recreates() {
+					recreated = append(recreated, d.deletionOf(add, ks))
+				} else if whole && !d.keyedOnly {
+					return true, d.replaceWholeList(patch, k, m, n)
+				}
+				list = append(list, withKeyDirective(add, ks, true))
 			}
 			continue
 		}
@@ -604,12 +609,9 @@ func (d *tdiffer) diffKeyed(patch *map[string]any, k string, o, m reflect.Value,
 			}
 			deletions = append(deletions, withKeyDirective(del, ks, true))
 		}
-		// Kubernetes lists deletions sorted by the text of the merge key.
-		slices.SortStableFunc(deletions, func(a, b any) int {
-			return cmp.Compare(sortText(a.(map[string]any)[ks.fields[0]]), sortText(b.(map[string]any)[ks.fields[0]]))
-		})
-		list = append(list, deletions...)
+		recreated = append(deletions, recreated...)
 	}
+	list = append(list, sortDeletions(recreated, ks)...)
 	if len(list) > 0 {
 		put(patch, k, list)
 	}

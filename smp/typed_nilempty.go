@@ -12,6 +12,9 @@ import (
 // patch deletes inside, and objects it deletes where current added
 // entries are handed to narrowDeletions in JSON form.
 func narrowTyped(patch map[string]any, o, c reflect.Value, n *tnode, s slot) error {
+	if _, directive := patch[keyPatch]; directive {
+		return nil // a replacement says the whole object
+	}
 	for k, pv := range patch {
 		ov, cn, inO := childOf(o, n, k)
 		if !inO {
@@ -39,8 +42,8 @@ func narrowTyped(patch map[string]any, o, c reflect.Value, n *tnode, s slot) err
 		if !ok || !oObj || !cObj {
 			continue
 		}
-		if _, directive := pm[keyPatch]; directive {
-			continue
+		if len(pm) == 0 {
+			continue // an empty object the patch sets
 		}
 		if err := narrowTyped(pm, od, cd, cn, s.child(k)); err != nil {
 			return err
