@@ -115,13 +115,6 @@ func requireJSONApplies(t *testing.T, on, p []byte, ds any, want any) {
 	require.Empty(t, cmp.Diff(want, typedDecode(t, twice)), "StrategicMergePatch twice of %s", p)
 }
 
-func marshal(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	require.NoError(t, err)
-	return b
-}
-
 func jsonOf(t *testing.T, v any) any { return typedDecode(t, marshal(t, v)) }
 
 // TestNewElementWithRepeatedSetValue: issue #14. A new element of a merge
