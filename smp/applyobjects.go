@@ -118,9 +118,7 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 		x := newListIndex(in.orig)
 		for _, pe := range elems {
 			if pe.directive == patchDelete {
-				for _, p := range append([]int(nil), x.find(pe.ks, pe.id)...) {
-					x.remove(p)
-				}
+				x.removeAll(pe.ks, pe.id)
 			}
 		}
 		survivors, survivorIDs := x.live(orderKS)
@@ -131,8 +129,9 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 				continue
 			}
 			frontIDs = append(frontIDs, idOf(orderKS, pe.body))
-			matches := x.find(pe.ks, pe.id)
-			if len(matches) > 1 && lk.partial(pe.ks) {
+			p, n := x.first(pe.ks, pe.id)
+			if n > 1 && lk.partial(pe.ks) {
+				matches := x.positions(pe.ks, pe.id)
 				names := make([]string, len(matches))
 				for i, p := range matches {
 					m, _ := expand(x.items[p]).(map[string]any)
@@ -142,8 +141,7 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 					"%s %s is ambiguous: it matches %d elements (%s); name more keys to pick one", keyPatchMergeKey,
 					strings.Join(pe.ks.fields, ","), len(matches), strings.Join(names, ", "))
 			}
-			if len(matches) > 0 {
-				p := matches[0]
+			if n > 0 {
 				om, _ := expand(x.items[p]).(map[string]any)
 				v, _, err := a.mergeObject(om, pe.body, es, false, pe.at)
 				if err != nil {
