@@ -263,3 +263,22 @@ func BenchmarkGrowthDeepApply(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGrowthBare is the floor of PatchKeys: json.Unmarshal of its
+// patch into a map and json.Marshal of the map. Its exponent is the
+// machine's for maps outgrowing the caches, with no algorithm of ours.
+func BenchmarkGrowthBare(b *testing.B) {
+	b.Run("json", func(b *testing.B) {
+		benchGrowth(b, func(b *testing.B, n int) func() error {
+			patch := mustJSON(b, labelsPatch(n))
+			return func() error {
+				var m map[string]any
+				if err := json.Unmarshal(patch, &m); err != nil {
+					return err
+				}
+				_, err := json.Marshal(m)
+				return err
+			}
+		})
+	})
+}
