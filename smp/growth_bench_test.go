@@ -282,3 +282,36 @@ func BenchmarkGrowthBare(b *testing.B) {
 		})
 	})
 }
+
+// envContainer is a container with n environment variables (a merge list
+// keyed by name) whose values end in suffix.
+func envContainer(n int, suffix string) *fixtures.Container {
+	c := &fixtures.Container{Name: "app"}
+	for i := range n {
+		c.Env = append(c.Env, fixtures.EnvVar{Name: fmt.Sprintf("VAR_%d", i), Value: fmt.Sprint(i, suffix)})
+	}
+	return c
+}
+
+// BenchmarkGrowthThreeWayKeyed: a three-way patch changing every element
+// of a keyed list of n, each diffed against its original element.
+func BenchmarkGrowthThreeWayKeyed(b *testing.B) {
+	b.Run("json", func(b *testing.B) {
+		benchGrowth(b, func(b *testing.B, n int) func() error {
+			ob, mb := mustJSON(b, envContainer(n, "a")), mustJSON(b, envContainer(n, "b"))
+			return func() error {
+				_, err := smp.ThreeWayJSON(ob, mb, ob, &fixtures.Container{})
+				return err
+			}
+		})
+	})
+	b.Run("typed", func(b *testing.B) {
+		benchGrowth(b, func(b *testing.B, n int) func() error {
+			o, m, c := envContainer(n, "a"), envContainer(n, "b"), envContainer(n, "a")
+			return func() error {
+				_, err := smp.ThreeWay(o, m, c)
+				return err
+			}
+		})
+	})
+}

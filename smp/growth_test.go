@@ -249,3 +249,32 @@ func TestGrowthDeepApply(t *testing.T) {
 		}
 	})
 }
+
+func TestGrowthThreeWayKeyed(t *testing.T) {
+	// Every variable of a keyed list changed, current as the original:
+	// the typed and JSON patches both set every new value, and each
+	// element finds its base without scanning the list.
+	const n = 500
+	o, m := envContainer(n, "a"), envContainer(n, "b")
+	ob, _ := json.Marshal(o)
+	tp, err := smp.ThreeWay(o, m, envContainer(n, "a"))
+	require.NoError(t, err)
+	tpb, err := tp.MarshalJSON()
+	require.NoError(t, err)
+	jp, err := smp.ThreeWayJSON(ob, mustMarshal(m), ob, &fixtures.Container{})
+	require.NoError(t, err)
+	for name, patch := range map[string][]byte{"typed": tpb, "json": jp} {
+		out, err := smp.StrategicMergePatch(ob, patch, &fixtures.Container{})
+		require.NoError(t, err, name)
+		var got fixtures.Container
+		require.NoError(t, json.Unmarshal(out, &got), name)
+		require.Equal(t, m.Env, got.Env, name)
+	}
+	requireLinear(t, 600, func(n int) func() error {
+		o, m, c := envContainer(n, "a"), envContainer(n, "b"), envContainer(n, "a")
+		return func() error {
+			_, err := smp.ThreeWay(o, m, c)
+			return err
+		}
+	})
+}
