@@ -278,3 +278,24 @@ func TestGrowthThreeWayKeyed(t *testing.T) {
 		}
 	})
 }
+
+// TestDeepApplyConcurrent: calls on the same document bytes at once share
+// its recorded container ends and release them; run under -race.
+func TestDeepApplyConcurrent(t *testing.T) {
+	doc, patch := deepDoc(50, 3000, stringList), deepPatch(50)
+	want, err := smp.ApplyJSON(doc, patch, &growthDeep{})
+	require.NoError(t, err)
+	errs := make(chan error, 16)
+	for range 16 {
+		go func() {
+			got, err := smp.ApplyJSON(doc, patch, &growthDeep{})
+			if err == nil && string(got) != string(want) {
+				err = fmt.Errorf("got %d bytes, want %d", len(got), len(want))
+			}
+			errs <- err
+		}()
+	}
+	for range 16 {
+		require.NoError(t, <-errs)
+	}
+}
