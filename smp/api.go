@@ -23,10 +23,11 @@ func ApplyJSON(original, patch []byte, dataStruct any, opts ...Option) ([]byte, 
 	if err != nil {
 		return nil, err
 	}
-	om, err := decodeOriginal(original, cfg.limits)
+	om, release, err := decodeOriginal(original, cfg.limits)
 	if err != nil {
 		return nil, err
 	}
+	defer release()
 	pm, err := decodeLimited(patch, "patch", cfg.limits)
 	if err != nil {
 		return nil, err
@@ -41,14 +42,19 @@ func ApplyJSON(original, patch []byte, dataStruct any, opts ...Option) ([]byte, 
 // decodeOriginal reads the document to patch lazily: its values stay raw
 // until the patch reaches them. Input the raw scan does not accept takes
 // the decoding path, which reports the error.
-func decodeOriginal(data []byte, l Limits) (map[string]any, error) {
+func decodeOriginal(data []byte, l Limits) (doc map[string]any, release func(), err error) {
+	release = func() {}
 	if l.MaxBytes > 0 && len(data) > l.MaxBytes {
-		return decodeLimited(data, "original document", l)
+		doc, err = decodeLimited(data, "original document", l)
+		return doc, release, err
 	}
-	if raw, ok := scanRaw(data, l); ok {
-		return expand(raw).(map[string]any), nil
+	if raw, ends, ok := scanRaw(data, l); ok {
+		// Until the result is written: it copies the raw values it keeps.
+		release = registerEnds(raw, ends)
+		return expand(raw).(map[string]any), release, nil
 	}
-	return decodeLimited(data, "original document", l)
+	doc, err = decodeLimited(data, "original document", l)
+	return doc, release, err
 }
 
 // applyObject applies a decoded patch to a decoded document.

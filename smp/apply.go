@@ -148,11 +148,9 @@ type objectPatch struct {
 // checking each directive's JSON type and that its list takes it.
 func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (objectPatch, error) {
 	p := objectPatch{names: make([]string, 0, len(pm))}
-	add := func(n string) {
-		if !slices.Contains(p.names, n) {
-			p.names = append(p.names, n)
-		}
-	}
+	// A list may be named twice (by its field and its directives): the
+	// names are deduplicated once sorted, never searched per key.
+	add := func(n string) { p.names = append(p.names, n) }
 	var first keyedErr // the least key's error, whatever the map's order
 	for k, v := range pm {
 		kind, list := classify(k)
@@ -205,6 +203,7 @@ func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (obj
 		return p, first.err
 	}
 	slices.Sort(p.names)
+	p.names = slices.Compact(p.names)
 	return p, nil
 }
 

@@ -136,8 +136,9 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 				continue
 			}
 			frontIDs = append(frontIDs, idOf(orderKS, pe.body))
-			matches := x.find(pe.ks, pe.id)
-			if len(matches) > 1 && lk.partial(pe.ks) {
+			p, n := x.first(pe.ks, pe.id)
+			if n > 1 && lk.partial(pe.ks) {
+				matches := x.positions(pe.ks, pe.id)
 				name := func(p int) string {
 					m, _ := expand(x.items[p]).(map[string]any)
 					return Path{lk.fullSet().step(m)}.String()
@@ -146,8 +147,7 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 					"%s %s is ambiguous: it matches %d elements (%s); name more keys to pick one", keyPatchMergeKey,
 					strings.Join(pe.ks.fields, ","), len(matches), listed(matches, name, ", "))
 			}
-			if len(matches) > 0 {
-				p := matches[0]
+			if n > 0 {
 				om, _ := expand(x.items[p]).(map[string]any)
 				if reset[p] {
 					om = nil
@@ -232,17 +232,19 @@ func deleteElems(x *listIndex, elems []patchElem, keep bool) (reset map[int]bool
 		if pe.directive != patchDelete {
 			continue
 		}
-		ps := append([]int(nil), x.find(pe.ks, pe.id)...)
-		if len(ps) > 0 && !pe.unread && created[pe.ks.sig()+"\x01"+pe.id] {
-			if reset == nil {
-				reset = map[int]bool{}
+		if !pe.unread && created[pe.ks.sig()+"\x01"+pe.id] {
+			if ps := x.positions(pe.ks, pe.id); len(ps) > 0 {
+				if reset == nil {
+					reset = map[int]bool{}
+				}
+				reset[ps[0]] = true // the first match is re-created in place
+				for _, p := range ps[1:] {
+					x.remove(p)
+				}
+				continue
 			}
-			reset[ps[0]] = true
-			ps = ps[1:]
 		}
-		for _, p := range ps {
-			x.remove(p)
-		}
+		x.removeAll(pe.ks, pe.id)
 	}
 	return reset
 }

@@ -147,7 +147,7 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 		}
 	}
 	var list, recreated []any
-	var renames map[string][]map[string]any // liveRename's candidates, built on first use
+	var renames *agreeIndex // liveRename's candidates, built on first use
 	for i, e := range ml {
 		m := e.(map[string]any)
 		p := pairs[i]

@@ -32,7 +32,7 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 // awkward JSON (escapes, nesting, spacing).
 func TestRawScanning(t *testing.T) {
 	doc := []byte(" {\"a\\\"b\" : [ 1 , {\"k\":\"v\\\\\"}, \"]\" ] ,\n\"n\":-1.5e3,\"s\":\"\\u00e9\",\"o\":{}, \"l\":[]} ")
-	raw, ok := scanRaw(doc, DefaultLimits())
+	raw, _, ok := scanRaw(doc, DefaultLimits())
 	if !ok {
 		t.Fatal("valid document refused")
 	}
@@ -49,17 +49,17 @@ func TestRawScanning(t *testing.T) {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
 	for _, bad := range []string{`{"a":}`, `[1]`, "{\"a\":\"\xff\"}", `{"a":1} x`} {
-		if _, ok := scanRaw([]byte(bad), DefaultLimits()); ok {
+		if _, _, ok := scanRaw([]byte(bad), DefaultLimits()); ok {
 			t.Errorf("scanRaw accepted %q", bad)
 		}
 	}
-	if _, ok := scanRaw([]byte(`{"a":[[[1]]]}`), Limits{MaxDepth: 2}); ok {
+	if _, _, ok := scanRaw([]byte(`{"a":[[[1]]]}`), Limits{MaxDepth: 2}); ok {
 		t.Error("depth limit not enforced")
 	}
-	if _, ok := scanRaw([]byte(`{"a":[1,2,3]}`), Limits{MaxListLength: 2}); ok {
+	if _, _, ok := scanRaw([]byte(`{"a":[1,2,3]}`), Limits{MaxListLength: 2}); ok {
 		t.Error("list length limit not enforced")
 	}
-	if _, ok := scanRaw([]byte(`{"a":[1,2]}`), Limits{MaxListLength: 2, MaxDepth: 1}); !ok {
+	if _, _, ok := scanRaw([]byte(`{"a":[1,2]}`), Limits{MaxListLength: 2, MaxDepth: 1}); !ok {
 		t.Error("document within limits refused")
 	}
 }

@@ -3,6 +3,7 @@ package smp
 import (
 	"maps"
 	"slices"
+	"strconv"
 )
 
 // How a three-way patch pairs the elements of merge lists with recommended
@@ -48,12 +49,10 @@ func (d *differ) pairElements(ol, ml []any, oids, mids []string, lk listKeys, ks
 	if unpaired == 0 || !ks.directive || !d.withBase || !d.ignoreDeletions || d.ignoreChanges {
 		return pairs // only the delta half pairs on partial keys
 	}
-	def := lk.defaultSet()
-	byDefault := map[string][]int{}
+	cands := newAgreeIndex(lk.defaultSet(), ks)
 	for p, e := range ol {
 		if _, inOriginal := base[oids[p]]; !taken[p] && !inOriginal {
-			id := idOf(def, e)
-			byDefault[id] = append(byDefault[id], p)
+			cands.add(e, p)
 		}
 	}
 	claims := map[int]int{} // live position → modified position; -1 when claimed twice
@@ -61,8 +60,7 @@ func (d *differ) pairElements(ol, ml []any, oids, mids []string, lk listKeys, ks
 		if pairs[i] >= 0 {
 			continue
 		}
-		m := e.(map[string]any)
-		if p := soleAgreeing(m, byDefault[idOf(def, m)], ol, ks); p >= 0 {
+		if p := cands.sole(e); p >= 0 {
 			claim(claims, p, i)
 		}
 	}
@@ -82,12 +80,10 @@ func (d *differ) pairElements(ol, ml []any, oids, mids []string, lk listKeys, ks
 // filled in the others, as the delta half sees it. Pairs are made only
 // where both sides are unique.
 func (d *differ) pairFilled(ol, ml []any, mids []string, pairs []int, taken []bool, lk listKeys, ks keySet, base map[string]any) {
-	def := lk.defaultSet()
-	byDefault := map[string][]int{} // unpaired elements of current
+	cands := newAgreeIndex(lk.defaultSet(), ks) // unpaired elements of current
 	for i, e := range ml {
 		if _, inModified := base[mids[i]]; pairs[i] < 0 && !inModified {
-			id := idOf(def, e)
-			byDefault[id] = append(byDefault[id], i)
+			cands.add(e, i)
 		}
 	}
 	claims := map[int]int{} // current position → original position; -1 when claimed twice
@@ -95,8 +91,7 @@ func (d *differ) pairFilled(ol, ml []any, mids []string, pairs []int, taken []bo
 		if taken[p] {
 			continue
 		}
-		o, _ := e.(map[string]any)
-		if i := soleAgreeing(o, byDefault[idOf(def, e)], ml, ks); i >= 0 {
+		if i := cands.sole(e); i >= 0 {
 			claim(claims, i, p)
 		}
 	}
@@ -105,22 +100,6 @@ func (d *differ) pairFilled(ol, ml []any, mids []string, pairs []int, taken []bo
 			pairs[i] = p
 		}
 	}
-}
-
-// soleAgreeing returns the one position among cands of list l whose
-// element has every key field m has, with the same value; -1 for none or
-// several.
-func soleAgreeing(m map[string]any, cands []int, l []any, ks keySet) int {
-	found := -1
-	for _, p := range cands {
-		if keysAgree(m, l[p].(map[string]any), ks.fields) {
-			if found >= 0 {
-				return -1
-			}
-			found = p
-		}
-	}
-	return found
 }
 
 // claim records that by claims target; a target claimed twice is marked
@@ -133,27 +112,6 @@ func claim(claims map[int]int, target, by int) {
 	}
 }
 
-// keysAgree reports whether every key field m has, o has with the same
-// value.
-func keysAgree(m, o map[string]any, fields []string) bool {
-	for _, f := range fields {
-		mv, inM := m[f]
-		if !inM {
-			continue
-		}
-		ov, inO := o[f]
-		if !inO {
-			return false
-		}
-		mk, _ := scalarKey(mv)
-		ok, _ := scalarKey(ov)
-		if mk != ok {
-			return false
-		}
-	}
-	return true
-}
-
 // liveRename is the deletions half's side of pairElements: in a three-way
 // patch the delta half pairs a modified element lacking some recommended
 // key fields with the one live element that has them (a key field the
@@ -161,14 +119,13 @@ func keysAgree(m, o map[string]any, fields []string) bool {
 // original against modified, must name that element the same way, or its
 // changes would address an element current does not hold. base holds
 // current's elements by identity. It returns the live element, or nil.
-func (d *differ) liveRename(m map[string]any, mid string, cands *map[string][]map[string]any, oids, mids []string, base map[string]any, lk listKeys, ks keySet) map[string]any {
+func (d *differ) liveRename(m map[string]any, mid string, cands **agreeIndex, oids, mids []string, base map[string]any, lk listKeys, ks keySet) map[string]any {
 	if !d.withBase || !d.ignoreChanges || !ks.directive || base == nil {
 		return nil
 	}
 	if _, exact := base[mid]; exact {
 		return nil
 	}
-	def := lk.defaultSet()
 	if *cands == nil {
 		// Live elements neither the original nor modified holds, by
 		// default key: built once per list.
@@ -179,25 +136,18 @@ func (d *differ) liveRename(m map[string]any, mid string, cands *map[string][]ma
 		for _, id := range mids {
 			taken[id] = true
 		}
-		*cands = map[string][]map[string]any{}
+		*cands = newAgreeIndex(lk.defaultSet(), ks)
 		bl, _ := d.base.([]any) // base collapses repeated elements: count each
-		for _, e := range bl {
-			if l, ok := e.(map[string]any); ok && !taken[idOf(ks, e)] {
-				(*cands)[idOf(def, l)] = append((*cands)[idOf(def, l)], l)
+		for p, e := range bl {
+			if _, ok := e.(map[string]any); ok && !taken[idOf(ks, e)] {
+				(*cands).add(e, p)
 			}
 		}
 	}
-	var found map[string]any
-	for _, l := range (*cands)[idOf(def, m)] {
-		if !keysAgree(m, l, ks.fields) {
-			continue
-		}
-		if found != nil {
-			return nil // two candidates: the delta pairs neither
-		}
-		found = l
+	if p := (*cands).sole(m); p >= 0 {
+		return d.base.([]any)[p].(map[string]any)
 	}
-	return found
+	return nil // none, or two candidates: the delta pairs neither
 }
 
 // heldDefaults returns the default keys of base's elements, building the
@@ -249,24 +199,20 @@ func survivorShares(ol, ml []any, oids, mids []string, pairs []int, base map[str
 	}
 	var doomed []bool // current's elements the deletions half deletes under filled keys
 	bl, _ := baseList.([]any)
+	var live *agreeIndex // current's elements the original and modified do not hold
 	for _, o := range bl {
-		om, ok := o.(map[string]any)
-		if id := idOf(ks, o); !ok || inM[id] || inC[id] {
+		if id := idOf(ks, o); !isObject(o) || inM[id] || inC[id] {
 			continue
 		}
-		found := -1
-		for p, e := range ol {
-			if _, inOriginal := base[oids[p]]; inOriginal || inM[oids[p]] ||
-				idOf(def, e) != idOf(def, o) || !keysAgree(om, e.(map[string]any), ks.fields) {
-				continue
+		if live == nil {
+			live = newAgreeIndex(def, ks)
+			for p, e := range ol {
+				if _, inOriginal := base[oids[p]]; !inOriginal && !inM[oids[p]] {
+					live.add(e, p)
+				}
 			}
-			if found >= 0 {
-				found = -2
-				break
-			}
-			found = p
 		}
-		if found >= 0 {
+		if found := live.sole(o); found >= 0 {
 			if doomed == nil {
 				doomed = make([]bool, len(ol))
 			}
@@ -307,4 +253,91 @@ func withLiveKeys(ml, ol []any, pairs []int, ks keySet) []any {
 		}
 	}
 	return out
+}
+
+func isObject(v any) bool {
+	_, ok := v.(map[string]any)
+	return ok
+}
+
+// agreeIndex finds, among candidate elements, the one that shares a given
+// element's default key and holds every key field of ks the given element
+// has, with the same value (keysAgree): one hash lookup per query, the
+// candidates indexed once per combination of key fields present.
+type agreeIndex struct {
+	def, ks keySet
+	cands   []agreeCand
+	byMask  map[string]map[string]agreeHit
+}
+
+type agreeCand struct {
+	m   map[string]any // nil for an element that is not an object
+	def string         // its identity under the default key
+	pos int
+}
+
+// agreeHit is the first candidate of a key and how many share it.
+type agreeHit struct{ pos, n int }
+
+func newAgreeIndex(def, ks keySet) *agreeIndex {
+	return &agreeIndex{def: def, ks: ks, byMask: map[string]map[string]agreeHit{}}
+}
+
+// add adds a candidate at position pos; every add precedes every sole.
+func (x *agreeIndex) add(e any, pos int) {
+	m, _ := e.(map[string]any)
+	x.cands = append(x.cands, agreeCand{m: m, def: idOf(x.def, e), pos: pos})
+}
+
+// sole returns the position of the one candidate agreeing with e, or -1
+// for none or several.
+func (x *agreeIndex) sole(e any) int {
+	m, _ := e.(map[string]any)
+	mask := make([]byte, len(x.ks.fields)) // which key fields e has
+	for i, f := range x.ks.fields {
+		if _, ok := m[f]; ok {
+			mask[i] = 1
+		}
+	}
+	g, ok := x.byMask[string(mask)]
+	if !ok {
+		g = make(map[string]agreeHit, len(x.cands))
+		for _, c := range x.cands {
+			if k, ok := x.key(c.m, c.def, mask); ok {
+				h := g[k]
+				if h.n == 0 {
+					h.pos = c.pos
+				}
+				h.n++
+				g[k] = h
+			}
+		}
+		x.byMask[string(mask)] = g
+	}
+	k, _ := x.key(m, idOf(x.def, e), mask)
+	if h := g[k]; h.n == 1 {
+		return h.pos
+	}
+	return -1
+}
+
+// key is an element's default identity and its values of the key fields
+// mask selects, each length-prefixed so no two lists of values share a
+// key; false if the element lacks one of them.
+func (x *agreeIndex) key(m map[string]any, def string, mask []byte) (string, bool) {
+	b := strconv.AppendInt(nil, int64(len(def)), 10)
+	b = append(append(b, ':'), def...)
+	for i, f := range x.ks.fields {
+		if mask[i] == 0 {
+			continue
+		}
+		v, ok := m[f]
+		if !ok {
+			return "", false
+		}
+		k, _ := scalarKey(v)
+		b = strconv.AppendInt(b, int64(len(k)), 10)
+		b = append(append(b, ':'), k...)
+	}
+	return string(b), true
 }

@@ -154,8 +154,14 @@ func skipValue(r []byte, i int) int {
 	case '"':
 		return skipString(r, i)
 	case '{', '[':
-		depth := 0
+		depth, start, lookup := 0, i, i+skipMin
 		for ; i < len(r); i++ {
+			if i >= lookup {
+				if end, ok := knownEnd(r, start); ok {
+					return end
+				}
+				lookup = len(r) // once
+			}
 			switch r[i] {
 			case '"':
 				i = skipString(r, i) - 1

@@ -8,9 +8,10 @@ const maxScanNesting = 10000
 
 // scanRaw checks an original document for ApplyJSON's raw path: valid JSON
 // and UTF-8 whose top level is an object, within the depth and list-length
-// limits, in one pass over the bytes. ok false means the document must take
-// the decoding path, which reports what is wrong with it.
-func scanRaw(data []byte, l Limits) (rawJSON, bool) {
+// limits, in one pass over the bytes, and records where its containers of
+// skipMin bytes or more end (rawends.go). ok false means the document must
+// take the decoding path, which reports what is wrong with it.
+func scanRaw(data []byte, l Limits) (doc rawJSON, ends rawEnds, ok bool) {
 	start := skipSpace(data, 0)
 	end := len(data)
 	for end > start && isSpace(data[end-1]) {
@@ -18,7 +19,7 @@ func scanRaw(data []byte, l Limits) (rawJSON, bool) {
 	}
 	data = data[start:end]
 	if len(data) == 0 || data[0] != '{' {
-		return nil, false
+		return nil, nil, false
 	}
 	maxDepth := maxScanNesting
 	if l.MaxDepth > 0 {
@@ -27,21 +28,24 @@ func scanRaw(data []byte, l Limits) (rawJSON, bool) {
 	// counts holds, for each open container, -1 for an object or the
 	// number of elements of an array.
 	counts := make([]int, 0, 16)
+	starts := make([]int, 0, 16) // the index of each open container
 	i, top := 0, 0
 value:
 	if i >= len(data) {
-		return nil, false
+		return nil, nil, false
 	}
 	switch c := data[i]; {
 	case c == '{' || c == '[':
 		if len(counts) == maxDepth {
-			return nil, false
+			return nil, nil, false
 		}
+		open := i
 		i = skipSpace(data, i+1)
 		if i < len(data) && data[i] == c+2 { // '}' or ']'
 			i++
 			goto next
 		}
+		starts = append(starts, open)
 		if c == '[' {
 			counts = append(counts, 1)
 			goto value
@@ -59,18 +63,18 @@ value:
 	case c == 'n':
 		i = scanLiteral(data, i, "null")
 	default:
-		return nil, false
+		return nil, nil, false
 	}
 	if i < 0 { // a scalar that is not valid JSON
-		return nil, false
+		return nil, nil, false
 	}
 next: // after a value: a separator, the end of its container, or the end
 	i = skipSpace(data, i)
 	if len(counts) == 0 {
-		return rawJSON(data), i == len(data)
+		return rawJSON(data), ends, i == len(data)
 	}
 	if i >= len(data) {
-		return nil, false
+		return nil, nil, false
 	}
 	top = len(counts) - 1
 	switch data[i] {
@@ -81,32 +85,38 @@ next: // after a value: a separator, the end of its container, or the end
 		}
 		counts[top]++
 		if l.MaxListLength > 0 && counts[top] > l.MaxListLength {
-			return nil, false
+			return nil, nil, false
 		}
 		goto value
 	case '}':
 		if counts[top] >= 0 {
-			return nil, false
+			return nil, nil, false
 		}
 	case ']':
 		if counts[top] < 0 {
-			return nil, false
+			return nil, nil, false
 		}
 	default:
-		return nil, false
+		return nil, nil, false
 	}
-	counts = counts[:top]
+	if i+1-starts[top] >= skipMin {
+		if ends == nil {
+			ends = rawEnds{}
+		}
+		ends[cap(data)-starts[top]] = cap(data) - (i + 1)
+	}
+	counts, starts = counts[:top], starts[:top]
 	i++
 	goto next
 member: // an object member's key and colon, then its value
 	if i >= len(data) || data[i] != '"' {
-		return nil, false
+		return nil, nil, false
 	}
 	if i = scanString(data, i); i < 0 {
-		return nil, false
+		return nil, nil, false
 	}
 	if i = skipSpace(data, i); i >= len(data) || data[i] != ':' {
-		return nil, false
+		return nil, nil, false
 	}
 	i = skipSpace(data, i+1)
 	goto value

@@ -275,6 +275,7 @@ func (d *tdiffer) diffPositional(patch *map[string]any, k string, o, m reflect.V
 		bases.read(base, en, ks)
 	}
 	var list []any
+	var index *baseIndex // for the elements bases does not hold
 	for i := range m.Len() {
 		oe, _ := derefNull(o.Index(i))
 		me, _ := derefNull(m.Index(i))
@@ -285,7 +286,10 @@ func (d *tdiffer) diffPositional(patch *map[string]any, k string, o, m reflect.V
 			if e, ok := bases.find(base, me); ok {
 				d.tbase = e
 			} else {
-				d.tbase = d.baseElem(base, me, en, ks)
+				if index == nil {
+					index = d.newBaseIndex(base, en, ks)
+				}
+				d.tbase = index.elem(me)
 			}
 		}
 		sub, up, err := d.diffStruct(oe, me, en, es)
@@ -552,6 +556,7 @@ func (d *tdiffer) diffKeyed(patch *map[string]any, k string, o, m reflect.Value,
 	}
 	defer func() { d.tbase = base }()
 	var list, recreated []any
+	var index *baseIndex
 	for i := range m.Len() {
 		me, _ := derefNull(m.Index(i))
 		p, paired := opos[mids[i]]
@@ -576,7 +581,10 @@ func (d *tdiffer) diffKeyed(patch *map[string]any, k string, o, m reflect.Value,
 			continue
 		}
 		if d.withBase {
-			d.tbase = d.baseElem(base, me, en, ks)
+			if index == nil {
+				index = d.newBaseIndex(base, en, ks)
+			}
+			d.tbase = index.elem(me)
 		}
 		sub, up, err := d.diffStruct(oe, me, en, es)
 		if err != nil {

@@ -1,0 +1,76 @@
+package smp
+
+import "sync"
+
+// Skipping a container of a raw document scans its bytes; expanding the
+// document level by level down a deep path would scan the bytes below
+// again at every level. scanRaw, which reads the whole document once,
+// records where each container of at least skipMin bytes ends, and
+// skipValue looks a container up once it has scanned skipMin bytes of it:
+// every byte is scanned a bounded number of times, however deep.
+
+// skipMin is the span from which a container's end is recorded.
+const skipMin = 512
+
+// rawEnds maps a container's start to its end, both as the distance to
+// the end of the document's backing array (cap of a slice starting
+// there), so every slice of the document finds them.
+type rawEnds map[int]int
+
+type endsEntry struct {
+	ends rawEnds
+	refs int
+}
+
+// liveEnds holds the ends of the documents being applied, by the last
+// byte of their backing arrays. The entries say only where containers of
+// those bytes end, true of any slice of them.
+var liveEnds struct {
+	sync.Mutex
+	m sync.Map // *byte → *endsEntry
+}
+
+// backingEnd identifies a slice's backing array: its last byte.
+func backingEnd(r []byte) *byte {
+	full := r[:cap(r)]
+	return &full[len(full)-1]
+}
+
+// registerEnds makes a document's container ends known to skipValue until
+// release is called.
+func registerEnds(doc []byte, ends rawEnds) (release func()) {
+	if len(ends) == 0 {
+		return func() {}
+	}
+	k := backingEnd(doc)
+	liveEnds.Lock()
+	defer liveEnds.Unlock()
+	e := &endsEntry{ends: ends}
+	if v, ok := liveEnds.m.Load(k); ok {
+		e = v.(*endsEntry) // the same bytes, applied concurrently
+	} else {
+		liveEnds.m.Store(k, e)
+	}
+	e.refs++
+	return func() {
+		liveEnds.Lock()
+		defer liveEnds.Unlock()
+		if e.refs--; e.refs == 0 {
+			liveEnds.m.Delete(k)
+		}
+	}
+}
+
+// knownEnd returns the index in r after the container starting at start,
+// if its document recorded it.
+func knownEnd(r []byte, start int) (int, bool) {
+	v, ok := liveEnds.m.Load(backingEnd(r))
+	if !ok {
+		return 0, false
+	}
+	d, ok := v.(*endsEntry).ends[cap(r)-start]
+	if end := cap(r) - d; ok && end > start && end <= len(r) {
+		return end, true
+	}
+	return 0, false
+}

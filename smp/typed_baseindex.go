@@ -1,0 +1,90 @@
+package smp
+
+import (
+	"reflect"
+	"strings"
+)
+
+// baseIndex is baseElem for every element of one list: the base list's
+// positions by identity, read once, so finding each element's base costs
+// a lookup rather than a scan of the base list. Key fields whose Go
+// equality is not that of their JSON text (byte slices) keep the scan.
+type baseIndex struct {
+	d    *tdiffer
+	base reflect.Value
+	en   *tnode
+	ks   keySet
+	kf   []*tfield
+	at   map[string][]int // nil: scan
+}
+
+func (d *tdiffer) newBaseIndex(base reflect.Value, en *tnode, ks keySet) *baseIndex {
+	x := &baseIndex{d: d, base: base, en: en, ks: ks}
+	if !base.IsValid() || base.Kind() != reflect.Slice && base.Kind() != reflect.Array {
+		return x
+	}
+	kf, ok := keyFields(en, ks, nil)
+	if !ok {
+		return x
+	}
+	for _, f := range kf {
+		switch f.node.goType.Kind() {
+		case reflect.Slice, reflect.Array, reflect.Interface, reflect.Pointer, reflect.Map, reflect.Struct:
+			return x
+		}
+	}
+	x.kf, x.at = kf, make(map[string][]int, base.Len())
+	for i := range base.Len() {
+		be, null := derefNull(base.Index(i))
+		if null {
+			continue
+		}
+		id, ok := elemID(be, kf)
+		if !ok {
+			x.at = nil
+			return x
+		}
+		x.at[id] = append(x.at[id], i)
+	}
+	return x
+}
+
+// elem returns the last base element with me's identity, as baseElem.
+func (x *baseIndex) elem(me reflect.Value) reflect.Value {
+	if x.at == nil {
+		return x.d.baseElem(x.base, me, x.en, x.ks)
+	}
+	id, ok := elemID(me, x.kf)
+	if !ok {
+		return x.d.baseElem(x.base, me, x.en, x.ks)
+	}
+	ps := x.at[id]
+	for j := len(ps) - 1; j >= 0; j-- {
+		// Equal identities are necessary for sameID; it decides.
+		if be, _ := derefNull(x.base.Index(ps[j])); x.d.sameID(be, me, x.kf) {
+			return be
+		}
+	}
+	return reflect.Value{}
+}
+
+// elemID is an element's identity under kf, as typedIDs gives it.
+func elemID(e reflect.Value, kf []*tfield) (string, bool) {
+	var b strings.Builder
+	for j, f := range kf {
+		if j > 0 {
+			b.WriteByte(0)
+		}
+		v, ok := fieldValue(e, f)
+		if !ok {
+			b.WriteString(absentMark)
+			continue
+		}
+		key, err := scalarKeyOf(v, f)
+		if err != nil {
+			return "", false
+		}
+		b.WriteString(key)
+	}
+	return b.String(), true
+}
