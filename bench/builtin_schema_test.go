@@ -1,0 +1,99 @@
+package bench
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/typedpatch/typedpatch/builtin"
+	"github.com/typedpatch/typedpatch/openapischema"
+	rs "github.com/typedpatch/typedpatch/reflectschema"
+)
+
+// Every kind k8s.io/api registers for users to patch is bundled, and its
+// bundled schema is the one reflectschema builds from its Go type.
+func TestBuiltinMatchesGoTypes(t *testing.T) {
+	kinds, skipped, err := builtinKinds()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(builtin.Kinds()) != len(kinds) {
+		t.Errorf("%d kinds bundled, k8s.io/api registers %d", len(builtin.Kinds()), len(kinds))
+	}
+	for _, k := range kinds {
+		want, err := rs.Of(k.Go)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := builtin.Lookup(k.APIVersion(), k.GVK.Kind)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if d := schemaDiff(want, got); len(d) > 0 {
+			t.Errorf("%s %s:\n%s", k.APIVersion(), k.GVK.Kind, strings.Join(d, "\n"))
+		}
+	}
+	for kind := range skipped {
+		if !strings.HasSuffix(kind, "List") {
+			t.Logf("not bundled (not an object with metadata): %s", kind)
+		}
+	}
+}
+
+// Every struct type a kind reaches, on its own: reflectschema.OpenAPI
+// writes it as OpenAPI v3, openapischema reads it back, and the schema is
+// the one built from the Go type.
+func TestOpenAPIRoundTripK8s(t *testing.T) {
+	kinds, _, err := builtinKinds()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []*rs.Type
+	seen := map[*rs.Type]bool{}
+	for _, k := range kinds {
+		root, err := rs.Of(k.Go)
+		if err != nil {
+			t.Fatal(err)
+		}
+		collectStructs(root, seen, &types)
+	}
+	for _, typ := range types {
+		name, schemas := rs.OpenAPI(typ)
+		doc, err := json.Marshal(map[string]any{"openapi": "3.0.0", "components": map[string]any{"schemas": schemas}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := openapischema.Read(doc)
+		if err != nil {
+			t.Errorf("%v: %v", typ, err)
+			continue
+		}
+		if d := schemaDiff(typ, s.Definition(name)); len(d) > 0 {
+			t.Errorf("%v:\n%s", typ, strings.Join(d, "\n"))
+		}
+	}
+	if len(types) < 500 {
+		t.Errorf("only %d struct types reached", len(types))
+	}
+	t.Logf("%d struct types round-tripped", len(types))
+}
+
+// collectStructs adds every struct type t reaches to out, once.
+func collectStructs(t *rs.Type, seen map[*rs.Type]bool, out *[]*rs.Type) {
+	for t != nil && !seen[t] {
+		seen[t] = true
+		switch t.Kind {
+		case rs.Struct:
+			*out = append(*out, t)
+			for _, f := range t.Fields {
+				collectStructs(f.Type, seen, out)
+			}
+			return
+		case rs.List, rs.Map:
+			t = t.Elem
+		default:
+			return
+		}
+	}
+}
