@@ -1,0 +1,381 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/mergepatch"
+	k8s "k8s.io/apimachinery/pkg/util/strategicpatch"
+
+	"github.com/typedpatch/typedpatch/builtin"
+	rs "github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp"
+)
+
+// differentialKinds are the kinds TestDifferentialBuiltin runs.
+var differentialKinds = [][2]string{
+	{"apps/v1", "Deployment"}, {"apps/v1", "StatefulSet"}, {"apps/v1", "DaemonSet"},
+	{"batch/v1", "CronJob"}, {"batch/v1", "Job"}, {"v1", "Pod"}, {"v1", "Service"},
+	{"networking.k8s.io/v1", "Ingress"}, {"networking.k8s.io/v1", "NetworkPolicy"},
+	{"autoscaling/v2", "HorizontalPodAutoscaler"},
+}
+
+// differentialCases is the number of (original, modified, current)
+// triples generated per kind.
+const differentialCases = 150
+
+// Patches computed from the bundled schema, without Go types, are
+// Kubernetes' own, computed with the Go types, and applying them gives
+// Kubernetes' result: two-way patches, applied to the original and to a
+// third document, and three-way patches with and without overwrite, on
+// random objects of each kind (kindGen). Differences docs/compat.md lists
+// are filtered precisely and counted.
+func TestDifferentialBuiltin(t *testing.T) {
+	registered, _, err := builtinKinds()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ak := range differentialKinds {
+		i := slices.IndexFunc(registered, func(k builtinKind) bool { return k.APIVersion() == ak[0] && k.GVK.Kind == ak[1] })
+		if i < 0 {
+			t.Fatalf("%s %s is not registered", ak[0], ak[1])
+		}
+		t.Run(ak[1], func(t *testing.T) { differentialKind(t, registered[i]) })
+	}
+}
+
+// diffRun is one kind's run: its schemas and what it counted.
+type diffRun struct {
+	kind    builtinKind
+	goType  *rs.Type        // reflectschema's, for the generator
+	bundled *rs.Type        // package builtin's, for this engine
+	goObj   any             // a zero *T, for Kubernetes
+	meta    k8s.LookupPatchMeta
+	counts  map[string]int
+}
+
+func differentialKind(t *testing.T, k builtinKind) {
+	goType, err := rs.Of(k.Go)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bundled, err := builtin.Lookup(k.APIVersion(), k.GVK.Kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goObj := reflect.New(k.Go).Interface()
+	meta, err := k8s.NewPatchMetaFromStruct(goObj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := &diffRun{kind: k, goType: goType, bundled: bundled, goObj: goObj, meta: meta, counts: map[string]int{}}
+	h := fnv.New64a()
+	h.Write([]byte(k.APIVersion() + "/" + k.GVK.Kind))
+	for seed := range uint64(differentialCases) {
+		g := &kindGen{r: rand.New(rand.NewPCG(seed, h.Sum64())), maxDepth: 6}
+		docs := run.generate(g)
+		run.counts["bytes generated"] += len(docs[0]) + len(docs[1]) + len(docs[2])
+		if err := run.compare(docs, g.r.IntN(3) > 0); err != nil {
+			t.Fatalf("seed %d: %v\noriginal: %s\nmodified: %s\ncurrent: %s", seed, err, docs[0], docs[1], docs[2])
+		}
+	}
+	t.Logf("%s %s: %s", k.APIVersion(), k.GVK.Kind, formatCounts(run.counts))
+	if run.counts["three-way compared"] < differentialCases/2 {
+		t.Errorf("only %d of %d three-way patches compared", run.counts["three-way compared"], differentialCases)
+	}
+}
+
+func formatCounts(c map[string]int) string {
+	var parts []string
+	for _, k := range slices.Sorted(mapsKeys(c)) {
+		parts = append(parts, fmt.Sprintf("%s %d", k, c[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func mapsKeys(m map[string]int) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// generate returns an original object and two edits of it, as JSON.
+func (r *diffRun) generate(g *kindGen) [3][]byte {
+	o := g.value(r.kind.Go, r.goType, rs.PatchMeta{}, 0)
+	obj := o.Addr().Interface().(runtime.Object)
+	var docs [3][]byte
+	for i := range docs {
+		x := obj.DeepCopyObject()
+		if i > 0 {
+			g.mutate(reflect.ValueOf(x).Elem(), r.goType, rs.PatchMeta{}, 0)
+		}
+		x.GetObjectKind().SetGroupVersionKind(r.kind.GVK)
+		x.(metav1.Object).SetName("obj")
+		b, err := json.Marshal(x)
+		if err != nil {
+			panic(err)
+		}
+		docs[i] = b
+	}
+	return docs
+}
+
+func decodeJSON(data []byte) (any, error) {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	err := dec.Decode(&v)
+	return v, err
+}
+
+// sameJSON compares two JSON documents as values; what differs only by a
+// difference docs/compat.md lists is counted under its heading.
+func (r *diffRun) sameJSON(what string, theirs, ours []byte) error {
+	tv, err1 := decodeJSON(theirs)
+	ov, err2 := decodeJSON(ours)
+	if err1 != nil || err2 != nil {
+		return fmt.Errorf("%s: undecodable: %v %v", what, err1, err2)
+	}
+	if cmp.Equal(tv, ov) {
+		r.counts[what+" equal"]++
+		return nil
+	}
+	if ov = sortedOrderQuirk(tv, ov); cmp.Equal(tv, ov) {
+		r.counts[what+" equal but for \"reordering a set\""]++
+		return nil
+	}
+	return fmt.Errorf("%s differs (-k8s +ours):\n%s\nk8s:  %s\nours: %s", what, cmp.Diff(tv, ov), theirs, ours)
+}
+
+func firstErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+func bothOrNeither(what string, kerr, oerr error) error {
+	if (kerr == nil) != (oerr == nil) {
+		return fmt.Errorf("%s errors differ: k8s %v, ours %v", what, kerr, oerr)
+	}
+	return nil
+}
+
+// compare runs both implementations on one triple.
+func (r *diffRun) compare(docs [3][]byte, overwrite bool) error {
+	o, m, c := docs[0], docs[1], docs[2]
+	kp, kerr := k8s.CreateTwoWayMergePatch(o, m, r.goObj)
+	op, oerr := smp.CreateTwoWayMergePatch(o, m, r.bundled)
+	if err := bothOrNeither("two-way", kerr, oerr); err != nil || kerr != nil {
+		return firstErr(err, fmt.Errorf("two-way: both failed: %v", kerr))
+	}
+	if err := r.sameJSON("two-way", kp, op); err != nil {
+		return err
+	}
+	for _, target := range []struct {
+		name string
+		doc  []byte
+	}{{"apply", o}, {"apply on current", c}} {
+		if err := r.compareApply(target.name, target.doc, kp); err != nil {
+			return err
+		}
+	}
+	return r.compareThreeWay(o, m, c, overwrite)
+}
+
+// compareApply applies Kubernetes' patch with both. Kubernetes fails on a
+// null live list $setElementOrder names, and leaves directives and nulls
+// in values it adds (docs/compat.md): both results are compared without
+// them, and the document without its nulls.
+func (r *diffRun) compareApply(what string, doc, patch []byte) error {
+	kr, kerr := k8s.StrategicMergePatch(withoutNulls(doc), patch, r.goObj)
+	or, oerr := smp.StrategicMergePatch(doc, patch, r.bundled)
+	if err := bothOrNeither(what, kerr, oerr); err != nil || kerr != nil {
+		return firstErr(err, fmt.Errorf("%s: both failed: %v", what, kerr))
+	}
+	if bytes.Equal(kr, withoutNulls(kr)) && bytes.Equal(or, withoutNulls(or)) {
+		return r.sameJSON(what, kr, or)
+	}
+	r.counts[what+" compared without nulls"]++
+	return r.sameJSON(what, withoutNulls(kr), withoutNulls(or))
+}
+
+func withoutNulls(doc []byte) []byte {
+	v, err := decodeJSON(doc)
+	if err != nil {
+		return doc
+	}
+	b, err := json.Marshal(stripDirectivesAndNulls(v))
+	if err != nil {
+		return doc
+	}
+	return b
+}
+
+func (r *diffRun) compareThreeWay(o, m, c []byte, overwrite bool) error {
+	ov, _ := decodeJSON(o)
+	mv, _ := decodeJSON(m)
+	cv, _ := decodeJSON(c)
+	if droppedWhileExtended(ov, mv, cv, r.bundled) {
+		r.counts["three-way skipped: kubernetes#48164"]++
+		return nil
+	}
+	kp, kerr, kpanic := k8sThreeWay(o, m, c, r.meta, overwrite)
+	op, oerr := smp.CreateThreeWayMergePatch(o, m, c, r.bundled, overwrite)
+	switch {
+	case kpanic != nil:
+		r.counts["three-way skipped: Kubernetes panicked"]++
+		return nil
+	case kerr != nil && strings.Contains(kerr.Error(), `for the json field "$deleteFromPrimitiveList/`):
+		r.counts["three-way skipped: conflicts on $deleteFromPrimitiveList"]++
+		return nil
+	}
+	if mergepatch.IsConflict(kerr) && oerr == nil && vacuousDropped(ov, mv, cv) {
+		// kubernetes#48164 (docs/compat.md, "nil and empty collections are
+		// alike"): current dropped an empty collection the original had, and
+		// Kubernetes sees a conflict where this project sees no change. The
+		// patch is then Kubernetes' patch with overwrite.
+		r.counts["three-way: Kubernetes' conflict on an emptied collection (kubernetes#48164)"]++
+		if kp, kerr, _ = k8sThreeWay(o, m, c, r.meta, true); kerr != nil {
+			return fmt.Errorf("three-way with overwrite: k8s %v", kerr)
+		}
+		return r.sameJSON("three-way", kp, op)
+	}
+	if err := bothOrNeither("three-way", kerr, oerr); err != nil {
+		return err
+	}
+	if mergepatch.IsConflict(kerr) != smp.IsConflict(oerr) {
+		return fmt.Errorf("three-way: conflicts differ: k8s %v, ours %v", kerr, oerr)
+	}
+	if kerr != nil {
+		r.counts["three-way both conflict"]++
+		return nil
+	}
+	r.counts["three-way compared"]++
+	return r.sameJSON("three-way", kp, op)
+}
+
+// vacuousDropped reports whether, at some field reached through objects,
+// the original holds an empty collection (or objects of them), current
+// lacks it (or holds null) and modified holds a value.
+func vacuousDropped(o, m, c any) bool {
+	om, _ := o.(map[string]any)
+	mm, _ := m.(map[string]any)
+	cm, _ := c.(map[string]any)
+	for k, ov := range om {
+		if ov == nil || mm[k] == nil {
+			continue
+		}
+		if cm[k] == nil && vacuous(ov) {
+			return true
+		}
+		if vacuousDropped(ov, mm[k], cm[k]) {
+			return true
+		}
+	}
+	return false
+}
+
+// droppedWhileExtended reports whether kubernetes#48164 applies at any
+// depth (docs/compat.md, "nil and empty collections are alike"): modified
+// drops a field whose current value holds something the original's
+// lacked, which Kubernetes deletes whole and this project deletes only
+// the original's entries of. It looks through objects and through the
+// elements of keyed merge lists, paired by key; t is the schema there.
+func droppedWhileExtended(o, m, c any, t *rs.Type) bool {
+	om, _ := o.(map[string]any)
+	mm, _ := m.(map[string]any)
+	cm, _ := c.(map[string]any)
+	for k, ov := range om {
+		mv, inM := mm[k]
+		cv := cm[k]
+		if (!inM || mv == nil) && cv != nil && extends(ov, cv) {
+			return true
+		}
+		var ft *rs.Type
+		var meta rs.PatchMeta
+		if t != nil && t.Kind == rs.Struct {
+			if f := t.Field(k); f != nil {
+				ft, meta = f.Type, f.Patch
+			}
+		} else if t != nil && t.Kind == rs.Map {
+			ft = t.Elem
+		}
+		if droppedWhileExtended(ov, mv, cv, ft) || droppedInElements(ov, mv, cv, ft, meta) {
+			return true
+		}
+	}
+	return false
+}
+
+// droppedInElements applies droppedWhileExtended to the elements of a
+// keyed merge list the three documents share.
+func droppedInElements(o, m, c any, t *rs.Type, meta rs.PatchMeta) bool {
+	if t == nil || t.Kind != rs.List || len(meta.MergeKey) == 0 {
+		return false
+	}
+	index := func(v any) map[string]any {
+		out := map[string]any{}
+		l, _ := v.([]any)
+		for _, e := range l {
+			em, _ := e.(map[string]any)
+			key := ""
+			for _, k := range meta.MergeKey {
+				key += fmt.Sprint(em[k]) + "\x00"
+			}
+			out[key] = e
+		}
+		return out
+	}
+	mi, ci := index(m), index(c)
+	for key, oe := range index(o) {
+		if me, ok := mi[key]; ok {
+			if ce, ok := ci[key]; ok && droppedWhileExtended(oe, me, ce, t.Elem) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// extends reports whether c holds something o lacks: an entry at any
+// depth of objects, or a list element o does not hold.
+func extends(o, c any) bool {
+	if vacuous(o) && !vacuous(c) {
+		return true
+	}
+	switch cv := c.(type) {
+	case map[string]any:
+		om, _ := o.(map[string]any)
+		for k, e := range cv {
+			if e == nil {
+				continue
+			}
+			if oe, had := om[k]; !had || extends(oe, e) {
+				return true
+			}
+		}
+	case []any:
+		ol, _ := o.([]any)
+		for _, e := range cv {
+			if !slices.ContainsFunc(ol, func(x any) bool { return cmp.Equal(x, e) }) {
+				return true
+			}
+		}
+	}
+	return false
+}
