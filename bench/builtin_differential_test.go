@@ -57,9 +57,9 @@ func TestDifferentialBuiltin(t *testing.T) {
 // diffRun is one kind's run: its schemas and what it counted.
 type diffRun struct {
 	kind    builtinKind
-	goType  *rs.Type        // reflectschema's, for the generator
-	bundled *rs.Type        // package builtin's, for this engine
-	goObj   any             // a zero *T, for Kubernetes
+	goType  *rs.Type // reflectschema's, for the generator
+	bundled *rs.Type // package builtin's, for this engine
+	goObj   any      // a zero *T, for Kubernetes
 	meta    k8s.LookupPatchMeta
 	counts  map[string]int
 }

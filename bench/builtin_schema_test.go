@@ -2,8 +2,11 @@ package bench
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
 
 	"github.com/typedpatch/typedpatch/builtin"
 	"github.com/typedpatch/typedpatch/openapischema"
@@ -96,4 +99,48 @@ func collectStructs(t *rs.Type, seen map[*rs.Type]bool, out *[]*rs.Type) {
 			return
 		}
 	}
+}
+
+// schemaDiff finds what a schema read from OpenAPI lost or changed: a
+// merge key, a format, a field, a kind.
+func TestSchemaDiffFindsChanges(t *testing.T) {
+	want, err := rs.Of(reflect.TypeFor[appsv1.Deployment]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, find string
+		edit       func(schemas map[string]map[string]any)
+	}{
+		{"merge key dropped", "containers: patch metadata", func(s map[string]map[string]any) {
+			delete(prop(s, "v1.PodSpec", "containers"), rs.ExtPatchMergeKey)
+			delete(prop(s, "v1.PodSpec", "containers"), rs.ExtPatchStrategy)
+		}},
+		{"format changed", `replicas: JSON type "integer" format "int64"`, func(s map[string]map[string]any) {
+			prop(s, "v1.DeploymentSpec", "replicas")["format"] = "int64"
+		}},
+		{"field added", "fields", func(s map[string]map[string]any) {
+			s["v1.DeploymentSpec"]["properties"].(map[string]any)["extra"] = map[string]any{"type": "string"}
+		}},
+		{"atomic made a string", "maxSurge: kind scalar, want atomic", func(s map[string]map[string]any) {
+			s["v1.RollingUpdateDeployment"]["properties"].(map[string]any)["maxSurge"] = map[string]any{"type": "string"}
+		}},
+		{"nothing", "", func(map[string]map[string]any) {}},
+	} {
+		root, schemas := rs.OpenAPI(want)
+		c.edit(schemas)
+		doc, _ := json.Marshal(map[string]any{"openapi": "3.0.0", "components": map[string]any{"schemas": schemas}})
+		s, err := openapischema.Read(doc)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		d := strings.Join(schemaDiff(want, s.Definition(root)), "\n")
+		if c.find == "" && d != "" || !strings.Contains(d, c.find) {
+			t.Errorf("%s: want a difference naming %q, got:\n%s", c.name, c.find, d)
+		}
+	}
+}
+
+func prop(s map[string]map[string]any, def, name string) map[string]any {
+	return s[def]["properties"].(map[string]any)[name].(map[string]any)
 }
