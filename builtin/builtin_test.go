@@ -2,6 +2,8 @@ package builtin
 
 import (
 	"errors"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -107,4 +109,30 @@ func BenchmarkDecode(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// The package documentation states the number of kinds and the size of
+// the data as they are.
+func TestDocumentedSize(t *testing.T) {
+	src, err := os.ReadFile("builtin.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := strings.Join(strings.Fields(string(src)), " ")
+	for _, want := range []string{
+		"The data is the " + strconv.Itoa(len(Kinds())) + " kinds",
+		"embedded gzip'd: " + withCommas(len(data)) + " bytes",
+	} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("the package documentation does not say %q", want)
+		}
+	}
+}
+
+func withCommas(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
