@@ -23,6 +23,7 @@ import (
 type kindGen struct {
 	r        *rand.Rand
 	maxDepth int
+	budget   int // optional struct fields still to set; 0 stops them
 }
 
 var (
@@ -65,8 +66,9 @@ func pick[T any](g *kindGen, pool []T) T { return pool[g.r.IntN(len(pool))] }
 func (g *kindGen) chance(p float64) bool { return g.r.Float64() < p }
 
 // fieldChance is the probability that a struct field at depth d is set:
-// high near the root, lower deeper, so objects stay small.
-func fieldChance(d int) float64 { return max(0.8-0.1*float64(d), 0.2) }
+// high near the root, lower deeper, so objects stay small. Fields without
+// omitempty, which the API requires, are set more often.
+func fieldChance(d int) float64 { return max(0.6-0.05*float64(d), 0.25) }
 
 // value returns a random value of Go type gt, whose schema is t; meta is
 // the patch metadata of the field holding it.
@@ -89,7 +91,12 @@ func (g *kindGen) value(gt reflect.Type, t *rs.Type, meta rs.PatchMeta, d int) r
 	case rs.Struct:
 		if d <= g.maxDepth {
 			for _, f := range t.Fields {
-				if g.chance(fieldChance(d)) {
+				p := fieldChance(d)
+				if !f.OmitEmpty && !f.OmitZero {
+					p = 0.85 // a field the API requires, such as containers
+				}
+				if g.budget > 0 && g.chance(p) {
+					g.budget--
 					g.setField(v, f, g.value(f.GoType, f.Type, f.Patch, d+1))
 				}
 			}

@@ -34,7 +34,7 @@ func TestKindGenValid(t *testing.T) {
 		h.Write([]byte(k.APIVersion()))
 		changed, lists := 0, 0
 		for seed := range uint64(40) {
-			docs := run.generate(&kindGen{r: rand.New(rand.NewPCG(seed, h.Sum64())), maxDepth: 6})
+			docs := run.generate(&kindGen{r: rand.New(rand.NewPCG(seed, h.Sum64())), maxDepth: 10})
 			if string(docs[0]) != string(docs[1]) {
 				changed++
 			}
