@@ -4,8 +4,10 @@
 // pass the [reflectschema.Type] that [Lookup] returns as dataStruct.
 //
 // The data is the 172 kinds k8s.io/api v0.37.2 registers that are
-// objects users patch (List kinds, options, WatchEvent, Status,
-// AdmissionReview and DeploymentRollback are left out), written by
+// objects users patch, with metadata. Left out are the List kinds, the
+// options (ListOptions, PodLogOptions and the like), WatchEvent, Status,
+// APIVersions, APIGroup, SerializedReference, AdmissionReview and
+// DeploymentRollback: request and response bodies. It is written by
 // bench's generator as one OpenAPI v3 document (reflectschema.OpenAPI
 // of each kind's Go type) and embedded gzip'd: 27,816 bytes (302,764
 // uncompressed). It is read with [openapischema.Read] on first use, once
