@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/mergepatch"
@@ -189,6 +190,59 @@ func firstErr(a, b error) error {
 	return b
 }
 
+// samePatch compares Kubernetes' patch with ours as sameJSON does. Where
+// one holds a $setElementOrder of a list of scalars the other lacks
+// (docs/compat.md, "reordering a set": Kubernetes writes one for an
+// unchanged list that is not sorted, with the merge-list elements and
+// $retainKeys around it), the patches are equal if Kubernetes, applying
+// each to base, gives the same document.
+func (r *diffRun) samePatch(what string, theirs, ours, base []byte) error {
+	err := r.sameJSON(what, theirs, ours)
+	if err == nil {
+		return nil
+	}
+	tv, _ := decodeJSON(theirs)
+	ov, _ := decodeJSON(ours)
+	if slices.Equal(scalarOrders(tv, nil), scalarOrders(ov, nil)) {
+		return err
+	}
+	clean := withoutNulls(base)
+	kr, kerr := k8s.StrategicMergePatch(clean, theirs, r.goObj)
+	or, oerr := k8s.StrategicMergePatch(clean, ours, r.goObj)
+	if kerr != nil || oerr != nil {
+		return err
+	}
+	krv, _ := decodeJSON(kr)
+	orv, _ := decodeJSON(or)
+	if !cmp.Equal(krv, orv) {
+		return err
+	}
+	r.counts[what+" equivalent but for \"reordering a set\""]++
+	return nil
+}
+
+// scalarOrders lists the $setElementOrder directives of lists of scalars
+// in a patch, each as its name and value, sorted.
+func scalarOrders(v any, out []string) []string {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if strings.HasPrefix(k, "$setElementOrder/") && isScalarList(e) {
+				b, _ := json.Marshal(e)
+				out = append(out, k+"="+string(b))
+				continue
+			}
+			out = scalarOrders(e, out)
+		}
+	case []any:
+		for _, e := range x {
+			out = scalarOrders(e, out)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 func bothOrNeither(what string, kerr, oerr error) error {
 	if (kerr == nil) != (oerr == nil) {
 		return fmt.Errorf("%s errors differ: k8s %v, ours %v", what, kerr, oerr)
@@ -204,7 +258,7 @@ func (r *diffRun) compare(docs [3][]byte, overwrite bool) error {
 	if err := bothOrNeither("two-way", kerr, oerr); err != nil || kerr != nil {
 		return firstErr(err, fmt.Errorf("two-way: both failed: %v", kerr))
 	}
-	if err := r.sameJSON("two-way", kp, op); err != nil {
+	if err := r.samePatch("two-way", kp, op, o); err != nil {
 		return err
 	}
 	for _, target := range []struct {
@@ -288,7 +342,7 @@ func (r *diffRun) compareThreeWay(o, m, c []byte, overwrite bool) error {
 		if kp, kerr, _ = k8sThreeWay(o, m, c, r.meta, true); kerr != nil {
 			return fmt.Errorf("three-way with overwrite: k8s %v", kerr)
 		}
-		return r.sameJSON("three-way", kp, op)
+		return r.samePatch("three-way", kp, op, c)
 	}
 	if err := bothOrNeither("three-way", kerr, oerr); err != nil {
 		return err
@@ -301,7 +355,16 @@ func (r *diffRun) compareThreeWay(o, m, c []byte, overwrite bool) error {
 		return nil
 	}
 	r.counts["three-way compared"]++
-	err := r.sameJSON("three-way", kp, op)
+	err := r.samePatch("three-way", kp, op, c)
+	if err != nil && !overwrite {
+		// Kubernetes' conflict check deduplicates and sorts lists of
+		// scalars in place, inside its own patch (docs/compat.md, "Kubernetes'
+		// conflict check can panic"): without the check, its patch is ours.
+		if kpo, kerr, _ := k8sThreeWay(o, m, c, r.meta, true); kerr == nil && r.samePatch("three-way without the check", kpo, op, c) == nil {
+			r.counts["three-way: Kubernetes' conflict check reordered its patch"]++
+			return nil
+		}
+	}
 	if err != nil && nullInReplacedList(mv, r.bundled, rs.PatchMeta{}) {
 		// An engine bug (see replacedListNullBug): left out, counted.
 		r.counts["three-way left out: engine bug: "+replacedListNullBug]++
@@ -482,4 +545,32 @@ func extends(o, c any) bool {
 		}
 	}
 	return false
+}
+
+// Kubernetes' conflict check sorts a replaced list of scalars inside its
+// own three-way patch (docs/compat.md, "Kubernetes' conflict check can
+// panic"); this engine's patch holds the modified list as it is.
+func TestCompatConflictCheckReordersPatch(t *testing.T) {
+	original := []byte(`{}`)
+	modified := []byte(`{"spec":{"tls":[{},{"hosts":["b","a","a"]},{},{"secretName":"a"}]}}`)
+	current := []byte(`{"spec":{"tls":[{},{"hosts":["b","a","a"]},{},{}]}}`)
+	meta, err := k8s.NewPatchMetaFromStruct(&networkingv1.Ingress{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[bool]string{
+		false: `{"spec":{"tls":[{},{"hosts":["a","b","a"]},{},{"secretName":"a"}]}}`,
+		true:  `{"spec":{"tls":[{},{"hosts":["b","a","a"]},{},{"secretName":"a"}]}}`,
+	}
+	bundled, err := builtin.Lookup("networking.k8s.io/v1", "Ingress")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, overwrite := range []bool{false, true} {
+		kp, kerr := k8s.CreateThreeWayMergePatch(original, modified, current, meta, overwrite)
+		op, oerr := smp.CreateThreeWayMergePatch(original, modified, current, bundled, overwrite)
+		if kerr != nil || oerr != nil || string(kp) != want[overwrite] || string(op) != want[true] {
+			t.Errorf("overwrite %v: k8s %s %v, want %s; ours %s %v, want %s", overwrite, kp, kerr, want[overwrite], op, oerr, want[true])
+		}
+	}
 }
