@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -107,20 +108,10 @@ func differentialKind(t *testing.T, k builtinKind) {
 
 func formatCounts(c map[string]int) string {
 	var parts []string
-	for _, k := range slices.Sorted(mapsKeys(c)) {
+	for _, k := range slices.Sorted(maps.Keys(c)) {
 		parts = append(parts, fmt.Sprintf("%s %d", k, c[k]))
 	}
 	return strings.Join(parts, ", ")
-}
-
-func mapsKeys(m map[string]int) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // genBudget bounds the optional fields of an original object.
@@ -221,28 +212,6 @@ func (r *diffRun) samePatch(what string, theirs, ours, base []byte) error {
 	return nil
 }
 
-// scalarOrders lists the $setElementOrder directives of lists of scalars
-// in a patch, each as its name and value, sorted.
-func scalarOrders(v any, out []string) []string {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			if strings.HasPrefix(k, "$setElementOrder/") && isScalarList(e) {
-				b, _ := json.Marshal(e)
-				out = append(out, k+"="+string(b))
-				continue
-			}
-			out = scalarOrders(e, out)
-		}
-	case []any:
-		for _, e := range x {
-			out = scalarOrders(e, out)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
 func bothOrNeither(what string, kerr, oerr error) error {
 	if (kerr == nil) != (oerr == nil) {
 		return fmt.Errorf("%s errors differ: k8s %v, ours %v", what, kerr, oerr)
@@ -332,8 +301,7 @@ func (r *diffRun) compareThreeWay(o, m, c []byte, overwrite bool) error {
 	case kerr != nil && strings.Contains(kerr.Error(), `for the json field "$deleteFromPrimitiveList/`):
 		r.counts["three-way skipped: conflicts on $deleteFromPrimitiveList"]++
 		return nil
-	}
-	if mergepatch.IsConflict(kerr) && oerr == nil && vacuousDropped(ov, mv, cv) {
+	case mergepatch.IsConflict(kerr) && oerr == nil && vacuousDropped(ov, mv, cv):
 		// kubernetes#48164 (docs/compat.md, "nil and empty collections are
 		// alike"): current dropped an empty collection the original had, and
 		// Kubernetes sees a conflict where this project sees no change. The
@@ -356,195 +324,31 @@ func (r *diffRun) compareThreeWay(o, m, c []byte, overwrite bool) error {
 	}
 	r.counts["three-way compared"]++
 	err := r.samePatch("three-way", kp, op, c)
-	if err != nil && !overwrite {
+	if err != nil {
+		return r.threeWayExplained(err, [3][]byte{o, m, c}, mv, op, overwrite)
+	}
+	return nil
+}
+
+// threeWayExplained returns nil, counting it, when a three-way patch that
+// differs from Kubernetes' (err) is explained by a Kubernetes quirk or a
+// known engine bug; otherwise err.
+func (r *diffRun) threeWayExplained(err error, docs [3][]byte, modified any, ours []byte, overwrite bool) error {
+	if !overwrite {
 		// Kubernetes' conflict check deduplicates and sorts lists of
 		// scalars in place, inside its own patch (docs/compat.md, "Kubernetes'
 		// conflict check can panic"): without the check, its patch is ours.
-		if kpo, kerr, _ := k8sThreeWay(o, m, c, r.meta, true); kerr == nil && r.samePatch("three-way without the check", kpo, op, c) == nil {
+		kpo, kerr, _ := k8sThreeWay(docs[0], docs[1], docs[2], r.meta, true)
+		if kerr == nil && r.samePatch("three-way without the check", kpo, ours, docs[2]) == nil {
 			r.counts["three-way: Kubernetes' conflict check reordered its patch"]++
 			return nil
 		}
 	}
-	if err != nil && nullInReplacedList(mv, r.bundled, rs.PatchMeta{}) {
-		// An engine bug (see replacedListNullBug): left out, counted.
+	if nullInReplacedList(modified, r.bundled, rs.PatchMeta{}) {
 		r.counts["three-way left out: engine bug: "+replacedListNullBug]++
 		return nil
 	}
 	return err
-}
-
-// replacedListNullBug is an engine bug this test found: the three-way
-// patch drops elements of a replaced list (one without a merge strategy)
-// whose modified elements hold a null field. With original and current
-// {"spec":{"volumeClaimTemplates":[{"spec":{}}]}} and modified
-// {"spec":{"volumeClaimTemplates":[{"spec":{}},{"kind":null}]}} (apps/v1
-// StatefulSet, with the Go type or the bundled schema), the patch is
-// {"spec":{"volumeClaimTemplates":[{"kind":null}]}}: one element where
-// modified has two. Kubernetes and the two-way patch write the list whole.
-// Cases that meet it and differ are left out of the three-way comparison
-// and counted until it is fixed.
-const replacedListNullBug = "three-way drops elements of a replaced list holding nulls"
-
-// nullInReplacedList reports whether a document holds, inside an element
-// of a list that is replaced whole, a null at any depth.
-func nullInReplacedList(v any, t *rs.Type, meta rs.PatchMeta) bool {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			var ft *rs.Type
-			var fm rs.PatchMeta
-			switch {
-			case t != nil && t.Kind == rs.Struct && t.Field(k) != nil:
-				ft, fm = t.Field(k).Type, t.Field(k).Patch
-			case t != nil && t.Kind == rs.Map:
-				ft = t.Elem
-			}
-			if nullInReplacedList(e, ft, fm) {
-				return true
-			}
-		}
-	case []any:
-		if t == nil || t.Kind != rs.List || !meta.IsMergeList() {
-			return holdsNull(x)
-		}
-		for _, e := range x {
-			if nullInReplacedList(e, t.Elem, rs.PatchMeta{}) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func holdsNull(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return true
-	case map[string]any:
-		for _, e := range x {
-			if holdsNull(e) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if holdsNull(e) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// vacuousDropped reports whether, at some field reached through objects,
-// the original holds an empty collection (or objects of them), current
-// lacks it (or holds null) and modified holds a value.
-func vacuousDropped(o, m, c any) bool {
-	om, _ := o.(map[string]any)
-	mm, _ := m.(map[string]any)
-	cm, _ := c.(map[string]any)
-	for k, ov := range om {
-		if ov == nil || mm[k] == nil {
-			continue
-		}
-		if cm[k] == nil && vacuous(ov) {
-			return true
-		}
-		if vacuousDropped(ov, mm[k], cm[k]) {
-			return true
-		}
-	}
-	return false
-}
-
-// droppedWhileExtended reports whether kubernetes#48164 applies at any
-// depth (docs/compat.md, "nil and empty collections are alike"): modified
-// drops a field whose current value holds something the original's
-// lacked, which Kubernetes deletes whole and this project deletes only
-// the original's entries of. It looks through objects and through the
-// elements of keyed merge lists, paired by key; t is the schema there.
-func droppedWhileExtended(o, m, c any, t *rs.Type) bool {
-	om, _ := o.(map[string]any)
-	mm, _ := m.(map[string]any)
-	cm, _ := c.(map[string]any)
-	for k, ov := range om {
-		mv, inM := mm[k]
-		cv := cm[k]
-		if (!inM || mv == nil) && cv != nil && extends(ov, cv) {
-			return true
-		}
-		var ft *rs.Type
-		var meta rs.PatchMeta
-		if t != nil && t.Kind == rs.Struct {
-			if f := t.Field(k); f != nil {
-				ft, meta = f.Type, f.Patch
-			}
-		} else if t != nil && t.Kind == rs.Map {
-			ft = t.Elem
-		}
-		if droppedWhileExtended(ov, mv, cv, ft) || droppedInElements(ov, mv, cv, ft, meta) {
-			return true
-		}
-	}
-	return false
-}
-
-// droppedInElements applies droppedWhileExtended to the elements of a
-// keyed merge list the three documents share.
-func droppedInElements(o, m, c any, t *rs.Type, meta rs.PatchMeta) bool {
-	if t == nil || t.Kind != rs.List || len(meta.MergeKey) == 0 {
-		return false
-	}
-	index := func(v any) map[string]any {
-		out := map[string]any{}
-		l, _ := v.([]any)
-		for _, e := range l {
-			em, _ := e.(map[string]any)
-			key := ""
-			for _, k := range meta.MergeKey {
-				key += fmt.Sprint(em[k]) + "\x00"
-			}
-			out[key] = e
-		}
-		return out
-	}
-	mi, ci := index(m), index(c)
-	for key, oe := range index(o) {
-		if me, ok := mi[key]; ok {
-			if ce, ok := ci[key]; ok && droppedWhileExtended(oe, me, ce, t.Elem) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// extends reports whether c holds something o lacks: an entry at any
-// depth of objects, or a list element o does not hold.
-func extends(o, c any) bool {
-	if vacuous(o) && !vacuous(c) {
-		return true
-	}
-	switch cv := c.(type) {
-	case map[string]any:
-		om, _ := o.(map[string]any)
-		for k, e := range cv {
-			if e == nil {
-				continue
-			}
-			if oe, had := om[k]; !had || extends(oe, e) {
-				return true
-			}
-		}
-	case []any:
-		ol, _ := o.([]any)
-		for _, e := range cv {
-			if !slices.ContainsFunc(ol, func(x any) bool { return cmp.Equal(x, e) }) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // Kubernetes' conflict check sorts a replaced list of scalars inside its
