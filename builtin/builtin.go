@@ -8,11 +8,12 @@
 // options (ListOptions, PodLogOptions and the like), WatchEvent, Status,
 // APIVersions, APIGroup, SerializedReference, AdmissionReview and
 // DeploymentRollback: request and response bodies. It is written by
-// bench's generator as one OpenAPI v3 document (reflectschema.OpenAPI
-// of each kind's Go type) and embedded gzip'd: 27,816 bytes (302,764
-// uncompressed). It is read with [openapischema.Read] on first use, once
-// (about 45 ms of CPU time; BenchmarkDecode measures it); the schemas are
-// sealed and safe for concurrent use.
+// bench's generator as one OpenAPI v3 document
+// (reflectschema.OpenAPISchemas of the kinds' Go types) and embedded
+// gzip'd: 27,816 bytes (302,764 uncompressed). It is read with
+// [openapischema.Read] on first use, once (about 45 ms of CPU time;
+// BenchmarkDecode measures it); the schemas are sealed and safe for
+// concurrent use.
 package builtin
 
 import (
