@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	appsv1 "k8s.io/api/apps/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -325,15 +326,15 @@ func (r *diffRun) compareThreeWay(o, m, c []byte, overwrite bool) error {
 	r.counts["three-way compared"]++
 	err := r.samePatch("three-way", kp, op, c)
 	if err != nil {
-		return r.threeWayExplained(err, [3][]byte{o, m, c}, mv, op, overwrite)
+		return r.threeWayExplained(err, [3][]byte{o, m, c}, op, overwrite)
 	}
 	return nil
 }
 
 // threeWayExplained returns nil, counting it, when a three-way patch that
-// differs from Kubernetes' (err) is explained by a Kubernetes quirk or a
-// known engine bug; otherwise err.
-func (r *diffRun) threeWayExplained(err error, docs [3][]byte, modified any, ours []byte, overwrite bool) error {
+// differs from Kubernetes' (err) is explained by a Kubernetes quirk;
+// otherwise err.
+func (r *diffRun) threeWayExplained(err error, docs [3][]byte, ours []byte, overwrite bool) error {
 	if !overwrite {
 		// Kubernetes' conflict check deduplicates and sorts lists of
 		// scalars in place, inside its own patch (docs/compat.md, "Kubernetes'
@@ -343,10 +344,6 @@ func (r *diffRun) threeWayExplained(err error, docs [3][]byte, modified any, our
 			r.counts["three-way: Kubernetes' conflict check reordered its patch"]++
 			return nil
 		}
-	}
-	if nullInReplacedList(modified, r.bundled, rs.PatchMeta{}) {
-		r.counts["three-way left out: engine bug: "+replacedListNullBug]++
-		return nil
 	}
 	return err
 }
@@ -375,6 +372,39 @@ func TestCompatConflictCheckReordersPatch(t *testing.T) {
 		op, oerr := smp.CreateThreeWayMergePatch(original, modified, current, bundled, overwrite)
 		if kerr != nil || oerr != nil || string(kp) != want[overwrite] || string(op) != want[true] {
 			t.Errorf("overwrite %v: k8s %s %v, want %s; ours %s %v, want %s", overwrite, kp, kerr, want[overwrite], op, oerr, want[true])
+		}
+	}
+}
+
+// A replaced list whose elements hold empty objects and nulls is written
+// whole in a three-way patch, as Kubernetes writes it (found by
+// TestDifferentialBuiltin: the engine once dropped the empty element).
+func TestThreeWayReplacedListWithNulls(t *testing.T) {
+	bundled, err := builtin.Lookup("apps/v1", "StatefulSet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, err := k8s.NewPatchMetaFromStruct(&appsv1.StatefulSet{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range [][2]string{
+		{`{"spec":{"volumeClaimTemplates":[{"spec":{}}]}}`, `{"spec":{"volumeClaimTemplates":[{"spec":{}},{"kind":null}]}}`},
+		{`{"spec":{"volumeClaimTemplates":[{"metadata":{}},{"kind":"a"}]}}`, `{"spec":{"volumeClaimTemplates":[{"metadata":{},"status":{"phase":null}},{"spec":{}}]}}`},
+		{`{"spec":{"template":{"spec":{"containers":[{"name":"a","ports":[{"containerPort":1}]}]}}}}`, `{"spec":{"template":{"spec":{"containers":[{"name":"a","ports":[{"containerPort":1}],"resizePolicy":[{"resourceName":"cpu","restartPolicy":null},{}]}]}}}}`},
+	} {
+		o, m := []byte(c[0]), []byte(c[1])
+		for _, overwrite := range []bool{false, true} {
+			kp, kerr := k8s.CreateThreeWayMergePatch(o, m, o, meta, overwrite)
+			op, oerr := smp.CreateThreeWayMergePatch(o, m, o, bundled, overwrite)
+			if kerr != nil || oerr != nil {
+				t.Fatalf("%s: k8s %v, ours %v", c[1], kerr, oerr)
+			}
+			kv, _ := decodeJSON(kp)
+			ov, _ := decodeJSON(op)
+			if !cmp.Equal(kv, ov) {
+				t.Errorf("%s overwrite %v:\nk8s:  %s\nours: %s", c[1], overwrite, kp, op)
+			}
 		}
 	}
 }

@@ -12,71 +12,7 @@ import (
 )
 
 // The predicates of TestDifferentialBuiltin's filters: each recognises,
-// from the inputs or the patches, a difference docs/compat.md lists or an
-// engine bug named here.
-
-// replacedListNullBug is an engine bug this test found: the three-way
-// patch drops elements of a replaced list (one without a merge strategy)
-// whose modified elements hold a null field. With original and current
-// {"spec":{"volumeClaimTemplates":[{"spec":{}}]}} and modified
-// {"spec":{"volumeClaimTemplates":[{"spec":{}},{"kind":null}]}} (apps/v1
-// StatefulSet, with the Go type or the bundled schema), the patch is
-// {"spec":{"volumeClaimTemplates":[{"kind":null}]}}: one element where
-// modified has two. Kubernetes and the two-way patch write the list whole.
-// Cases that meet it and differ are left out of the three-way comparison
-// and counted until it is fixed.
-const replacedListNullBug = "three-way drops elements of a replaced list holding nulls"
-
-// nullInReplacedList reports whether a document holds, inside an element
-// of a list that is replaced whole, a null at any depth.
-func nullInReplacedList(v any, t *rs.Type, meta rs.PatchMeta) bool {
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			var ft *rs.Type
-			var fm rs.PatchMeta
-			switch {
-			case t != nil && t.Kind == rs.Struct && t.Field(k) != nil:
-				ft, fm = t.Field(k).Type, t.Field(k).Patch
-			case t != nil && t.Kind == rs.Map:
-				ft = t.Elem
-			}
-			if nullInReplacedList(e, ft, fm) {
-				return true
-			}
-		}
-	case []any:
-		if t == nil || t.Kind != rs.List || !meta.IsMergeList() {
-			return holdsNull(x)
-		}
-		for _, e := range x {
-			if nullInReplacedList(e, t.Elem, rs.PatchMeta{}) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func holdsNull(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return true
-	case map[string]any:
-		for _, e := range x {
-			if holdsNull(e) {
-				return true
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if holdsNull(e) {
-				return true
-			}
-		}
-	}
-	return false
-}
+// from the inputs or the patches, a difference docs/compat.md lists.
 
 // vacuousDropped reports whether, at some field reached through objects,
 // the original holds an empty collection (or objects of them), current
