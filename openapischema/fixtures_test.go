@@ -54,7 +54,9 @@ func sameSchema(t *testing.T, want, got *rs.Type, path string, seen map[[2]*rs.T
 	assert.Nil(t, got.Go, path)
 	switch want.Kind {
 	case rs.Scalar:
-		assert.Equal(t, jsonType(want.Go), got.JSONType, "%s: JSON type", path)
+		typ, format := jsonType(want.Go)
+		assert.Equal(t, typ, got.JSONType, "%s: JSON type", path)
+		assert.Equal(t, format, got.Format, "%s: format", path)
 	case rs.List, rs.Map:
 		sameSchema(t, want.Elem, got.Elem, path+"[]", seen)
 	case rs.Struct:
@@ -75,14 +77,24 @@ func sameSchema(t *testing.T, want, got *rs.Type, path string, seen map[[2]*rs.T
 	}
 }
 
-func jsonType(t reflect.Type) string {
+// jsonType is the OpenAPI type and format Kubernetes publishes for a Go
+// scalar kind.
+func jsonType(t reflect.Type) (typ, format string) {
 	switch t.Kind() {
 	case reflect.Bool:
-		return rs.JSONBoolean
-	case reflect.String, reflect.Slice:
-		return rs.JSONString
-	case reflect.Float32, reflect.Float64:
-		return rs.JSONNumber
+		return rs.JSONBoolean, ""
+	case reflect.String:
+		return rs.JSONString, ""
+	case reflect.Slice:
+		return rs.JSONString, "byte"
+	case reflect.Float32:
+		return rs.JSONNumber, "float"
+	case reflect.Float64:
+		return rs.JSONNumber, "double"
+	case reflect.Int32:
+		return rs.JSONInteger, "int32"
+	case reflect.Int64, reflect.Int:
+		return rs.JSONInteger, "int64"
 	}
-	return rs.JSONInteger
+	return rs.JSONInteger, ""
 }

@@ -154,15 +154,15 @@ func TestOpenAPI(t *testing.T) {
 		reflectschema.ExtPatchMergeKey: "name",
 	}, spec["volumes"])
 	assert.Equal(t, map[string]any{"type": "array", "items": map[string]any{"type": "string"}}, spec["args"])
-	assert.Equal(t, map[string]any{"type": "string"}, spec["data"]) // base64
-	assert.Equal(t, map[string]any{"type": "integer"}, spec["replicas"])
-	assert.Equal(t, map[string]any{"type": "number"}, spec["ratio"])
+	assert.Equal(t, map[string]any{"type": "string", "format": "byte"}, spec["data"])
+	assert.Equal(t, map[string]any{"type": "integer", "format": "int32"}, spec["replicas"])
+	assert.Equal(t, map[string]any{"type": "number", "format": "double"}, spec["ratio"])
 	assert.Equal(t, map[string]any{"type": "boolean"}, spec["paused"])
 	assert.Equal(t, true, spec["created"].(map[string]any)["x-kubernetes-atomic"])
 	assert.Equal(t, map[string]any{"x-kubernetes-preserve-unknown-fields": true}, spec["raw"])
 
 	port := props("oaPort")
-	assert.Equal(t, map[string]any{"type": "integer"}, port["containerPort"])
+	assert.Equal(t, map[string]any{"type": "integer", "format": "int32"}, port["containerPort"])
 
 	// Every $ref resolves, and the whole document encodes as JSON.
 	var walk func(v any)
@@ -220,5 +220,5 @@ func TestOpenAPINonStructRoot(t *testing.T) {
 
 	root, schemas = reflectschema.OpenAPI(mustFor[map[string]int64](t))
 	assert.Equal(t, "map[string]int64", root)
-	assert.Equal(t, map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "integer"}}, schemas[root])
+	assert.Equal(t, map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "integer", "format": "int64"}}, schemas[root])
 }

@@ -1,0 +1,94 @@
+// Package builtin bundles the schema of every built-in Kubernetes kind,
+// so that package smp's JSON API can patch Deployments, Pods, Services
+// and the rest without their Go types and without a Kubernetes module:
+// pass the [reflectschema.Type] that [Lookup] returns as dataStruct.
+//
+// The data is the 172 kinds k8s.io/api v0.37.2 registers that are
+// objects users patch, with metadata. Left out are the List kinds, the
+// options (ListOptions, PodLogOptions and the like), WatchEvent, Status,
+// APIVersions, APIGroup, SerializedReference, AdmissionReview and
+// DeploymentRollback: request and response bodies. It is written by
+// bench's generator as one OpenAPI v3 document
+// (reflectschema.OpenAPISchemas of the kinds' Go types) and embedded
+// gzip'd: 27,816 bytes (302,764 uncompressed). It is read with
+// [openapischema.Read] on first use, once (about 45 ms of CPU time;
+// BenchmarkDecode measures it); the schemas are sealed and safe for
+// concurrent use.
+package builtin
+
+import (
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/typedpatch/typedpatch/openapischema"
+	"github.com/typedpatch/typedpatch/reflectschema"
+)
+
+//go:embed kinds.json.gz
+var data []byte
+
+// ErrUnknownKind is wrapped by the error of [Lookup] for a kind that is
+// not bundled.
+var ErrUnknownKind = errors.New("not a built-in kind")
+
+var load = sync.OnceValues(func() (*openapischema.Schemas, error) { return decode(data) })
+
+// decode reads the gzip'd OpenAPI document.
+func decode(gz []byte) (*openapischema.Schemas, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return nil, fmt.Errorf("builtin: bundled schemas: %w", err)
+	}
+	doc, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("builtin: bundled schemas: %w", err)
+	}
+	s, err := openapischema.Read(doc)
+	if err != nil {
+		return nil, fmt.Errorf("builtin: bundled schemas: %w", err)
+	}
+	return s, nil
+}
+
+// Lookup returns the schema of the built-in kind with the given
+// apiVersion ("apps/v1", "v1") and kind ("Deployment"). A kind that is not
+// bundled is an error wrapping [ErrUnknownKind].
+func Lookup(apiVersion, kind string) (*reflectschema.Type, error) {
+	s, err := load()
+	if err != nil {
+		return nil, err
+	}
+	if t := s.Lookup(apiVersion, kind); t != nil {
+		return t, nil
+	}
+	return nil, fmt.Errorf("builtin: apiVersion %s kind %s: %w", clip(apiVersion), clip(kind), ErrUnknownKind)
+}
+
+// Kinds lists the bundled kinds, sorted by group, version and kind.
+func Kinds() []openapischema.GVK {
+	s, err := load()
+	if err != nil {
+		return nil
+	}
+	return s.Kinds()
+}
+
+// Schemas returns the bundled document as read: every kind, and every
+// type a kind reaches under its definition name ("v1.PodSpec", or
+// "k8s.io/api/apps/v1beta1.DeploymentSpec" where the short name is
+// shared).
+func Schemas() (*openapischema.Schemas, error) { return load() }
+
+// clip quotes a name from the caller for a message, cut to 64 bytes.
+func clip(s string) string {
+	const max = 64
+	if len(s) > max {
+		return fmt.Sprintf("%q...", s[:max])
+	}
+	return fmt.Sprintf("%q", s)
+}

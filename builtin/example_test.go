@@ -1,0 +1,55 @@
+package builtin_test
+
+import (
+	"fmt"
+
+	"github.com/typedpatch/typedpatch/builtin"
+	"github.com/typedpatch/typedpatch/smp"
+)
+
+// A Deployment patched by its bundled schema: containers merge by name,
+// with no Go type and no Kubernetes module.
+func ExampleLookup() {
+	schema, err := builtin.Lookup("apps/v1", "Deployment")
+	if err != nil {
+		panic(err)
+	}
+	original := []byte(`{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"web:1"},{"name":"log","image":"log:1"}]}}}}`)
+	patch, err := smp.CreateTwoWayMergePatch(original,
+		[]byte(`{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"web:2"},{"name":"log","image":"log:1"}]}}}}`), schema)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(patch))
+
+	// A live object holds a sidecar an admission webhook injected: it stays.
+	live := []byte(`{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"web:1"},{"name":"log","image":"log:1"},{"name":"proxy","image":"proxy:1"}]}}}}`)
+	out, err := smp.StrategicMergePatch(live, patch, schema)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(out))
+
+	_, err = builtin.Lookup("example.com/v1", "Widget")
+	fmt.Println(err)
+	// Output:
+	// {"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"web"},{"name":"log"}],"containers":[{"image":"web:2","name":"web"}]}}}}
+	// {"spec":{"template":{"spec":{"containers":[{"image":"web:2","name":"web"},{"name":"log","image":"log:1"},{"name":"proxy","image":"proxy:1"}]}}}}
+	// builtin: apiVersion "example.com/v1" kind "Widget": not a built-in kind
+}
+
+func ExampleKinds() {
+	n := 0
+	for _, k := range builtin.Kinds() {
+		if k.Group == "batch" {
+			fmt.Println(k.APIVersion(), k.Kind)
+		}
+		n++
+	}
+	fmt.Println(n, "kinds")
+	// Output:
+	// batch/v1 CronJob
+	// batch/v1 Job
+	// batch/v1beta1 CronJob
+	// 172 kinds
+}
