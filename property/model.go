@@ -636,7 +636,7 @@ func typedZero(r index, p string, got any) bool {
 		return false
 	}
 	f := parent.Field(e.field)
-	if f == nil || f.OmitEmpty || f.OmitZero || f.GoType.Kind() == reflect.Pointer {
+	if f == nil || f.GoType == nil || f.OmitEmpty || f.OmitZero || f.GoType.Kind() == reflect.Pointer {
 		return false
 	}
 	zero, err := json.Marshal(reflect.Zero(f.GoType).Interface())

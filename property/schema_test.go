@@ -1,0 +1,132 @@
+package property
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync"
+	"testing"
+
+	"github.com/typedpatch/typedpatch/openapischema"
+	"github.com/typedpatch/typedpatch/reflectschema"
+)
+
+// crdSchema reads a kind's schema from a document of openapischema's
+// testdata.
+func crdSchema(t testing.TB, file, apiVersion, kind string) *reflectschema.Type {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "openapischema", "testdata", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := openapischema.Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := s.Lookup(apiVersion, kind)
+	if st == nil {
+		t.Fatalf("%s: no %s %s", file, apiVersion, kind)
+	}
+	return st
+}
+
+// knownBug is an engine bug the suites on schemas found, which this
+// package does not fix (the engine is package smp's business): a failing
+// case of one of its properties that it matches is skipped, and counted.
+type knownBug struct {
+	name  string
+	props []string
+	match func(o, m, c any, root node) bool
+}
+
+var knownBugs = []knownBug{{
+	// Diff writes a merge list of scalars that repeats a value as a plain
+	// list, not a replacement, when the original holds the list empty;
+	// Apply then drops the repeated value. Minimal: original
+	// {"metadata":{"finalizers":[]}}, modified
+	// {"metadata":{"finalizers":["a","a"]}}: the patch is
+	// {"metadata":{"finalizers":["a","a"]}}, and applying it gives
+	// ["a"]. (With finalizers absent or ["b"] the differ replaces.)
+	name:  "set-repeats-over-empty-list",
+	props: []string{RoundTrip, Idempotence},
+	match: func(o, m, _ any, root node) bool {
+		oi := indexDoc(o, root)
+		for p, e := range indexDoc(m, root) {
+			if e.kind != entSet {
+				continue
+			}
+			l := e.v.([]any)
+			if oe, ok := oi[p]; ok && oe.kind == entSet && len(oe.v.([]any)) == 0 && len(scalarIDs(l)) < len(l) {
+				return true
+			}
+		}
+		return false
+	},
+}, {
+	// ThreeWay (without overwrite) reports a conflict where current's
+	// only change since the original is between absent and empty values
+	// (or two empty ones of different shapes): no change under the
+	// engine's nil ≡ empty (docs/compat.md), and the model's, though
+	// Kubernetes, which compares JSON, would report it. Minimal, on the
+	// Certificate: original {}, modified {"spec":{"ipAddresses":["a"]}},
+	// current {"spec":{"ipAddresses":[]}}: "spec.ipAddresses: conflict:
+	// current changed it since original"; on the Rollout: original
+	// {"spec":{"strategy":{}}}, modified {}, current {"spec":{}}:
+	// "spec: conflict".
+	name:  "conflict-on-empty-change",
+	props: []string{ThreeWay},
+	match: func(o, m, c any, root node) bool {
+		oi, mi, ci := indexDoc(o, root), indexDoc(m, root), indexDoc(c, root)
+		for _, ix := range []index{oi, ci} {
+			for p := range ix {
+				ov, cv, mv := oi.get(p), ci.get(p), mi.get(p)
+				if isEmpty(ov) && isEmpty(cv) && !reflect.DeepEqual(dropNulls(ov), dropNulls(cv)) &&
+					!reflect.DeepEqual(dropNulls(mv), dropNulls(cv)) {
+					return true
+				}
+			}
+		}
+		return false
+	},
+}}
+
+// withKnownBugs is an option that skips the failing cases a known bug
+// explains, and logs how many each skipped when t ends.
+func withKnownBugs(t *testing.T) Option {
+	var mu sync.Mutex
+	counts := map[string]int{}
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for name, n := range counts {
+			t.Logf("known engine bug %s: %d failing cases skipped", name, n)
+		}
+	})
+	return optionFunc(func(c *config) {
+		c.known = func(property string, o, m, cur []byte, root node) string {
+			for _, b := range knownBugs {
+				if contains1(b.props, property) && b.match(mustDecode(o), mustDecode(m), mustDecode(cur), root) {
+					mu.Lock()
+					counts[b.name]++
+					mu.Unlock()
+					return b.name
+				}
+			}
+			return ""
+		}
+	})
+}
+
+// The suite on CustomResourceDefinitions, with no Go type: an Argo
+// Rollout (a pod template whose containers, env and volume mounts are
+// list-type maps, ports keyed by containerPort and protocol, atomic lists
+// and maps, int-or-string values, a preserve-unknown-fields subtree) and a
+// cert-manager Certificate (sets of DNS names and usages, an atomic list,
+// conditions keyed by type).
+func TestSchemaRollout(t *testing.T) {
+	CheckSchema(t, crdSchema(t, "rollout-crd.yaml", "argoproj.io/v1alpha1", "Rollout"), withKnownBugs(t))
+}
+
+func TestSchemaCertificate(t *testing.T) {
+	CheckSchema(t, crdSchema(t, "certificate-crd.yaml", "cert-manager.io/v1", "Certificate"), withKnownBugs(t))
+}
