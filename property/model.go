@@ -573,6 +573,11 @@ func (md *threeWayModel) want(path string, r index) expectation {
 			mv := md.m[path].v
 			return expectation{v: mv, present: mv != nil, rule: "the patch replaces " + a + " with modified's list"}
 		}
+		if e, ok := md.m[a]; ok && a != path && e.kind.leaf() {
+			// Untyped JSON: modified sets a value where the others hold an
+			// object, which it replaces.
+			return expectation{rule: "modified sets " + a + " to a value that is no object"}
+		}
 	}
 	var exp expectation
 	switch {

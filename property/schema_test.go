@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/typedpatch/typedpatch/openapischema"
 	"github.com/typedpatch/typedpatch/reflectschema"
 )
@@ -129,4 +131,25 @@ func TestSchemaRollout(t *testing.T) {
 
 func TestSchemaCertificate(t *testing.T) {
 	CheckSchema(t, crdSchema(t, "certificate-crd.yaml", "cert-manager.io/v1", "Certificate"), withKnownBugs(t))
+}
+
+// TestModelObjectAndList pins the model's nil ≡ empty on untyped JSON: an
+// empty object and an empty list are different values, so current
+// changing a value to {} and modified to [] is a conflict (found by the
+// Rollout suite at 10,000 cases, in its preserve-unknown-fields status).
+func TestModelObjectAndList(t *testing.T) {
+	root := node{t: crdSchema(t, "rollout-crd.yaml", "argoproj.io/v1alpha1", "Rollout")}
+	doc := func(s string) any { return mustDecode([]byte(s)) }
+	md := newThreeWayModel(doc(`{"status":{"b":""}}`), doc(`{"status":{"b":[]}}`), doc(`{"status":{"b":{}}}`), root, false)
+	assert.Equal(t, []string{"status.b"}, md.overwritten())
+	md = newThreeWayModel(doc(`{"status":{"b":""}}`), doc(`{"status":{"b":[]}}`), doc(`{"status":{}}`), root, false)
+	assert.Empty(t, md.overwritten(), "[] where current deleted the value is no change (nil ≡ empty)")
+	// A value replacing an object: what current held below it goes.
+	md = newThreeWayModel(doc(`{}`), doc(`{"status":{"a":""}}`), doc(`{"status":{"a":{"a":""}}}`), root, false)
+	exp := md.want("status.a.a", nil)
+	assert.False(t, exp.present, exp.rule)
+	assert.Equal(t, []string{"status.a", "status.a.a"}, md.overwritten())
+	assert.True(t, same(nil, []any{}))
+	assert.True(t, same(map[string]any{}, nil))
+	assert.False(t, same(map[string]any{}, []any{}))
 }
