@@ -32,7 +32,8 @@ const (
 // propertyDocs says what each property checks, and its exceptions.
 var propertyDocs = map[string]string{
 	RoundTrip: `Apply(original, Diff(original, modified)) == modified, as the Go type ` +
-		`sees them (decoded and encoded again), with no directive left in the result; ` +
+		`sees them (decoded and encoded again; for a schema without one, as JSON where absent, ` +
+		`null and empty values are alike), with no directive left in the result; ` +
 		`with and without skew-safe mode. Documents may repeat merge keys (the differ replaces ` +
 		`such lists). With the typed API too, whose patch must be the JSON API's.`,
 	Identity: `Diff(original, original) and ThreeWay(original, original, original) are empty, ` +
