@@ -82,7 +82,9 @@ var propertyDocs = map[string]string{
 		`and three-way: every field, element and directive of the older patch is in it ` +
 		`(merge-list elements matched by default key, in any order; a list the current patch ` +
 		`replaces whole covers the older patch's list); for types without ` +
-		`recommended keys the two are equal. Exception: merge lists with recommended keys where ` +
+		`recommended keys the two are equal, except that the current patch deletes a union ` +
+		`member $retainKeys clears whole where the older one may delete its entries. ` +
+		`Exception: merge lists with recommended keys where ` +
 		`the default key pairs elements differently from the whole key (a shared default key, ` +
 		`or a key field other than the default changed, between any two of original, modified ` +
 		`and current): the older ` +
