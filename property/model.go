@@ -48,7 +48,11 @@ import (
 //     modified lacks its default key, or, in skew-safe mode, whose default
 //     key two elements share (in current, in modified, or in the result:
 //     survivorShares), is replaced whole by modified's list.
-//   - nil ≡ empty: an absent value and an empty collection are alike.
+//   - nil ≡ empty: an absent value and an empty collection are alike (an
+//     empty object and an empty list are not).
+//   - Untyped JSON, where a path may hold an object in one document and
+//     another value in the next: a value modified sets replaces current's
+//     object there, with all below it.
 //   - Order: list order is not a leaf; the Order property checks it.
 //   - Conflicts compare as Kubernetes' mergingMapsHaveConflicts does:
 //     values of merge lists of scalars never conflict; lists replaced whole

@@ -105,7 +105,8 @@ func (s *suite) fail(t *rapid.T, r report) {
 }
 
 // canon decodes a document into the Go type and encodes it again: the
-// document as the type sees it, as JSON.
+// document as the type sees it, as JSON. Without a Go type it is
+// canonJSON's.
 func (s *suite) canon(data []byte) ([]byte, error) {
 	if s.typ == nil {
 		return canonJSON(data)
