@@ -54,17 +54,21 @@ func (p Property) Test(t *testing.T) {
 // struct type (or a pointer to one) with a valid reflectschema schema;
 // Properties panics otherwise.
 func Properties[T any](opts ...Option) []Property {
-	cfg := newConfig(opts)
-	s, err := newSuite[T](cfg)
+	s, err := newSuite[T](newConfig(opts))
 	if err != nil {
 		panic(err.Error())
 	}
+	return s.properties()
+}
+
+// properties lists the suite's properties that the options select.
+func (s *suite) properties() []Property {
 	var out []Property
 	for _, name := range propertyOrder {
-		if len(cfg.only) > 0 && !cfg.only[name] {
+		if len(s.cfg.only) > 0 && !s.cfg.only[name] {
 			continue
 		}
-		out = append(out, Property{Name: name, Doc: propertyDocs[name], checks: cfg.checks, prop: s.property(name)})
+		out = append(out, Property{Name: name, Doc: propertyDocs[name], checks: s.cfg.checks, prop: s.property(name)})
 	}
 	return out
 }

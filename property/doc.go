@@ -58,6 +58,23 @@
 // ("spec.containers[1].name"; "modified: ..." and "current: ..." for the
 // edits), so rapid's log of a failing case reads as the documents.
 //
+// # Schemas without Go types
+//
+// [CheckSchema] runs the suite on a schema with no Go type, such as one
+// package openapischema reads from a CustomResourceDefinition or an
+// OpenAPI document:
+//
+//	schemas, err := openapischema.Read(crdYAML)
+//	...
+//	property.CheckSchema(t, schemas.Lookup("argoproj.io/v1alpha1", "Rollout"))
+//
+// [GenerateJSON] draws its documents as JSON from the schema alone (the
+// same pools, key roles and edits as for Go values; scalars by JSON type
+// and format; atomic values from a pool of JSON values; untyped and
+// preserve-unknown-fields subtrees as small objects), and every property
+// runs through the JSON API only: the typed API needs a Go type. Results
+// are compared as JSON, absent, null and empty values alike.
+//
 // # How many cases
 //
 // Each property runs [DefaultChecks] cases (1,000) unless [Checks] says

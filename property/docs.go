@@ -81,12 +81,23 @@ func isEmpty(v any) bool {
 }
 
 // same reports whether two values are one value where absent and empty
-// collections are alike and null members are absent.
+// collections are alike and null members are absent. An empty object and
+// an empty list (which untyped JSON can hold in one place) are not alike.
 func same(a, b any) bool {
-	if isEmpty(a) && isEmpty(b) {
+	if isEmpty(a) && isEmpty(b) && !objectAndList(a, b) {
 		return true
 	}
 	return reflect.DeepEqual(dropNulls(a), dropNulls(b))
+}
+
+// objectAndList reports whether one value is an object and the other a
+// list.
+func objectAndList(a, b any) bool {
+	_, ao := a.(map[string]any)
+	_, al := a.([]any)
+	_, bo := b.(map[string]any)
+	_, bl := b.([]any)
+	return ao && bl || al && bo
 }
 
 // scalarText renders a scalar for a path step: strings as they are,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/openapischema"
 	"github.com/typedpatch/typedpatch/property"
 )
 
@@ -60,4 +61,68 @@ func ExampleRun() {
 	fmt.Println("passed:", ok)
 	// Output:
 	// passed: true
+}
+
+// Properties on a CustomResourceDefinition, with no Go type: the schema
+// openapischema reads, whose ports are keyed by port and protocol. In a
+// test, property.CheckSchema(t, schema) runs all eight as subtests. (Here
+// ThreeWay is left out, and metadata with its finalizers: on them the
+// suite finds two engine bugs not yet fixed, which this package's tests
+// skip by name.)
+func ExampleSchemaProperties() {
+	crd := []byte(`
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gameservers.example.com}
+spec:
+  group: example.com
+  names: {kind: GameServer, plural: gameservers}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              ports:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [port, protocol]
+                items:
+                  type: object
+                  required: [port, protocol]
+                  properties:
+                    port: {type: integer, format: int32}
+                    protocol: {type: string}
+                    name: {type: string}
+              config:
+                type: object
+                x-kubernetes-preserve-unknown-fields: true
+`)
+	schemas, err := openapischema.Read(crd)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ps, err := property.SchemaProperties(schemas.Lookup("example.com/v1", "GameServer"), property.Checks(100),
+		property.Omit("metadata"), property.Only(property.RoundTrip, property.Idempotence, property.Order, property.SkewOldServer))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, p := range ps {
+		r := &reporter{name: "ExampleSchemaProperties_" + p.Name}
+		p.Run(r)
+		fmt.Printf("%s passed: %v\n", p.Name, !r.Failed())
+	}
+	// Output:
+	// RoundTrip passed: true
+	// Idempotence passed: true
+	// Order passed: true
+	// SkewOldServer passed: true
 }

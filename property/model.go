@@ -48,7 +48,11 @@ import (
 //     modified lacks its default key, or, in skew-safe mode, whose default
 //     key two elements share (in current, in modified, or in the result:
 //     survivorShares), is replaced whole by modified's list.
-//   - nil ≡ empty: an absent value and an empty collection are alike.
+//   - nil ≡ empty: an absent value and an empty collection are alike (an
+//     empty object and an empty list are not).
+//   - Untyped JSON, where a path may hold an object in one document and
+//     another value in the next: a value modified sets replaces current's
+//     object there, with all below it.
 //   - Order: list order is not a leaf; the Order property checks it.
 //   - Conflicts compare as Kubernetes' mergingMapsHaveConflicts does:
 //     values of merge lists of scalars never conflict; lists replaced whole
@@ -573,6 +577,11 @@ func (md *threeWayModel) want(path string, r index) expectation {
 			mv := md.m[path].v
 			return expectation{v: mv, present: mv != nil, rule: "the patch replaces " + a + " with modified's list"}
 		}
+		if e, ok := md.m[a]; ok && a != path && e.kind.leaf() {
+			// Untyped JSON: modified sets a value where the others hold an
+			// object, which it replaces.
+			return expectation{rule: "modified sets " + a + " to a value that is no object"}
+		}
 	}
 	var exp expectation
 	switch {
@@ -636,7 +645,7 @@ func typedZero(r index, p string, got any) bool {
 		return false
 	}
 	f := parent.Field(e.field)
-	if f == nil || f.OmitEmpty || f.OmitZero || f.GoType.Kind() == reflect.Pointer {
+	if f == nil || f.GoType == nil || f.OmitEmpty || f.OmitZero || f.GoType.Kind() == reflect.Pointer {
 		return false
 	}
 	zero, err := json.Marshal(reflect.Zero(f.GoType).Interface())

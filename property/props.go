@@ -32,7 +32,8 @@ const (
 // propertyDocs says what each property checks, and its exceptions.
 var propertyDocs = map[string]string{
 	RoundTrip: `Apply(original, Diff(original, modified)) == modified, as the Go type ` +
-		`sees them (decoded and encoded again), with no directive left in the result; ` +
+		`sees them (decoded and encoded again; for a schema without one, as JSON where absent, ` +
+		`null and empty values are alike), with no directive left in the result; ` +
 		`with and without skew-safe mode. Documents may repeat merge keys (the differ replaces ` +
 		`such lists). With the typed API too, whose patch must be the JSON API's.`,
 	Identity: `Diff(original, original) and ThreeWay(original, original, original) are empty, ` +
@@ -81,7 +82,9 @@ var propertyDocs = map[string]string{
 		`and three-way: every field, element and directive of the older patch is in it ` +
 		`(merge-list elements matched by default key, in any order; a list the current patch ` +
 		`replaces whole covers the older patch's list); for types without ` +
-		`recommended keys the two are equal. Exception: merge lists with recommended keys where ` +
+		`recommended keys the two are equal, except that the current patch deletes a union ` +
+		`member $retainKeys clears whole where the older one may delete its entries. ` +
+		`Exception: merge lists with recommended keys where ` +
 		`the default key pairs elements differently from the whole key (a shared default key, ` +
 		`or a key field other than the default changed, between any two of original, modified ` +
 		`and current): the older ` +

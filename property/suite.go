@@ -18,7 +18,7 @@ import (
 // suite holds what the properties of one type share.
 type suite struct {
 	cfg         *config
-	typ         reflect.Type // T
+	typ         reflect.Type // T; nil for a schema without one (CheckSchema)
 	schema      *reflectschema.Type
 	root        node
 	unique      *generator // merge keys unique in each list
@@ -63,6 +63,9 @@ type trio struct{ o, m, c doc }
 // apart), and with current a third document made by edits from original
 // or from modified.
 func (s *suite) draw(t *rapid.T, g *generator, current bool) trio {
+	if s.typ == nil {
+		return s.drawJSON(t, g, current)
+	}
 	root := site{n: s.root, typ: s.typ}
 	ov := g.value(t, root)
 	mg := g.withRole("modified: ")
@@ -93,12 +96,21 @@ func (s *suite) doc(t *rapid.T, v reflect.Value) doc {
 
 func (s *suite) fail(t *rapid.T, r report) {
 	t.Helper()
+	if s.cfg.known != nil {
+		if bug := s.cfg.known(r.property, r.original, r.modified, r.current, s.root); bug != "" {
+			t.Skip("known engine bug: " + bug)
+		}
+	}
 	t.Fatalf("%s", r.yaml())
 }
 
 // canon decodes a document into the Go type and encodes it again: the
-// document as the type sees it, as JSON.
+// document as the type sees it, as JSON. Without a Go type it is
+// canonJSON's.
 func (s *suite) canon(data []byte) ([]byte, error) {
+	if s.typ == nil {
+		return canonJSON(data)
+	}
 	v := reflect.New(s.schema.Go)
 	if err := json.Unmarshal(data, v.Interface()); err != nil {
 		return nil, fmt.Errorf("the document does not decode into %s: %w", s.schema.Go, err)
@@ -135,7 +147,7 @@ func (s *suite) compareDocs(got, want []byte, order bool) []string {
 		}
 	}
 	if order && len(diffs) == 0 {
-		diffs = append(diffs, "the documents differ as "+s.schema.Go.String())
+		diffs = append(diffs, "the documents differ as "+s.schema.String())
 	}
 	return append(out, diffs...)
 }
