@@ -78,7 +78,9 @@ func kubeError(err error) error {
 	case smp.ErrRetainKeys:
 		return mergepatch.ErrPatchContentNotMatchRetainKeys
 	case smp.ErrSetElementOrder:
-		return mergepatch.ErrBadPatchFormatForSetElementOrderList
+		return &textError{"the order in patch list doesn't match $setElementOrder list", e}
+	case smp.ErrMissingMergeKey:
+		return &textError{"element does not contain declared merge key", e}
 	case smp.ErrInvalidDirective, smp.ErrDirectiveNotAllowed:
 		if s := directiveSentinel(e.Path); s != nil {
 			return s
@@ -107,3 +109,14 @@ func directiveSentinel(p smp.Path) error {
 	}
 	return nil
 }
+
+// textError is an engine error with Kubernetes' words for it first, for
+// callers that match its text; errors.As still finds the *smp.Error.
+type textError struct {
+	kube string
+	err  *smp.Error
+}
+
+func (e *textError) Error() string { return e.err.Path.String() + ": " + e.kube + ": " + e.err.Msg }
+
+func (e *textError) Unwrap() error { return e.err }

@@ -21,14 +21,6 @@ func schemaOf(l LookupPatchMeta, docs ...map[string]interface{}) (*reflectschema
 		return structSchema(v, docs)
 	case *PatchMetaFromStruct:
 		return structSchema(*v, docs)
-	case PatchMetaFromOpenAPI:
-		return protoSchema(v.Schema)
-	case *PatchMetaFromOpenAPI:
-		return protoSchema(v.Schema)
-	case PatchMetaFromOpenAPIV3:
-		return v3Schema(v)
-	case *PatchMetaFromOpenAPIV3:
-		return v3Schema(*v)
 	case typeMeta:
 		if err := v.t.Validate(); err != nil {
 			return nil, err
@@ -45,7 +37,7 @@ func needsDocs(l LookupPatchMeta) bool {
 		return !structOK(v.T)
 	case *PatchMetaFromStruct:
 		return v == nil || !structOK(v.T)
-	case PatchMetaFromOpenAPI, *PatchMetaFromOpenAPI, PatchMetaFromOpenAPIV3, *PatchMetaFromOpenAPIV3, typeMeta, nil:
+	case typeMeta, nil:
 		return false
 	}
 	return true

@@ -1,6 +1,7 @@
 package strategicpatch
 
 import (
+	"reflect"
 	"strings"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
@@ -119,10 +120,11 @@ func (w *walker) field(l LookupPatchMeta, k string, vals []member) (*reflectsche
 }
 
 // lookupFailure is err where Kubernetes would have met it: values in two
-// documents to merge; else nil, leaving the field out of the schema.
+// documents that differ, which it would recurse into; else nil, leaving
+// the field out of the schema (equal values need no schema).
 func lookupFailure(err error, vals []member) error {
 	for _, v := range vals[1:] {
-		if v.doc != vals[0].doc {
+		if v.doc != vals[0].doc && !reflect.DeepEqual(v.v, vals[0].v) {
 			return err
 		}
 	}

@@ -15,14 +15,14 @@ import (
 	_ "sigs.k8s.io/yaml"
 )
 
-// passFloor is how many of upstream's leaf tests pass today. It may only
+// passFloor is how many of upstream's tests pass on their own assertions today. It may only
 // go up.
 //
 // TODO(issue 15): when the engine is done, every leaf passes except the
 // deliberate differences, each listed here by name with its docs/compat.md
 // section: "$patch: delete on a map", "Duplicates in merge lists",
 // "$deleteFromPrimitiveList on non-merge lists".
-const passFloor = 0
+const passFloor = 5806
 
 // TestKubernetesPatchTestFile compiles Kubernetes' own
 // pkg/util/strategicpatch/patch_test.go (v0.37.2, from the module cache,
@@ -53,7 +53,7 @@ func TestKubernetesPatchTestFile(t *testing.T) {
 			passed++
 		}
 	}
-	t.Logf("Kubernetes' patch_test.go: %d of %d leaf tests pass (%s)", passed, len(results), time.Since(start).Round(time.Second))
+	t.Logf("Kubernetes' patch_test.go: %d of %d tests pass on their own assertions (%s)", passed, len(results), time.Since(start).Round(time.Second))
 	groups := Group(results)
 	causes := make([]string, 0, len(groups))
 	for c := range groups {
@@ -68,7 +68,7 @@ func TestKubernetesPatchTestFile(t *testing.T) {
 		}
 	}
 	if passed < passFloor {
-		t.Errorf("%d leaf tests pass, fewer than the %d that passed before", passed, passFloor)
+		t.Errorf("%d tests pass on their own assertions, fewer than the %d that passed before", passed, passFloor)
 	}
 }
 
