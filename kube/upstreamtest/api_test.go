@@ -3,11 +3,11 @@ package upstreamtest
 import (
 	"fmt"
 	"go/importer"
+	"go/token"
+	"go/types"
 	"io"
 	"os"
 	"os/exec"
-	"go/token"
-	"go/types"
 	"sort"
 	"strings"
 	"testing"
