@@ -75,13 +75,19 @@ func kubeError(err error) error {
 	switch e.Kind {
 	case smp.ErrInvalidJSON, smp.ErrNotObject:
 		return mergepatch.ErrBadJSONDoc
+	case smp.ErrMixedList:
+		if strings.HasSuffix(e.Msg, "holds an array") {
+			return mergepatch.ErrNoListOfLists
+		}
 	case smp.ErrRetainKeys:
-		return mergepatch.ErrPatchContentNotMatchRetainKeys
+		// Kubernetes declares ErrPatchContentNotMatchRetainKeys but
+		// returns this one for a field the list leaves out.
+		return mergepatch.ErrBadPatchFormatForRetainKeys
 	case smp.ErrSetElementOrder:
 		return &textError{"the order in patch list doesn't match $setElementOrder list", e}
 	case smp.ErrMissingMergeKey:
 		return &textError{"element does not contain declared merge key", e}
-	case smp.ErrInvalidDirective, smp.ErrDirectiveNotAllowed:
+	case smp.ErrInvalidDirective, smp.ErrDirectiveNotAllowed, smp.ErrUnknownDirective:
 		if s := directiveSentinel(e.Path); s != nil {
 			return s
 		}
@@ -100,9 +106,9 @@ func directiveSentinel(p smp.Path) error {
 		switch {
 		case f == "$retainKeys":
 			return mergepatch.ErrBadPatchFormatForRetainKeys
-		case strings.HasPrefix(string(f), "$setElementOrder/"):
+		case strings.HasPrefix(string(f), "$setElementOrder"):
 			return mergepatch.ErrBadPatchFormatForSetElementOrderList
-		case strings.HasPrefix(string(f), "$deleteFromPrimitiveList/"):
+		case strings.HasPrefix(string(f), "$deleteFromPrimitiveList"):
 			return mergepatch.ErrBadPatchFormatForPrimitiveList
 		}
 		return nil

@@ -105,11 +105,15 @@ func StrategicMergePatch(original, patch []byte, dataStruct interface{}) ([]byte
 // StrategicMergePatchUsingLookupPatchMeta is StrategicMergePatch with the
 // schema given as a LookupPatchMeta.
 func StrategicMergePatchUsingLookupPatchMeta(original, patch []byte, schema LookupPatchMeta) ([]byte, error) {
+	// nil is {}, but empty input is not JSON.
 	if original == nil {
 		original = []byte("{}")
 	}
 	if patch == nil {
 		patch = []byte("{}")
+	}
+	if len(original) == 0 || len(patch) == 0 {
+		return nil, mergepatch.ErrBadJSONDoc
 	}
 	t, err := schemaForJSON(schema, original, patch)
 	if err != nil {
