@@ -107,7 +107,12 @@ func (s PatchMetaFromStruct) LookupPatchMetadataForSlice(key string) (LookupPatc
 }
 
 // Name returns the kind of the type, such as "struct".
-func (s PatchMetaFromStruct) Name() string { return s.T.Kind().String() }
+func (s PatchMetaFromStruct) Name() string {
+	if s.T == nil {
+		return "invalid"
+	}
+	return s.T.Kind().String()
+}
 
 // structType returns the struct type of a struct value or a pointer to one.
 func structType(dataStruct interface{}) (reflect.Type, error) {
