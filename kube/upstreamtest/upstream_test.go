@@ -33,6 +33,7 @@ import (
 //   - "directives on fields without their strategy": the raw case "$deleteFromPrimitiveList should
 //     delete item from a list without merge patch strategy", which fails every parent
 //     TestCustomStrategicMergePatch/<case> (17)
+//
 // The 12 TestUnknownField/filter_nulls_from_nested_slices and filter_if_slice_is_all_empty
 // tests must pass: nulls inside values added under an unknown field (issue 15 point 2).
 const passFloor = 5806
