@@ -166,7 +166,10 @@ func CreateThreeWayMergePatch(original, modified, current []byte, schema LookupP
 	}
 	patch, err := smp.ThreeWayJSON(original, modified, current, t, engineOpts(smp.WithOverwrite(overwrite))...)
 	if err == nil {
-		return patch, checkPreconditions(patch, fns)
+		if err := checkPreconditions(patch, fns); err != nil {
+			return nil, err
+		}
+		return patch, nil
 	}
 	if !smp.IsConflict(err) {
 		return nil, kubeError(err)
