@@ -1,0 +1,176 @@
+package strategicpatch
+
+import (
+	"reflect"
+	"strings"
+
+	"github.com/typedpatch/typedpatch/reflectschema"
+)
+
+// member is a value at one schema position and the document it is in.
+type member struct {
+	doc int
+	v   interface{}
+}
+
+// walker builds a schema from a LookupPatchMeta by asking it about the keys
+// of the documents: all values at one position (the same field of every
+// document, every element of a list) are walked together, so each value
+// is visited once and each field looked up once.
+type walker struct {
+	pending []pendingField
+}
+
+// walk builds the schema covering the keys of docs. A lookup that fails
+// for a field holding objects or lists in two or more documents (where
+// Kubernetes would recurse) fails the walk; otherwise the field is left
+// out of the schema, as plain JSON.
+func walk(l LookupPatchMeta, docs []map[string]interface{}) (*reflectschema.Type, error) {
+	w := &walker{}
+	roots := make([]member, 0, len(docs))
+	for i, d := range docs {
+		roots = append(roots, member{i, d})
+	}
+	root, err := w.object(l, roots)
+	if err != nil {
+		return nil, err
+	}
+	return finish(root, w.pending)
+}
+
+// object builds the struct type of the objects objs from lookup l.
+func (w *walker) object(l LookupPatchMeta, objs []member) (*reflectschema.Type, error) {
+	t := &reflectschema.Type{Kind: reflectschema.Struct, Name: "object"}
+	groups := map[string][]member{}
+	var keys []string
+	for _, o := range objs {
+		for k, v := range o.v.(map[string]interface{}) {
+			name, ok := fieldOfKey(k)
+			if !ok {
+				continue
+			}
+			if _, seen := groups[name]; !seen {
+				keys = append(keys, name)
+			}
+			groups[name] = append(groups[name], member{o.doc, v})
+		}
+	}
+	for _, k := range keys {
+		ft, meta, err := w.field(l, k, groups[k])
+		if err != nil {
+			return nil, err
+		}
+		if ft == nil {
+			continue
+		}
+		f := &reflectschema.Field{Name: k, Type: ft}
+		t.Fields = append(t.Fields, f)
+		w.pending = append(w.pending, pendingField{f, meta})
+	}
+	return t, nil
+}
+
+// fieldOfKey returns the field a key is about: itself, or the list a
+// $setElementOrder or $deleteFromPrimitiveList directive names; other
+// directives are about no field.
+func fieldOfKey(k string) (string, bool) {
+	if !strings.HasPrefix(k, "$") {
+		return k, true
+	}
+	dir, list, ok := strings.Cut(k, "/")
+	if ok && (dir == "$setElementOrder" || dir == "$deleteFromPrimitiveList") {
+		return list, true
+	}
+	return "", false
+}
+
+// field builds the type of field k from its values: objects ask
+// LookupPatchMetadataForStruct, lists LookupPatchMetadataForSlice,
+// scalars nothing. A nil type leaves the field out.
+func (w *walker) field(l LookupPatchMeta, k string, vals []member) (*reflectschema.Type, PatchMeta, error) {
+	var maps, lists []member
+	for _, v := range vals {
+		switch v.v.(type) {
+		case map[string]interface{}:
+			maps = append(maps, v)
+		case []interface{}:
+			lists = append(lists, v)
+		}
+	}
+	switch {
+	case len(maps) > 0:
+		sub, meta, err := l.LookupPatchMetadataForStruct(k)
+		if err != nil {
+			return nil, PatchMeta{}, lookupFailure(err, maps)
+		}
+		if sub == nil {
+			return untyped(), meta, nil
+		}
+		t, err := w.object(sub, maps)
+		return t, meta, err
+	case len(lists) > 0:
+		sub, meta, err := l.LookupPatchMetadataForSlice(k)
+		if err != nil {
+			return nil, PatchMeta{}, lookupFailure(err, lists)
+		}
+		t, err := w.list(sub, lists, meta)
+		return t, meta, err
+	}
+	return scalar(), PatchMeta{}, nil
+}
+
+// lookupFailure is err where Kubernetes would have met it: values in two
+// documents that differ, which it would recurse into; else nil, leaving
+// the field out of the schema (equal values need no schema).
+func lookupFailure(err error, vals []member) error {
+	for _, v := range vals[1:] {
+		if v.doc != vals[0].doc && !reflect.DeepEqual(v.v, vals[0].v) {
+			return err
+		}
+	}
+	return nil
+}
+
+// list builds the type of a list field from the elements of its values.
+func (w *walker) list(sub LookupPatchMeta, lists []member, meta PatchMeta) (*reflectschema.Type, error) {
+	var objs []member
+	for _, l := range lists {
+		for _, e := range l.v.([]interface{}) {
+			switch e.(type) {
+			case map[string]interface{}:
+				objs = append(objs, member{l.doc, e})
+			case []interface{}:
+				return &reflectschema.Type{Kind: reflectschema.Atomic, Name: "list of lists"}, nil
+			}
+		}
+	}
+	elem := scalar()
+	if len(objs) > 0 || meta.GetPatchMergeKey() != "" {
+		elem = untyped()
+		if sub != nil {
+			var err error
+			if elem, err = w.object(sub, objs); err != nil {
+				return nil, err
+			}
+			addKeyFields(elem, meta.GetPatchMergeKey())
+		}
+	}
+	return &reflectschema.Type{Kind: reflectschema.List, Elem: elem}, nil
+}
+
+// addKeyFields declares the merge key fields no element carried, so that
+// the key names fields of the element type.
+func addKeyFields(elem *reflectschema.Type, mergeKey string) {
+	if mergeKey == "" {
+		return
+	}
+	for _, k := range strings.Split(mergeKey, ",") {
+		found := false
+		for _, f := range elem.Fields {
+			found = found || f.Name == k
+		}
+		if !found {
+			elem.Fields = append(elem.Fields, &reflectschema.Field{Name: k, Type: scalar()})
+		}
+	}
+}
