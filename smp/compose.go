@@ -183,9 +183,9 @@ func (c *composer) retainKeys(res, a, b map[string]any) (clearedByB, clearedByA 
 	if !has1 && !has2 {
 		return none, none
 	}
-	in := func(k []any, has bool, name string) bool {
-		return !has || slices.Contains(k, any(name))
-	}
+	set1, set2 := stringSet(k1), stringSet(k2)
+	in1 := func(name string) bool { return !has1 || set1[name] }
+	in2 := func(name string) bool { return !has2 || set2[name] }
 	setByB := func(name string) bool {
 		v, ok := b[name]
 		kind, _ := classify(name)
@@ -196,15 +196,25 @@ func (c *composer) retainKeys(res, a, b map[string]any) (clearedByB, clearedByA 
 	for _, src := range [3][]any{k1, k2, keysAsAny(b)} {
 		for _, v := range src {
 			name, _ := v.(string)
-			if !seen[name] && ((in(k1, has1, name) && in(k2, has2, name)) || setByB(name)) {
+			if !seen[name] && ((in1(name) && in2(name)) || setByB(name)) {
 				seen[name] = true
 				keep = append(keep, name)
 			}
 		}
 	}
 	res[keyRetainKeys] = keep
-	return func(name string) bool { return !in(k2, has2, name) },
-		func(name string) bool { return !in(k1, has1, name) && setByB(name) }
+	return func(name string) bool { return !in2(name) },
+		func(name string) bool { return !in1(name) && setByB(name) }
+}
+
+func stringSet(l []any) map[string]bool {
+	m := make(map[string]bool, len(l))
+	for _, v := range l {
+		if s, ok := v.(string); ok {
+			m[s] = true
+		}
+	}
+	return m
 }
 
 func keysAsAny(m map[string]any) []any {
@@ -218,7 +228,8 @@ func keysAsAny(m map[string]any) []any {
 // fieldNames lists, sorted, the fields either patch names, with the lists
 // named only by a parallel directive.
 func fieldNames(a, b map[string]any) []string {
-	var names []string
+	seen := make(map[string]bool, len(a)+len(b))
+	names := make([]string, 0, len(a)+len(b))
 	for _, m := range [2]map[string]any{a, b} {
 		for k := range m {
 			kind, list := classify(k)
@@ -229,7 +240,8 @@ func fieldNames(a, b map[string]any) []string {
 			default:
 				continue
 			}
-			if !slices.Contains(names, k) {
+			if !seen[k] {
+				seen[k] = true
 				names = append(names, k)
 			}
 		}

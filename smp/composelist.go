@@ -101,6 +101,8 @@ type listSide struct {
 	merged []string        // identities merged, in patch order
 	order  []string        // identities in $setElementOrder, in its order
 	elems  map[string]bool // identities in $setElementOrder
+	// entries are the $setElementOrder entries by identity, for paths.
+	entries map[string]map[string]any
 }
 
 // objectList composes two merging parts for a merge list of objects.
@@ -136,6 +138,9 @@ func (c *composer) objectList(a, b fieldPart, s slot, at *pathNode) (fieldPart, 
 		if o := ops[id]; o != nil {
 			return at.keyed(ks, o.elem)
 		}
+		if e := sides[0].entries[id]; e != nil {
+			return at.keyed(ks, e)
+		}
 		return at
 	}, at)
 	if err != nil {
@@ -161,7 +166,7 @@ func (c *composer) objectList(a, b fieldPart, s slot, at *pathNode) (fieldPart, 
 // element of both parts must name elements by one key set, or which of
 // them are the same would depend on the document.
 func (c *composer) readSide(p fieldPart, lk listKeys, s slot, at *pathNode, ks **keySet, pmk *any) (listSide, error) {
-	side := listSide{ops: map[string]*elemOp{}, elems: map[string]bool{}}
+	side := listSide{ops: map[string]*elemOp{}, elems: map[string]bool{}, entries: map[string]map[string]any{}}
 	l, _ := p.val.([]any)
 	read := func(e any, entry bool) error {
 		m, _ := e.(map[string]any)
@@ -181,6 +186,7 @@ func (c *composer) readSide(p fieldPart, lk listKeys, s slot, at *pathNode, ks *
 			if m[keyPatch] == nil && !side.elems[id] {
 				side.elems[id] = true
 				side.order = append(side.order, id)
+				side.entries[id] = m
 			}
 			return nil
 		}
@@ -282,12 +288,21 @@ func (c *composer) orderOf(a, b fieldPart, sides [2]listSide, deleted func(strin
 	orders := func(p fieldPart, side listSide) bool {
 		return len(side.merged) > 0 || (p.hasOrder && len(side.order) > 0)
 	}
+	// a places items unless b deletes all it named.
+	aPlaces := false
+	for _, ids := range [2][]string{sides[0].merged, sides[0].order} {
+		for _, id := range ids {
+			aPlaces = aPlaces || !deleted(id)
+		}
+	}
 	var out fieldPart
 	switch {
+	case !orders(b, sides[1]) && !aPlaces:
+		return out, nil, nil // every item a named is gone, and b only deletes
 	case !orders(b, sides[1]):
 		out.order, out.hasOrder = a.order, a.hasOrder
 		return out, sides[0].merged, nil
-	case !orders(a, sides[0]):
+	case !aPlaces:
 		out.order, out.hasOrder = b.order, b.hasOrder
 		return out, sides[1].merged, nil
 	case !b.hasOrder || len(sides[1].order) == 0:

@@ -53,7 +53,7 @@ func (c *composer) scalarList(a, b fieldPart, s slot, at *pathNode) (fieldPart, 
 		case o.add:
 			if o.readded && !placed {
 				return fieldPart{}, c.refuse(at, "%s adds back %s, which an earlier patch removed, without a %s placing it: where it ends depends on the document",
-					patchName(c.later-1), displayText(o.v), prefixSetOrder)
+					patchName(c.later-1), describe(o.v), prefixSetOrder+at.name)
 			}
 			for range max(copies[id], 1) {
 				adds = append(adds, o.v)
@@ -63,8 +63,33 @@ func (c *composer) scalarList(a, b fieldPart, s slot, at *pathNode) (fieldPart, 
 	if a.has || b.has {
 		out.has, out.val = true, adds
 	}
+	if placed && len(adds) > countAdds(res) {
+		out.order = repeated(out.order, copies) // each copy must be named
+	}
 	out.dels, out.hasDels = dels, len(dels) > 0
 	return out, nil
+}
+
+func countAdds(ops map[string]*setOp) int {
+	n := 0
+	for _, o := range ops {
+		if o.add && !o.del {
+			n++
+		}
+	}
+	return n
+}
+
+// repeated returns order with each value as many times as copies says.
+func repeated(order []any, copies map[string]int) []any {
+	out := make([]any, 0, len(order))
+	for _, v := range order {
+		id, _ := scalarKey(v)
+		for range max(copies[id], 1) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // readSet reads one part of a set: the values it adds (in order), those
