@@ -106,6 +106,7 @@ func composeDiffChain[T any](rt *rapid.T, gen func(*rapid.T) T, st *composeStats
 	res, err := smp.Apply(docs[0], got)
 	require.NoError(rt, err, "composed %s of %v", got, patches)
 	composeSameDoc(rt, want, res, false, patches, got)
+	composeSameAsJSON[T](rt, patches, got)
 
 	k := rapid.IntRange(1, n-1).Draw(rt, "split")
 	left, lerr := smp.Compose[T](patches[:k]...)
@@ -156,6 +157,19 @@ func composeOtherPatches[T any](rt *rapid.T, gen func(*rapid.T) T, st *composeSt
 	res, err := smp.Apply(d, got)
 	require.NoError(rt, err, "composed %s of %v", got, patches)
 	composeSameDoc(rt, want, res, true, patches, got)
+}
+
+// composeSameAsJSON checks that ComposeJSON, on the patches' wire form
+// and the data struct T, gives the patch Compose gave.
+func composeSameAsJSON[T any](t *rapid.T, patches []smp.Patch, composed smp.Patch) {
+	raw := make([][]byte, len(patches))
+	for i, p := range patches {
+		raw[i] = []byte(p.String())
+	}
+	var zero T
+	got, err := smp.ComposeJSON(zero, raw...)
+	require.NoError(t, err)
+	require.JSONEq(t, composed.String(), string(got))
 }
 
 func composeApplyAll[T any](d T, patches []smp.Patch) (T, error) {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -229,4 +230,31 @@ func TestComposeFew(t *testing.T) {
 	got, err = smp.ComposeJSON(fixtures.SeedOrderedList{}, []byte(p))
 	require.NoError(t, err)
 	assert.JSONEq(t, p, string(got))
+}
+
+// The map form takes a schema, as the kube module's
+// MergeStrategicMergeMapPatchUsingLookupPatchMeta gives it, and Go
+// numbers of any type: a key matches by value.
+func TestComposeMapSchema(t *testing.T) {
+	schema, err := reflectschema.For[fixtures.Pod]()
+	require.NoError(t, err)
+	port := func(n any, extra string) smp.JSONMap {
+		return smp.JSONMap{"spec": map[string]any{
+			"$setElementOrder/containers": []any{map[string]any{"name": "a"}},
+			"containers": []any{map[string]any{"name": "a",
+				"$setElementOrder/ports": []any{map[string]any{"containerPort": n}},
+				"ports":                  []any{map[string]any{"containerPort": n, "name": extra}}}},
+		}}
+	}
+	p1, p2 := port(80, "http"), port(int64(80), "web")
+	got, err := smp.ComposeMap(schema, p1, p2)
+	require.NoError(t, err)
+	assert.Equal(t, smp.JSONMap{"spec": map[string]any{
+		"$setElementOrder/containers": []any{map[string]any{"name": "a"}},
+		"containers": []any{map[string]any{"name": "a",
+			"$setElementOrder/ports": []any{map[string]any{"containerPort": int64(80)}},
+			"ports":                  []any{map[string]any{"containerPort": int64(80), "name": "web"}}}},
+	}}, got)
+	assert.Equal(t, 80, p1["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)["ports"].([]any)[0].(map[string]any)["containerPort"],
+		"the caller's patch is not changed")
 }
