@@ -104,7 +104,7 @@ func composeAll(s slot, cfg *config, pms []map[string]any) (map[string]any, erro
 	acc := map[string]any{}
 	for i, pm := range pms {
 		c := &composer{cfg: cfg, later: i + 1}
-		m, err := c.object(acc, pm, s, nil)
+		m, err := c.object(acc, pm, s, nil, false)
 		if err != nil {
 			return nil, err
 		}
@@ -131,8 +131,10 @@ func (c *composer) refuse(at *pathNode, format string, args ...any) error {
 	return e
 }
 
-// object composes two patches for one object.
-func (c *composer) object(a, b map[string]any, s slot, at *pathNode) (map[string]any, error) {
+// object composes two patches for one object. fresh says the object is
+// known to be absent before a (a replaced or recreated it), so that what
+// a removes need not be removed again.
+func (c *composer) object(a, b map[string]any, s slot, at *pathNode, fresh bool) (map[string]any, error) {
 	if s.meta.Strategy == reflectschema.Replace {
 		return b, nil // b replaces the object whatever a left there
 	}
@@ -147,6 +149,7 @@ func (c *composer) object(a, b map[string]any, s slot, at *pathNode) (map[string
 	res := make(map[string]any, len(a)+len(b))
 	if a[keyPatch] == patchReplace {
 		res[keyPatch] = patchReplace
+		fresh = true
 	}
 	clearedByB, clearedByA := c.retainKeys(res, a, b)
 	var err error
@@ -155,15 +158,18 @@ func (c *composer) object(a, b map[string]any, s slot, at *pathNode) (map[string
 			continue // the composed $retainKeys clears it too
 		}
 		ap, bp := partOf(a, name), partOf(b, name)
-		if clearedByA(name) {
+		switch {
+		case fresh && (ap.null() || clearedByA(name)):
+			ap = fieldPart{} // absent before a, absent after it
+		case clearedByA(name):
 			ap = fieldPart{has: true} // a cleared it: b applies to nothing
 		}
 		cs, cat := s.child(name), at.field(name)
 		var out fieldPart
 		if cs.isMergeList() {
-			out, err = c.listField(ap, bp, cs, cat)
+			out, err = c.listField(ap, bp, cs, cat, fresh)
 		} else {
-			out, err = c.valueField(ap, bp, cs, cat)
+			out, err = c.valueField(ap, bp, cs, cat, fresh)
 		}
 		if err != nil {
 			return nil, err
@@ -296,7 +302,7 @@ func (p fieldPart) write(res map[string]any, name string) {
 }
 
 // valueField composes a field that is not a merge list.
-func (c *composer) valueField(a, b fieldPart, s slot, at *pathNode) (fieldPart, error) {
+func (c *composer) valueField(a, b fieldPart, s slot, at *pathNode, fresh bool) (fieldPart, error) {
 	switch {
 	case !b.has:
 		return a, nil
@@ -311,7 +317,7 @@ func (c *composer) valueField(a, b fieldPart, s slot, at *pathNode) (fieldPart, 
 	if !ok || am[keyPatch] == patchDelete {
 		return fieldPart{has: true, val: replaceForm(bm)}, nil
 	}
-	m, err := c.object(am, bm, s, at)
+	m, err := c.object(am, bm, s, at, fresh)
 	return fieldPart{has: true, val: m}, err
 }
 

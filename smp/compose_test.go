@@ -258,3 +258,40 @@ func TestComposeMapSchema(t *testing.T) {
 	assert.Equal(t, 80, p1["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)["ports"].([]any)[0].(map[string]any)["containerPort"],
 		"the caller's patch is not changed")
 }
+
+// What a patch recreates (an element deleted and merged anew, an object it
+// replaces) is known after it: a later patch's changes there compose even
+// where they would not on a document's own values.
+func TestComposeFresh(t *testing.T) {
+	docs := []string{
+		`{"spec":{"containers":[{"name":"a","image":"x","env":[{"name":"Z"}],"args":["q"]},{"name":"b"}]}}`,
+		`{"spec":{"containers":[{"name":"b"}]}}`,
+		`{}`,
+	}
+	got := composeSame(t, fixtures.Pod{}, docs,
+		`{"spec":{"containers":[{"name":"a","env":[{"name":"X"},{"name":"Y"}]},{"$patch":"delete","name":"a"}]}}`,
+		`{"spec":{"containers":[{"name":"a","env":[{"name":"W"}]}]}}`)
+	assert.JSONEq(t, `{"spec":{"containers":[{"name":"a","env":[{"name":"W"},{"name":"X"},{"name":"Y"}]},{"$patch":"delete","name":"a"}]}}`, mustJSON(t, got))
+	// A set removed inside a replaced object, then filled.
+	got = composeSame(t, fixtures.Pod{}, []string{`{"metadata":{"name":"p","finalizers":["a"]}}`, `{}`},
+		`{"metadata":{"$patch":"replace","name":"q","finalizers":null}}`,
+		`{"metadata":{"finalizers":["b"]}}`)
+	assert.JSONEq(t, `{"metadata":{"$patch":"replace","name":"q","finalizers":["b"]}}`, mustJSON(t, got))
+}
+
+// A later patch without $setElementOrder that only merges into items the
+// earlier one left, in their order, moves nothing: kubectl patch twice.
+func TestComposeKeepsOrder(t *testing.T) {
+	docs := []string{
+		`{"spec":{"containers":[{"name":"b"},{"name":"a","image":"x"},{"name":"c"}]}}`,
+		`{"spec":{"containers":[{"name":"c"}]}}`,
+	}
+	got := composeSame(t, fixtures.Pod{}, docs,
+		`{"spec":{"containers":[{"name":"a","image":"y"},{"name":"b","image":"y"}]}}`,
+		`{"spec":{"containers":[{"name":"a","image":"z"}]}}`)
+	assert.JSONEq(t, `{"spec":{"containers":[{"name":"a","image":"z"},{"name":"b","image":"y"}]}}`, mustJSON(t, got))
+	_, err := smp.ComposeJSON(fixtures.Pod{},
+		[]byte(`{"spec":{"containers":[{"name":"a","image":"y"},{"name":"b","image":"y"}]}}`),
+		[]byte(`{"spec":{"containers":[{"name":"b","image":"z"},{"name":"a","image":"z"}]}}`))
+	requireRefusal(t, err, "spec.containers", "without a $setElementOrder/containers naming them all")
+}

@@ -4,8 +4,10 @@ import (
 	"slices"
 )
 
-// listField composes two patches' parts for one merge list.
-func (c *composer) listField(a, b fieldPart, s slot, at *pathNode) (fieldPart, error) {
+// listField composes two patches' parts for one merge list. In a fresh
+// object the list is absent before a, so the sequence's result is known
+// and written as it is.
+func (c *composer) listField(a, b fieldPart, s slot, at *pathNode, fresh bool) (fieldPart, error) {
 	switch {
 	case !b.any():
 		return a, nil
@@ -15,6 +17,8 @@ func (c *composer) listField(a, b fieldPart, s slot, at *pathNode) (fieldPart, e
 		return b, nil
 	case a.null():
 		return c.overNothing(b, s, at)
+	case fresh:
+		return c.materialized(s, at, false, a, b)
 	}
 	if !s.isObjectList() {
 		return c.scalarList(a, b, s, at)
@@ -31,7 +35,7 @@ func (c *composer) listField(a, b fieldPart, s slot, at *pathNode) (fieldPart, e
 		if orderedByLive(a, al) {
 			return fieldPart{}, c.refuse(at, "the earlier patch replaces the list with an empty %s, which orders it by the document's list", prefixSetOrder)
 		}
-		return c.materialized(s, at, a, b)
+		return c.materialized(s, at, true, a, b)
 	}
 	return c.objectList(a, b, s, at)
 }
@@ -51,12 +55,13 @@ func (c *composer) overNothing(b fieldPart, s slot, at *pathNode) (fieldPart, er
 	if !s.isObjectList() {
 		return fieldPart{}, c.refuse(at, "%s sets the set after an earlier patch removed it; no one patch can empty a set and fill it, whatever the document holds", patchName(c.later-1))
 	}
-	return c.materialized(s, at, b)
+	return c.materialized(s, at, true, b)
 }
 
 // materialized applies list parts in turn to no list and returns the
-// result as a list that replaces whatever the document holds.
-func (c *composer) materialized(s slot, at *pathNode, parts ...fieldPart) (fieldPart, error) {
+// result as a list, with a marker that replaces whatever the document
+// holds if marker is set.
+func (c *composer) materialized(s slot, at *pathNode, marker bool, parts ...fieldPart) (fieldPart, error) {
 	a := &applier{cfg: c.cfg}
 	var cur []any
 	present := false
@@ -82,7 +87,10 @@ func (c *composer) materialized(s slot, at *pathNode, parts ...fieldPart) (field
 		return fieldPart{has: true}, nil
 	}
 	out := make([]any, 0, len(cur)+1)
-	out = append(append(out, cur...), map[string]any{keyPatch: patchReplace})
+	out = append(out, cur...)
+	if marker {
+		out = append(out, map[string]any{keyPatch: patchReplace})
+	}
 	return fieldPart{has: true, val: out}, nil
 }
 
@@ -103,6 +111,9 @@ type listSide struct {
 	elems  map[string]bool // identities in $setElementOrder
 	// entries are the $setElementOrder entries by identity, for paths.
 	entries map[string]map[string]any
+	// live holds the identities certainly in the list after the patch
+	// (merged, not deleted after), dels those it deletes.
+	live, dels map[string]bool
 }
 
 // objectList composes two merging parts for a merge list of objects.
@@ -166,7 +177,8 @@ func (c *composer) objectList(a, b fieldPart, s slot, at *pathNode) (fieldPart, 
 // element of both parts must name elements by one key set, or which of
 // them are the same would depend on the document.
 func (c *composer) readSide(p fieldPart, lk listKeys, s slot, at *pathNode, ks **keySet, pmk *any) (listSide, error) {
-	side := listSide{ops: map[string]*elemOp{}, elems: map[string]bool{}, entries: map[string]map[string]any{}}
+	side := listSide{ops: map[string]*elemOp{}, elems: map[string]bool{}, entries: map[string]map[string]any{},
+		live: map[string]bool{}, dels: map[string]bool{}}
 	l, _ := p.val.([]any)
 	read := func(e any, entry bool) error {
 		m, _ := e.(map[string]any)
@@ -199,8 +211,10 @@ func (c *composer) readSide(p fieldPart, lk listKeys, s slot, at *pathNode, ks *
 			if op.del == nil {
 				op.del = m
 			}
+			side.dels[id] = true
 			return nil
 		}
+		side.live[id] = true
 		body := make(map[string]any, len(m))
 		for k, v := range m {
 			if k != keyPatch && k != keyPatchMergeKey {
@@ -212,7 +226,7 @@ func (c *composer) readSide(p fieldPart, lk listKeys, s slot, at *pathNode, ks *
 			side.merged = append(side.merged, id)
 			return nil
 		}
-		op.body, err = c.object(op.body, body, s.elem(), at.keyed(*ks, m))
+		op.body, err = c.object(op.body, body, s.elem(), at.keyed(*ks, m), op.del != nil)
 		return err
 	}
 	for _, e := range l {
@@ -238,7 +252,7 @@ func (c *composer) composeOp(oa, ob *elemOp, s slot, at *pathNode) (*elemOp, err
 	case oa.body == nil:
 		return &elemOp{del: oa.del, body: ob.body, elem: ob.elem}, nil
 	}
-	body, err := c.object(oa.body, ob.body, s.elem(), at)
+	body, err := c.object(oa.body, ob.body, s.elem(), at, oa.del != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -280,6 +294,31 @@ func byRank[V any](ops map[string]V, rank []string) []string {
 	return append(out, rest...)
 }
 
+// keepsOrder reports whether b, which has no $setElementOrder, only
+// merges into items a left in the list, in the order a left them: then
+// b moves nothing.
+func keepsOrder(a fieldPart, sides [2]listSide) bool {
+	placed := sides[0].merged
+	if a.hasOrder && len(sides[0].order) > 0 {
+		placed = sides[0].order
+	}
+	pos := make(map[string]int, len(placed))
+	for i, id := range placed {
+		if _, ok := pos[id]; !ok {
+			pos[id] = i
+		}
+	}
+	last := -1
+	for _, id := range sides[1].merged {
+		p, ok := pos[id]
+		if !ok || !sides[0].live[id] || sides[1].dels[id] || p < last {
+			return false
+		}
+		last = p
+	}
+	return true
+}
+
 // orderOf decides the composed list's order: the part that orders the
 // list, when only one does; else b's $setElementOrder, which must name
 // every item a placed that b does not delete. It returns the composed
@@ -305,6 +344,9 @@ func (c *composer) orderOf(a, b fieldPart, sides [2]listSide, deleted func(strin
 	case !aPlaces:
 		out.order, out.hasOrder = b.order, b.hasOrder
 		return out, sides[1].merged, nil
+	case (!b.hasOrder || len(sides[1].order) == 0) && keepsOrder(a, sides):
+		out.order, out.hasOrder = a.order, a.hasOrder
+		return out, sides[0].merged, nil
 	case !b.hasOrder || len(sides[1].order) == 0:
 		return out, nil, c.refuse(at, "%s moves items an earlier patch ordered, without a %s naming them all: where they end depends on the document", patchName(c.later-1), prefixSetOrder+at.name)
 	}

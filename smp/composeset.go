@@ -95,7 +95,7 @@ func repeated(order []any, copies map[string]int) []any {
 // readSet reads one part of a set: the values it adds (in order), those
 // it removes, and its $setElementOrder.
 func readSet(p fieldPart) (listSide, map[string]*setOp) {
-	side := listSide{elems: map[string]bool{}}
+	side := listSide{elems: map[string]bool{}, live: map[string]bool{}, dels: map[string]bool{}}
 	ops := map[string]*setOp{}
 	l, _ := p.val.([]any)
 	for _, v := range l {
@@ -111,6 +111,10 @@ func readSet(p fieldPart) (listSide, map[string]*setOp) {
 			ops[id] = &setOp{v: v}
 		}
 		ops[id].del = true
+		side.dels[id] = true
+	}
+	for id, o := range ops {
+		side.live[id] = o.add && !o.del
 	}
 	for _, v := range p.order {
 		id, _ := scalarKey(v)
