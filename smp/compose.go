@@ -101,33 +101,51 @@ func composeAll(s slot, cfg *config, pms []map[string]any) (map[string]any, erro
 			return nil, err
 		}
 	}
-	acc := map[string]any{}
-	for i, pm := range pms {
-		c := &composer{cfg: cfg, later: i + 1}
-		m, err := c.object(acc, pm, s, nil, false)
-		if err != nil {
-			return nil, err
-		}
-		acc = m
+	if len(pms) == 0 {
+		return map[string]any{}, nil
 	}
-	return acc, nil
+	return composeRange(s, cfg, pms, 0, len(pms))
 }
 
-// composer composes an earlier patch (the fold of patches 1..later-1) with
-// patch number later. It never changes its inputs; results share
-// untouched subtrees with them.
+// composeRange composes patches lo..hi-1 as two halves, so that each
+// level of halving copies each patch's content once: n patches of total
+// size m cost O(m log n), where folding one by one would cost O(n m).
+func composeRange(s slot, cfg *config, pms []map[string]any, lo, hi int) (map[string]any, error) {
+	if hi-lo == 1 {
+		return pms[lo], nil
+	}
+	mid := lo + (hi-lo)/2
+	a, err := composeRange(s, cfg, pms, lo, mid)
+	if err != nil {
+		return nil, err
+	}
+	b, err := composeRange(s, cfg, pms, mid, hi)
+	if err != nil {
+		return nil, err
+	}
+	c := &composer{cfg: cfg, earlier: rangeName(lo, mid), later: rangeName(mid, hi)}
+	return c.object(a, b, s, nil, false)
+}
+
+// rangeName names patches lo..hi-1 for messages, counting from 1.
+func rangeName(lo, hi int) string {
+	if hi-lo == 1 {
+		return patchName(lo)
+	}
+	return "patches " + itoa(lo+1) + "-" + itoa(hi)
+}
+
+// composer composes the earlier patches' composition with the later
+// ones'. It never changes its inputs; results share untouched subtrees
+// with them.
 type composer struct {
-	cfg   *config
-	later int
+	cfg            *config
+	earlier, later string
 }
 
 func (c *composer) refuse(at *pathNode, format string, args ...any) error {
 	e := newError(ErrNotComposable, at, format, args...)
-	earlier := patchName(c.later - 2)
-	if c.later > 2 {
-		earlier = "patches 1-" + itoa(c.later-1)
-	}
-	e.Msg = "cannot compose " + earlier + " and " + patchName(c.later-1) + ": " + e.Msg
+	e.Msg = "cannot compose " + c.earlier + " and " + c.later + ": " + e.Msg
 	return e
 }
 

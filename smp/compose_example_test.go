@@ -30,5 +30,5 @@ func ExampleCompose() {
 	p2, _ := smp.ParsePatch([]byte(`{"metadata":{"finalizers":["example.com/cleanup"]}}`))
 	_, err := smp.Compose[fixtures.Deployment](p1, p2)
 	fmt.Println(err)
-	// Output: metadata.finalizers: cannot compose patch 1 and patch 2: patch 2 sets the set after an earlier patch removed it; no one patch can empty a set and fill it, whatever the document holds
+	// Output: metadata.finalizers: cannot compose patch 1 and patch 2: the set is filled by patch 2 after patch 1 removed it; no one patch can empty a set and fill it, whatever the document holds
 }

@@ -189,7 +189,7 @@ func TestComposeRefusals(t *testing.T) {
 	requireRefusal(t, err, "metadata.finalizers", "no one patch can empty a set and fill it")
 	_, err = smp.ComposeJSON(fixtures.SeedRecommended{}, []byte(`{"list":[{"foo":"a","other":1}]}`),
 		[]byte(`{"list":[{"$patchMergeKey":["foo","bar"],"foo":"a","bar":"x","other":2}]}`))
-	requireRefusal(t, err, "list[foo=a,bar=x]", "different merge keys")
+	requireRefusal(t, err, "list[foo=a,bar=x]", "named by different merge keys")
 	_, err = smp.ComposeJSON(fixtures.SeedOrderedList{},
 		[]byte(`{"$setElementOrder/list":[{"name":"A"},{"name":"B"}]}`),
 		[]byte(`{"$setElementOrder/list":[{"name":"B"}]}`))
@@ -197,14 +197,14 @@ func TestComposeRefusals(t *testing.T) {
 	_, err = smp.ComposeJSON(fixtures.SeedOrderedList{}, []byte(`{}`),
 		[]byte(`{"list":[{"name":"A"}],"$setElementOrder/list":[{"name":"B"},{"name":"A"}]}`),
 		[]byte(`{"list":[{"name":"C"}]}`))
-	requireRefusal(t, err, "list", "patches 1-2 and patch 3")
+	requireRefusal(t, err, "list", "cannot compose patch 2 and patch 3")
 	// Without $setElementOrder, a patch puts its elements in its order,
 	// new ones first: two such patches' result depends on which elements
 	// the document holds.
 	_, err = smp.ComposeJSON(fixtures.SeedOrderedSet{}, []byte(`{"list":["D"]}`), []byte(`{"list":["E"]}`))
-	requireRefusal(t, err, "list", "without a $setElementOrder/list naming them all")
+	requireRefusal(t, err, "list", "are moved by patch 2, without a $setElementOrder/list naming them all")
 	_, err = smp.ComposeJSON(fixtures.SeedOrderedSet{}, []byte(`{"$deleteFromPrimitiveList/list":["B"]}`), []byte(`{"list":["B"]}`))
-	requireRefusal(t, err, "list", "adds back \"B\", which an earlier patch removed")
+	requireRefusal(t, err, "list", "\"B\", which patch 1 removed, is added back by patch 2")
 }
 
 // An invalid patch fails as Apply would, naming which.
@@ -293,5 +293,5 @@ func TestComposeKeepsOrder(t *testing.T) {
 	_, err := smp.ComposeJSON(fixtures.Pod{},
 		[]byte(`{"spec":{"containers":[{"name":"a","image":"y"},{"name":"b","image":"y"}]}}`),
 		[]byte(`{"spec":{"containers":[{"name":"b","image":"z"},{"name":"a","image":"z"}]}}`))
-	requireRefusal(t, err, "spec.containers", "without a $setElementOrder/containers naming them all")
+	requireRefusal(t, err, "spec.containers", "are moved by patch 2, without a $setElementOrder/containers naming them all")
 }

@@ -27,13 +27,13 @@ func (c *composer) listField(a, b fieldPart, s slot, at *pathNode, fresh bool) (
 	bl, _ := b.val.([]any)
 	if hasReplaceMarker(bl) {
 		if orderedByLive(b, bl) {
-			return fieldPart{}, c.refuse(at, "%s replaces the list with an empty %s, which orders it by the list the earlier patches leave", patchName(c.later-1), prefixSetOrder)
+			return fieldPart{}, c.refuse(at, "the list is replaced by %s with an empty %s, which orders it by the list %s leave", c.later, prefixSetOrder+at.name, c.earlier)
 		}
 		return b, nil
 	}
 	if hasReplaceMarker(al) {
 		if orderedByLive(a, al) {
-			return fieldPart{}, c.refuse(at, "the earlier patch replaces the list with an empty %s, which orders it by the document's list", prefixSetOrder)
+			return fieldPart{}, c.refuse(at, "the list is replaced by %s with an empty %s, which orders it by the document's list", c.earlier, prefixSetOrder+at.name)
 		}
 		return c.materialized(s, at, true, a, b)
 	}
@@ -53,7 +53,7 @@ func (c *composer) overNothing(b fieldPart, s slot, at *pathNode) (fieldPart, er
 		return fieldPart{has: true}, nil // ordering or deleting in no list
 	}
 	if !s.isObjectList() {
-		return fieldPart{}, c.refuse(at, "%s sets the set after an earlier patch removed it; no one patch can empty a set and fill it, whatever the document holds", patchName(c.later-1))
+		return fieldPart{}, c.refuse(at, "the set is filled by %s after %s removed it; no one patch can empty a set and fill it, whatever the document holds", c.later, c.earlier)
 	}
 	return c.materialized(s, at, true, b)
 }
@@ -189,7 +189,7 @@ func (c *composer) readSide(p fieldPart, lk listKeys, s slot, at *pathNode, ks *
 		if *ks == nil {
 			*ks = &eks
 		} else if (*ks).sig() != eks.sig() || (*ks).directive != eks.directive {
-			return c.refuse(at.keyed(&eks, m), "its elements are named by different merge keys (%s): which are the same element depends on the document", keyPatchMergeKey)
+			return c.refuse(at.keyed(&eks, m), "the elements are named by different merge keys (%s): which are the same element depends on the document", keyPatchMergeKey)
 		}
 		if v, ok := m[keyPatchMergeKey]; ok && *pmk == nil {
 			*pmk = v
@@ -348,12 +348,12 @@ func (c *composer) orderOf(a, b fieldPart, sides [2]listSide, deleted func(strin
 		out.order, out.hasOrder = a.order, a.hasOrder
 		return out, sides[0].merged, nil
 	case !b.hasOrder || len(sides[1].order) == 0:
-		return out, nil, c.refuse(at, "%s moves items an earlier patch ordered, without a %s naming them all: where they end depends on the document", patchName(c.later-1), prefixSetOrder+at.name)
+		return out, nil, c.refuse(at, "items %s placed are moved by %s, without a %s naming them all: where they end depends on the document", c.earlier, c.later, prefixSetOrder+at.name)
 	}
 	for _, ids := range [2][]string{sides[0].merged, sides[0].order} {
 		for _, id := range ids {
 			if !sides[1].elems[id] && !deleted(id) {
-				return out, nil, c.refuse(where(id), "%s's %s leaves out this item, which an earlier patch places: where it ends depends on the document", patchName(c.later-1), prefixSetOrder+at.name)
+				return out, nil, c.refuse(where(id), "the %s of %s leaves out this item, which %s placed: where it ends depends on the document", prefixSetOrder+at.name, c.later, c.earlier)
 			}
 		}
 	}

@@ -52,8 +52,8 @@ func (c *composer) scalarList(a, b fieldPart, s slot, at *pathNode) (fieldPart, 
 			dels = append(dels, o.v)
 		case o.add:
 			if o.readded && !placed {
-				return fieldPart{}, c.refuse(at, "%s adds back %s, which an earlier patch removed, without a %s placing it: where it ends depends on the document",
-					patchName(c.later-1), describe(o.v), prefixSetOrder+at.name)
+				return fieldPart{}, c.refuse(at, "%s, which %s removed, is added back by %s without a %s placing it: where it ends depends on the document",
+					describe(o.v), c.earlier, c.later, prefixSetOrder+at.name)
 			}
 			for range max(copies[id], 1) {
 				adds = append(adds, o.v)
