@@ -13,10 +13,12 @@ import (
 const ErrNotComposable ErrorKind = "NotComposable"
 
 // Compose returns one patch with the effect of applying patches in order
-// to a T: Apply(Apply(d, p1), p2) equals Apply(d, Compose(p1, p2)). Where
-// no patch has that effect it returns an *Error of kind ErrNotComposable
-// naming the path and why; an invalid patch fails as [Apply] would fail
-// on an empty document. docs/format.md gives the rules.
+// to a T: Apply(Apply(d, p1), p2) equals Apply(d, Compose(p1, p2)) — in
+// a list both patches order, for documents whose list holds only items
+// the patches name. Where no patch has that effect it returns an *Error
+// of kind ErrNotComposable naming the path and why; an invalid patch
+// fails as [Apply] would fail on an empty document. docs/format.md,
+// "Composing patches", gives the rules.
 func Compose[T any](patches ...Patch) (Patch, error) {
 	root, err := rootFor(reflect.TypeFor[T]())
 	if err != nil {
@@ -59,7 +61,8 @@ func ComposeJSON(dataStruct any, patches ...[]byte) ([]byte, error) {
 }
 
 // ComposeMap is [Compose] on decoded patches, for a data struct or a
-// *reflectschema.Type; it changes none of its arguments.
+// *reflectschema.Type. It changes none of its arguments; numbers in the
+// result are int64 or float64.
 func ComposeMap(dataStruct any, patches ...JSONMap) (JSONMap, error) {
 	cfg := newConfig(nil)
 	s, err := schemaFor(dataStruct)
@@ -88,8 +91,7 @@ func ComposeMap(dataStruct any, patches ...JSONMap) (JSONMap, error) {
 
 func patchName(i int) string { return "patch " + itoa(i+1) }
 
-// composeAll checks each patch on an empty document, then folds them left
-// to right.
+// composeAll checks each patch on an empty document, then composes them.
 func composeAll(s slot, cfg *config, pms []map[string]any) (map[string]any, error) {
 	for i, pm := range pms {
 		if _, err := applyObject(map[string]any{}, pm, s, cfg); err != nil {

@@ -130,7 +130,8 @@ func (c *composer) objectList(a, b fieldPart, s slot, at *pathNode) (fieldPart, 
 		sides[i] = side
 	}
 	ops := map[string]*elemOp{}
-	for id, ob := range sides[1].ops {
+	for _, id := range byRank(sides[1].ops, nil) { // sorted: the same error first, always
+		ob := sides[1].ops[id]
 		r, err := c.composeOp(sides[0].ops[id], ob, s, at.keyed(ks, ob.elem))
 		if err != nil {
 			return fieldPart{}, err
