@@ -295,3 +295,26 @@ func TestComposeKeepsOrder(t *testing.T) {
 		[]byte(`{"spec":{"containers":[{"name":"b","image":"z"},{"name":"a","image":"z"}]}}`))
 	requireRefusal(t, err, "spec.containers", "are moved by patch 2, without a $setElementOrder/containers naming them all")
 }
+
+// An item no patch names keeps its content, but may land elsewhere among
+// the named ones than the sequence puts it (docs/format.md): here the
+// sequence moves s before a, the composed patch leaves it after a.
+func TestComposeUnnamedItems(t *testing.T) {
+	d := []byte(`{"list":[{"name":"a"},{"name":"s"},{"name":"b"}]}`)
+	p1 := []byte(`{"$setElementOrder/list":[{"name":"b"},{"name":"a"}]}`)
+	p2 := []byte(`{"$setElementOrder/list":[{"name":"a"},{"name":"b"}]}`)
+	got, err := smp.ComposeJSON(fixtures.SeedOrderedList{}, p1, p2)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(p2), string(got))
+	seq, err := smp.ApplyJSON(d, p1, fixtures.SeedOrderedList{})
+	require.NoError(t, err)
+	seq, err = smp.ApplyJSON(seq, p2, fixtures.SeedOrderedList{})
+	require.NoError(t, err)
+	res, err := smp.ApplyJSON(d, got, fixtures.SeedOrderedList{})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"list":[{"name":"s"},{"name":"a"},{"name":"b"}]}`, string(seq))
+	assert.JSONEq(t, `{"list":[{"name":"a"},{"name":"s"},{"name":"b"}]}`, string(res))
+	// Without s, the document holds only named items: the same result.
+	d = []byte(`{"list":[{"name":"a"},{"name":"b"}]}`)
+	composeSame(t, fixtures.SeedOrderedList{}, []string{string(d)}, string(p1), string(p2))
+}
