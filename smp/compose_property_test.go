@@ -126,7 +126,8 @@ func composeDiffChain[T any](rt *rapid.T, gen func(*rapid.T) T, st *composeStats
 }
 
 // composeOtherPatches composes patches made from other documents than the
-// one they are applied to, where both apply in turn. Lists may then hold
+// one they are applied to (diffs and three-way patches), where they apply
+// in turn. Lists may then hold
 // items no patch names, which Compose does not promise to place as the
 // sequence does: the results are compared with lists as multisets.
 func composeOtherPatches[T any](rt *rapid.T, gen func(*rapid.T) T, st *composeStats) {
@@ -135,7 +136,12 @@ func composeOtherPatches[T any](rt *rapid.T, gen func(*rapid.T) T, st *composeSt
 	patches := make([]smp.Patch, n)
 	for i := range n {
 		var err error
-		if patches[i], err = smp.Diff(gen(rt), gen(rt)); err != nil {
+		if rapid.IntRange(0, 2).Draw(rt, "threeWay") == 0 {
+			patches[i], err = smp.ThreeWay(gen(rt), gen(rt), gen(rt), smp.WithOverwrite(true))
+		} else {
+			patches[i], err = smp.Diff(gen(rt), gen(rt))
+		}
+		if err != nil {
 			return
 		}
 	}
