@@ -7,11 +7,6 @@ import (
 	"github.com/typedpatch/typedpatch/reflectschema"
 )
 
-// ErrNotComposable is the kind of error [Compose] returns where no single
-// patch has the effect of the sequence (docs/format.md, "Composing
-// patches").
-const ErrNotComposable ErrorKind = "NotComposable"
-
 // Compose returns one patch with the effect of applying patches in order
 // to a T: Apply(Apply(d, p1), p2) equals Apply(d, Compose(p1, p2)) — in
 // a list both patches order, for documents whose list holds only items

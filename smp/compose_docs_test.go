@@ -47,7 +47,7 @@ func TestComposeDocs(t *testing.T) {
 			require.True(t, ok, typ)
 			raw := make([][]byte, len(c.Patches))
 			for i, p := range c.Patches {
-				raw[i] = []byte(mustJSON(t, p))
+				raw[i] = []byte(jsonText(t, p))
 			}
 			got, err := smp.ComposeJSON(schema, raw...)
 			if c.Error != "" {
@@ -56,10 +56,10 @@ func TestComposeDocs(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
-			assert.JSONEq(t, mustJSON(t, c.Composed), string(got))
+			assert.JSONEq(t, jsonText(t, c.Composed), string(got))
 			docs := make([]string, len(c.Documents))
 			for i, d := range c.Documents {
-				docs[i] = mustJSON(t, d)
+				docs[i] = jsonText(t, d)
 			}
 			patches := make([]string, len(raw))
 			for i, p := range raw {

@@ -25,13 +25,13 @@ func composeSame(t *testing.T, dataStruct any, docs []string, patches ...string)
 		raw[i] = []byte(p)
 		require.NoError(t, json.Unmarshal(raw[i], &maps[i]))
 	}
-	before := mustJSON(t, maps)
+	before := jsonText(t, maps)
 	got, err := smp.ComposeJSON(dataStruct, raw...)
 	require.NoError(t, err)
 	gotMap, err := smp.ComposeMap(dataStruct, maps...)
 	require.NoError(t, err)
-	assert.JSONEq(t, string(got), mustJSON(t, gotMap), "ComposeJSON and ComposeMap agree")
-	assert.Equal(t, before, mustJSON(t, maps), "ComposeMap changes no argument")
+	assert.JSONEq(t, string(got), jsonText(t, gotMap), "ComposeJSON and ComposeMap agree")
+	assert.Equal(t, before, jsonText(t, maps), "ComposeMap changes no argument")
 	applied := 0
 	for _, d := range docs {
 		want, err := []byte(d), error(nil)
@@ -54,7 +54,7 @@ func composeSame(t *testing.T, dataStruct any, docs []string, patches ...string)
 	return out
 }
 
-func mustJSON(t *testing.T, v any) string {
+func jsonText(t *testing.T, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
 	require.NoError(t, err)
@@ -97,10 +97,10 @@ func TestComposeDeleteThenCreate(t *testing.T) {
 	p1 := `{"spec":{"containers":[{"$patch":"delete","name":"a"}]}}`
 	p2 := `{"spec":{"containers":[{"name":"a","image":"y"}]}}`
 	got := composeSame(t, fixtures.Pod{}, docs, p1, p2)
-	assert.JSONEq(t, `{"spec":{"containers":[{"name":"a","image":"y"},{"$patch":"delete","name":"a"}]}}`, mustJSON(t, got))
+	assert.JSONEq(t, `{"spec":{"containers":[{"name":"a","image":"y"},{"$patch":"delete","name":"a"}]}}`, jsonText(t, got))
 	// Merged, then deleted: only the deletion is left.
 	got = composeSame(t, fixtures.Pod{}, docs, p2, p1)
-	assert.JSONEq(t, p1, mustJSON(t, got))
+	assert.JSONEq(t, p1, jsonText(t, got))
 }
 
 // A map removed (null or $patch: delete) and set again is replaced.
@@ -112,14 +112,14 @@ func TestComposeNullThenSet(t *testing.T) {
 	}
 	got := composeSame(t, fixtures.Deployment{}, docs,
 		`{"metadata":{"labels":null}}`, `{"metadata":{"labels":{"env":"prod"}}}`)
-	assert.JSONEq(t, `{"metadata":{"labels":{"$patch":"replace","env":"prod"}}}`, mustJSON(t, got))
+	assert.JSONEq(t, `{"metadata":{"labels":{"$patch":"replace","env":"prod"}}}`, jsonText(t, got))
 	got = composeSame(t, fixtures.Deployment{}, docs,
 		`{"spec":{"strategy":{"rollingUpdate":{"$patch":"delete"}}}}`, `{"spec":{"strategy":{"rollingUpdate":{"maxUnavailable":2}}}}`)
-	assert.JSONEq(t, `{"spec":{"strategy":{"rollingUpdate":{"$patch":"replace","maxUnavailable":2}}}}`, mustJSON(t, got))
+	assert.JSONEq(t, `{"spec":{"strategy":{"rollingUpdate":{"$patch":"replace","maxUnavailable":2}}}}`, jsonText(t, got))
 	// A list of objects removed and set again is written whole.
 	got = composeSame(t, fixtures.Pod{}, []string{`{"spec":{"containers":[{"name":"a"},{"name":"b"}]}}`, `{}`},
 		`{"spec":{"containers":null}}`, `{"spec":{"containers":[{"name":"c","image":"i"},{"$patch":"delete","name":"a"}]}}`)
-	assert.JSONEq(t, `{"spec":{"containers":[{"name":"c","image":"i"},{"$patch":"replace"}]}}`, mustJSON(t, got))
+	assert.JSONEq(t, `{"spec":{"containers":[{"name":"c","image":"i"},{"$patch":"replace"}]}}`, jsonText(t, got))
 }
 
 // $retainKeys: the composed list keeps what both keep and what the later
@@ -137,7 +137,7 @@ func TestComposeRetainKeys(t *testing.T) {
 	got = composeSame(t, fixtures.Deployment{}, []string{`{"spec":{"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":1}}}}`},
 		`{"spec":{"strategy":{"$retainKeys":["type"],"type":"Recreate"}}}`,
 		`{"spec":{"strategy":{"$retainKeys":["type","rollingUpdate"],"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":1}}}}`)
-	assert.JSONEq(t, `{"spec":{"strategy":{"$retainKeys":["type","rollingUpdate"],"type":"RollingUpdate","rollingUpdate":{"$patch":"replace","maxUnavailable":1}}}}`, mustJSON(t, got))
+	assert.JSONEq(t, `{"spec":{"strategy":{"$retainKeys":["type","rollingUpdate"],"type":"RollingUpdate","rollingUpdate":{"$patch":"replace","maxUnavailable":1}}}}`, jsonText(t, got))
 }
 
 // Sets: per value, the later patch's add or removal wins.
@@ -167,7 +167,7 @@ func TestComposeReplacedList(t *testing.T) {
 	got := composeSame(t, fixtures.SeedOrderedList{}, []string{`{"list":[{"name":"Z"}]}`, `{}`},
 		`{"list":[{"name":"A","value":"1"},{"name":"B"},{"$patch":"replace"}]}`,
 		`{"$setElementOrder/list":[{"name":"B"},{"name":"A"}],"list":[{"name":"A","value":"2"}]}`)
-	assert.JSONEq(t, `{"list":[{"name":"B"},{"name":"A","value":"2"},{"$patch":"replace"}]}`, mustJSON(t, got))
+	assert.JSONEq(t, `{"list":[{"name":"B"},{"name":"A","value":"2"},{"$patch":"replace"}]}`, jsonText(t, got))
 }
 
 // Multi-field keys and $patchMergeKey name elements by all their keys.
@@ -271,12 +271,12 @@ func TestComposeFresh(t *testing.T) {
 	got := composeSame(t, fixtures.Pod{}, docs,
 		`{"spec":{"containers":[{"name":"a","env":[{"name":"X"},{"name":"Y"}]},{"$patch":"delete","name":"a"}]}}`,
 		`{"spec":{"containers":[{"name":"a","env":[{"name":"W"}]}]}}`)
-	assert.JSONEq(t, `{"spec":{"containers":[{"name":"a","env":[{"name":"W"},{"name":"X"},{"name":"Y"}]},{"$patch":"delete","name":"a"}]}}`, mustJSON(t, got))
+	assert.JSONEq(t, `{"spec":{"containers":[{"name":"a","env":[{"name":"W"},{"name":"X"},{"name":"Y"}]},{"$patch":"delete","name":"a"}]}}`, jsonText(t, got))
 	// A set removed inside a replaced object, then filled.
 	got = composeSame(t, fixtures.Pod{}, []string{`{"metadata":{"name":"p","finalizers":["a"]}}`, `{}`},
 		`{"metadata":{"$patch":"replace","name":"q","finalizers":null}}`,
 		`{"metadata":{"finalizers":["b"]}}`)
-	assert.JSONEq(t, `{"metadata":{"$patch":"replace","name":"q","finalizers":["b"]}}`, mustJSON(t, got))
+	assert.JSONEq(t, `{"metadata":{"$patch":"replace","name":"q","finalizers":["b"]}}`, jsonText(t, got))
 }
 
 // A later patch without $setElementOrder that only merges into items the
@@ -289,7 +289,7 @@ func TestComposeKeepsOrder(t *testing.T) {
 	got := composeSame(t, fixtures.Pod{}, docs,
 		`{"spec":{"containers":[{"name":"a","image":"y"},{"name":"b","image":"y"}]}}`,
 		`{"spec":{"containers":[{"name":"a","image":"z"}]}}`)
-	assert.JSONEq(t, `{"spec":{"containers":[{"name":"a","image":"z"},{"name":"b","image":"y"}]}}`, mustJSON(t, got))
+	assert.JSONEq(t, `{"spec":{"containers":[{"name":"a","image":"z"},{"name":"b","image":"y"}]}}`, jsonText(t, got))
 	_, err := smp.ComposeJSON(fixtures.Pod{},
 		[]byte(`{"spec":{"containers":[{"name":"a","image":"y"},{"name":"b","image":"y"}]}}`),
 		[]byte(`{"spec":{"containers":[{"name":"b","image":"z"},{"name":"a","image":"z"}]}}`))

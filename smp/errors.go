@@ -33,6 +33,7 @@ const (
 	ErrLimit               ErrorKind = "Limit"               // input beyond a configured limit
 	ErrConflict            ErrorKind = "Conflict"            // a three-way patch conflicts with current
 	ErrPreconditionFailed  ErrorKind = "PreconditionFailed"  // a PreconditionFunc rejected the patch
+	ErrNotComposable       ErrorKind = "NotComposable"       // no one patch has the effect of a sequence (Compose)
 )
 
 // Kinds lists every ErrorKind, in the order docs/errors.md describes them.
@@ -40,7 +41,7 @@ func Kinds() []ErrorKind {
 	return []ErrorKind{ErrInvalidJSON, ErrNotObject, ErrSchema, ErrTypeMismatch, ErrInvalidValue,
 		ErrUnknownDirective, ErrInvalidDirective, ErrDirectiveNotAllowed, ErrMissingMergeKey,
 		ErrNullMergeKey, ErrAmbiguousMergeKey, ErrSetElementOrder, ErrRetainKeys, ErrMixedList,
-		ErrLimit, ErrConflict, ErrPreconditionFailed}
+		ErrLimit, ErrConflict, ErrPreconditionFailed, ErrNotComposable}
 }
 
 // Error is every error the engine returns: where (Path) and what (Kind,

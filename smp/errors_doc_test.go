@@ -65,6 +65,8 @@ func runErrorExample(op, original, input string) error {
 		_, err = smp.CreateThreeWayMergePatch([]byte(`{"spec":{"nodeName":"a"}}`), []byte(input), []byte(`{"spec":{"nodeName":"c"}}`), pod, false)
 	case "precondition":
 		_, err = smp.CreateTwoWayMergePatch([]byte(`{"kind":"A"}`), []byte(input), pod, smp.RequireKeyUnchanged("kind"))
+	case "compose":
+		_, err = smp.ComposeJSON(pod, []byte(`{"metadata":{"finalizers":null}}`), []byte(input))
 	default:
 		return &smp.Error{Msg: "unknown op " + strings.TrimSpace(op)}
 	}
