@@ -2,6 +2,8 @@ package bench
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -45,6 +47,20 @@ var agreeFilters = []agreeFilter{
 		applies: func(_ agreeInput, _, theirs any) bool { return holdsDirectiveOrNull(theirs) },
 		normalize: func(_ agreeInput, ours, theirs any) (any, any) {
 			return stripDirectivesAndNulls(ours), stripDirectivesAndNulls(theirs)
+		},
+	},
+	{
+		// A list element deleted and re-created by one patch with
+		// $setElementOrder: Kubernetes moves it after the live elements
+		// the order does not name, this engine keeps its live place. Only
+		// the re-created elements' places are set aside.
+		heading: "a recreated element keeps its place",
+		applies: func(in agreeInput, _, _ any) bool { return len(recreatedLists(in.patch, nil)) > 0 },
+		normalize: func(in agreeInput, ours, theirs any) (any, any) {
+			for _, r := range recreatedLists(in.patch, nil) {
+				ours, theirs = moveRecreatedLast(ours, r), moveRecreatedLast(theirs, r)
+			}
+			return ours, theirs
 		},
 	},
 	{
@@ -186,4 +202,101 @@ func stripDirectivesAndNulls(v any) any {
 		return out
 	}
 	return v
+}
+
+// recreated names a list a patch orders with $setElementOrder in which it
+// deletes an element and creates one of the same key: the list's path
+// through objects, and the deleted elements' key fields.
+type recreated struct {
+	path []string
+	keys []map[string]any
+}
+
+// recreatedLists finds the recreated lists of a patch, through objects.
+func recreatedLists(p any, path []string) []recreated {
+	m, ok := p.(map[string]any)
+	if !ok {
+		return nil
+	}
+	var out []recreated
+	for k, v := range m {
+		if list, ok := v.([]any); ok {
+			if _, ordered := m["$setElementOrder/"+k]; ordered {
+				if keys := deletedAndCreated(list); len(keys) > 0 {
+					out = append(out, recreated{path: append(slices.Clone(path), k), keys: keys})
+				}
+			}
+			continue
+		}
+		if !strings.HasPrefix(k, "$") {
+			out = append(out, recreatedLists(v, append(slices.Clone(path), k))...)
+		}
+	}
+	return out
+}
+
+// deletedAndCreated returns the key fields of each {$patch: delete}
+// element of list that another element of list matches.
+func deletedAndCreated(list []any) []map[string]any {
+	var keys []map[string]any
+	for _, e := range list {
+		d, ok := e.(map[string]any)
+		if !ok || d["$patch"] != "delete" {
+			continue
+		}
+		key := map[string]any{}
+		for f, v := range d {
+			if f != "$patch" {
+				key[f] = v
+			}
+		}
+		for _, o := range list {
+			if om, ok := o.(map[string]any); ok && om["$patch"] == nil && matchesKey(om, key) {
+				keys = append(keys, key)
+				break
+			}
+		}
+	}
+	return keys
+}
+
+func matchesKey(elem, key map[string]any) bool {
+	for f, v := range key {
+		if !agreeEqual(elem[f], v, exactNumbers) {
+			return false
+		}
+	}
+	return true
+}
+
+// moveRecreatedLast returns doc with the list at r.path holding the
+// elements r names last, in their order, the others as they were.
+func moveRecreatedLast(doc any, r recreated) any {
+	if len(r.path) == 0 {
+		list, ok := doc.([]any)
+		if !ok {
+			return doc
+		}
+		var rest, moved []any
+		for _, e := range list {
+			m, isMap := e.(map[string]any)
+			if isMap && slices.ContainsFunc(r.keys, func(k map[string]any) bool { return matchesKey(m, k) }) {
+				moved = append(moved, e)
+			} else {
+				rest = append(rest, e)
+			}
+		}
+		return append(rest, moved...)
+	}
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return doc
+	}
+	v, ok := m[r.path[0]]
+	if !ok {
+		return doc
+	}
+	out := maps.Clone(m)
+	out[r.path[0]] = moveRecreatedLast(v, recreated{path: r.path[1:], keys: r.keys})
+	return out
 }
