@@ -78,6 +78,10 @@ func OfValue(v any) (*Type, error) {
 	if v == nil {
 		return nil, &Error{Type: reflect.TypeFor[any](), Rule: RuleNotStruct, Msg: "nil data struct"}
 	}
+	if isPatchMetaLookup(reflect.TypeOf(v)) {
+		return nil, &Error{Type: reflect.TypeOf(v), Rule: RuleNotStruct,
+			Msg: "a patch-meta lookup (LookupPatchMeta) is not a data struct: pass the data struct itself, or use package kube/strategicpatch"}
+	}
 	st, err := Of(reflect.TypeOf(v))
 	if err != nil {
 		return nil, err
@@ -86,4 +90,16 @@ func OfValue(v any) (*Type, error) {
 		return nil, &Error{Type: st.Go, Rule: RuleNotStruct, Msg: "schema root must be a struct, not a " + st.Kind.String()}
 	}
 	return st, nil
+}
+
+// isPatchMetaLookup reports whether t implements Kubernetes'
+// strategicpatch.LookupPatchMeta (as PatchMetaFromStruct does): its
+// fields describe a lookup, not the data, so reading its tags would give
+// a schema without one merge list.
+func isPatchMetaLookup(t reflect.Type) bool {
+	if t.Kind() != reflect.Pointer {
+		t = reflect.PointerTo(t)
+	}
+	_, ok := t.MethodByName("LookupPatchMetadataForStruct")
+	return ok
 }
