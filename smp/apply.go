@@ -32,10 +32,7 @@ func (a *applier) mergeValue(ov any, present bool, pv any, s slot, at *pathNode)
 		om, _ := expand(ov).(map[string]any)
 		return a.mergeObject(om, p, s, s.meta.Strategy == reflectschema.Replace, at)
 	case []any:
-		if k == reflectschema.Untyped {
-			return p, true, nil
-		}
-		if !s.isMergeList() {
+		if k == reflectschema.Untyped || !s.isMergeList() {
 			l, err := a.finalizeList(p, s, at)
 			return l, true, err
 		}
@@ -248,11 +245,21 @@ func (a *applier) retainKeys(res, pm map[string]any, s slot, at *pathNode) error
 }
 
 // finalizeList turns a patch list into a document list for a list that is
-// replaced: objects lose their directives, directive elements are dropped.
+// replaced: objects are merged into nothing, so they lose their directives
+// and nulls, and directive elements are dropped. Untyped lists are no
+// exception: a result never holds a $ key the patch meant as a directive.
 func (a *applier) finalizeList(p []any, s slot, at *pathNode) ([]any, error) {
 	out := make([]any, 0, len(p))
 	es := s.elem()
 	for i, e := range p {
+		if l, ok := e.([]any); ok && es.kind() == reflectschema.Untyped {
+			fl, err := a.finalizeList(l, es, at.index(i))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, fl)
+			continue
+		}
 		m, ok := e.(map[string]any)
 		if !ok {
 			if err := a.checkType(e, es, at.index(i)); err != nil {
@@ -264,7 +271,7 @@ func (a *applier) finalizeList(p []any, s slot, at *pathNode) ([]any, error) {
 		if _, directive := m[keyPatch]; directive {
 			continue
 		}
-		if es.kind() == reflectschema.Atomic || es.kind() == reflectschema.Untyped {
+		if es.kind() == reflectschema.Atomic {
 			out = append(out, m)
 			continue
 		}

@@ -288,10 +288,7 @@ func (a *tapplier) mergeValueTyped(dv, cv reflect.Value, present bool, pv any, n
 		}
 		return true, a.soft(fromJSONValue(dv, v, n, quoted, at))
 	case []any:
-		if c.kind() == reflectschema.Untyped {
-			return true, a.soft(fromJSONValue(dv, p, n, quoted, at))
-		}
-		if !c.isMergeList() {
+		if c.kind() == reflectschema.Untyped || !c.isMergeList() {
 			l, err := a.finalizeList(p, c, at)
 			if err != nil {
 				return false, err
