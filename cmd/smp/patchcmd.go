@@ -122,7 +122,7 @@ func (r *patchRun) checkUnknown(e *env, o *options, ds any, name string, docs []
 		if !o.mergeUnknown {
 			return u
 		}
-		fmt.Fprintf(e.stderr, "smp: warning: %s changes %s, a field the schema of %s does not have; merged as plain JSON\n", u.roles, quote(path), name)
+		fmt.Fprintf(e.stderr, "smp: warning: %s differ under %s, a field the schema of %s does not have; merged as plain JSON\n", u.roles, quote(path), name)
 	}
 	return nil
 }

@@ -18,7 +18,7 @@ type unknownChange struct {
 }
 
 func (u *unknownChange) Error() string {
-	return fmt.Sprintf("%s changes %s, a field the schema of %s does not have: its lists would be replaced whole, not merged by key (--merge-unknown merges it as plain JSON)", u.roles, quote(u.path), u.schema)
+	return fmt.Sprintf("%s differ under %s, a field the schema of %s does not have: its lists would be replaced whole, not merged by key (--merge-unknown merges it as plain JSON)", u.roles, quote(u.path), u.schema)
 }
 
 // findUnknownChange walks two documents against a schema and returns the
