@@ -102,9 +102,9 @@ func kindCases() []cliCase {
 
 // Paths of the real manifests.
 const (
-	kinds = td + "kinds/"
-	crd   = td + "crd/"
-	multi = td + "multi/"
+	kinds  = td + "kinds/"
+	crd    = td + "crd/"
+	multi  = td + "multi/"
 	kdOrig = kinds + "deployment-original.yaml"
 	kdMod  = kinds + "deployment-modified.yaml"
 )
