@@ -75,13 +75,13 @@ func TestRunHelp(t *testing.T) {
 		args []string
 		want string // first line of standard output
 	}{
-		{[]string{"help"}, "Usage: smp COMMAND --type T [FLAGS] ARGUMENTS"},
-		{[]string{"-h"}, "Usage: smp COMMAND --type T [FLAGS] ARGUMENTS"},
-		{[]string{"--help"}, "Usage: smp COMMAND --type T [FLAGS] ARGUMENTS"},
-		{[]string{"help", "diff"}, "Usage: smp diff --type T [FLAGS] ORIGINAL MODIFIED"},
-		{[]string{"apply", "-h"}, "Usage: smp apply --type T [FLAGS] ORIGINAL PATCH"},
-		{[]string{"three-way", "--type", "Pod", "--help"}, "Usage: smp three-way --type T [FLAGS] ORIGINAL MODIFIED CURRENT"},
-		{[]string{"explain", "-help"}, "Usage: smp explain --type T [FLAGS] [PATH]"},
+		{[]string{"help"}, "Usage: smp COMMAND [FLAGS] ARGUMENTS"},
+		{[]string{"-h"}, "Usage: smp COMMAND [FLAGS] ARGUMENTS"},
+		{[]string{"--help"}, "Usage: smp COMMAND [FLAGS] ARGUMENTS"},
+		{[]string{"help", "diff"}, "Usage: smp diff [FLAGS] ORIGINAL MODIFIED"},
+		{[]string{"apply", "-h"}, "Usage: smp apply [FLAGS] ORIGINAL PATCH"},
+		{[]string{"three-way", "--type", "Pod", "--help"}, "Usage: smp three-way [FLAGS] ORIGINAL MODIFIED CURRENT"},
+		{[]string{"explain", "-help"}, "Usage: smp explain --type T [PATH]"},
 	} {
 		stdout, stderr, exit := runInProcess(tc.args, "")
 		if exit != exitOK || stderr != "" {
@@ -107,7 +107,9 @@ func TestUsageFits(t *testing.T) {
 			}
 		}
 	}
-	for _, name := range append(typeNames(), "diff", "apply", "three-way", "explain") {
+	flags := []string{"--schema", "--type", "--output", "--directives", "--merge-unknown", "--ordering",
+		"--skew-safe", "--exit-code", "--patch", "--conflicts", "--overwrite", "---", "apiVersion", "missingFrom"}
+	for _, name := range append(append(typeNames(), "diff", "apply", "three-way", "explain"), flags...) {
 		if !strings.Contains(usage(), name) {
 			t.Errorf("the usage does not name %s", name)
 		}
