@@ -37,6 +37,10 @@ type patchRun struct {
 	fn    engineFunc
 	// checks lists the pairs of operands whose unknown fields must agree.
 	checks [][2]int
+	// empty, if not -1, is the operand an object may be missing from: it
+	// is then an empty object (three-way's ORIGINAL, for an object never
+	// applied, as kubectl apply does without its annotation).
+	empty int
 }
 
 func (r *patchRun) run(e *env, o *options, operands []string) error {
@@ -81,6 +85,9 @@ func (r *patchRun) run(e *env, o *options, operands []string) error {
 
 // runGroup computes the output for one object.
 func (r *patchRun) runGroup(e *env, o *options, sc *schemas, g *group) (result, error) {
+	if r.empty >= 0 && g.objs[r.empty] == nil && len(g.missing(r.roles)) == 1 {
+		g.objs[r.empty] = &object{role: r.roles[r.empty], json: []byte("{}")}
+	}
 	res := result{id: g.id, missing: g.missing(r.roles)}
 	if len(res.missing) > 0 {
 		if r.keep >= 0 && g.objs[r.keep] != nil && len(res.missing) == len(g.objs)-1 {

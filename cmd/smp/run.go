@@ -184,7 +184,7 @@ func (e *env) report(err error) int {
 		}
 		return exitFail
 	case errors.As(err, &se):
-		fmt.Fprintf(e.stderr, "smp: %s\n", se.Error())
+		fmt.Fprintf(e.stderr, "smp: %s\n", err.Error()) // with the object it is about, if several
 		if se.Kind == smp.ErrConflict {
 			for _, p := range se.Conflicts {
 				fmt.Fprintf(e.stderr, "conflict: %s\n", p)
