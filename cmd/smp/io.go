@@ -60,15 +60,15 @@ func readFile(e *env, role, name string) ([]object, error) {
 // parseDocuments splits data at its "---" lines and converts each document
 // to JSON.
 func parseDocuments(role, name string, data []byte) ([]object, error) {
-	chunks := [][]byte{data}
+	chunks := []chunk{{text: data, line: 1}}
 	if countDocuments(data) > 1 {
 		chunks = splitDocuments(data)
 	}
 	objs := make([]object, 0, len(chunks))
-	for i, chunk := range chunks {
-		js, err := yaml.YAMLToJSONStrict(chunk) // duplicate keys are errors
+	for i, c := range chunks {
+		js, err := yaml.YAMLToJSONStrict(c.text) // duplicate keys are errors
 		if err != nil {
-			err = explainYAMLError(chunk, err)
+			err = explainYAMLError(c, err)
 			if len(chunks) > 1 {
 				err = fmt.Errorf("document %d: %w", i+1, err)
 			}
@@ -79,30 +79,42 @@ func parseDocuments(role, name string, data []byte) ([]object, error) {
 	return objs, nil
 }
 
+// chunk is one document of a YAML stream and the line of the file its
+// first line is.
+type chunk struct {
+	text []byte
+	line int
+}
+
 // splitDocuments returns the documents of a YAML stream that hold more
-// than comments; text after "---" on the marker line belongs to the next.
-func splitDocuments(data []byte) [][]byte {
+// than comments. A document starts on its "---" line, the marker cut off:
+// text after it belongs to the document.
+func splitDocuments(data []byte) []chunk {
 	var (
-		docs [][]byte
-		cur  []byte
+		docs []chunk
+		cur  = chunk{line: 1}
+		n    = 0
 	)
-	flush := func() {
-		if hasDocument(cur) {
+	flush := func(next int) {
+		if hasDocument(cur.text) {
 			docs = append(docs, cur)
 		}
-		cur = nil
+		cur = chunk{line: next}
 	}
 	for line := range bytes.Lines(data) {
+		n++
 		if isDocumentMarker(line) {
-			flush()
+			flush(n)
 			if bytes.HasPrefix(line, []byte("---")) {
-				cur = append(cur, line[3:]...)
+				cur.text = append(cur.text, line[3:]...)
+			} else {
+				cur.line = n + 1
 			}
 			continue
 		}
-		cur = append(cur, line...)
+		cur.text = append(cur.text, line...)
 	}
-	flush()
+	flush(n)
 	return docs
 }
 
@@ -117,13 +129,13 @@ func hasDocument(text []byte) bool {
 }
 
 // explainYAMLError says so when the YAML parser failed on a tab, which it
-// reports as a character that cannot start a token.
-func explainYAMLError(data []byte, err error) error {
+// reports as a character that cannot start a token; the line is the file's.
+func explainYAMLError(c chunk, err error) error {
 	if !strings.Contains(err.Error(), "cannot start any token") && !strings.Contains(err.Error(), "tab") {
 		return err
 	}
-	n := 0
-	for line := range bytes.Lines(data) {
+	n := c.line - 1
+	for line := range bytes.Lines(c.text) {
 		n++
 		indent := line[:len(line)-len(bytes.TrimLeft(line, " \t"))]
 		if bytes.IndexByte(indent, '\t') >= 0 {
