@@ -95,9 +95,13 @@ func pairObjects(roles []string, sides [][]object) ([]*group, error) {
 	if single {
 		g := &group{objs: make([]*object, len(sides))}
 		for i := range sides {
-			g.objs[i] = &sides[i][0]
-			if g.id.Kind == "" {
-				g.id = sides[i][0].id
+			o := &sides[i][0]
+			g.objs[i] = o
+			switch {
+			case g.id.Kind == "":
+				g.id = o.id
+			case o.id.Kind != "" && (o.id.Kind != g.id.Kind || o.id.APIVersion != g.id.APIVersion):
+				return nil, &kindError{fmt.Sprintf("%s is %s, but %s is %s: a patch is between versions of one kind", roles[i], o.id, g.firstRole(), g.id)}
 			}
 		}
 		return []*group{g}, nil
