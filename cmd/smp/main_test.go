@@ -115,6 +115,7 @@ var cliCases = append(kindCases(), []cliCase{
 	{name: "diff-multi-json", args: "diff -o json " + multi + "original.yaml " + multi + "modified.yaml"},
 	{name: "three-way-multi", args: "three-way " + multi + "original.yaml " + multi + "modified.yaml " + multi + "current.yaml"},
 	{name: "three-way-multi-conflicts", args: "three-way --conflicts " + multi + "original.yaml " + multi + "modified.yaml " + multi + "current.yaml", exit: 1},
+	{name: "error-lookalike-unknown-field", args: "diff --type Deployment " + kdOrig + " " + kdMod, exit: 1},
 	{name: "error-kinds-differ", args: "diff " + kinds + "job-original.yaml " + kinds + "cronjob-modified.yaml", exit: 1},
 	{name: "error-multi-bad-patch", args: "apply " + multi + "original.yaml " + td + "errors/multi-bad-patch.yaml", exit: 1},
 	{name: "apply-multi", args: "apply " + multi + "original.yaml " + multi + "patch.yaml"},
