@@ -14,7 +14,8 @@ fields removed from the configuration are deleted, fields only CURRENT has
 are kept, and a field changed both on the server and in the configuration
 takes MODIFIED's value. With --conflicts such a field is a conflict
 instead: the conflicting paths are printed to standard error and the exit
-status is 1.`,
+status is 1. An object of MODIFIED and CURRENT that ORIGINAL lacks was never
+applied: its ORIGINAL is empty, as for kubectl apply without its annotation.`,
 	patch:     true,
 	overwrite: true,
 	min:       3, max: 3,
