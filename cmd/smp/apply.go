@@ -8,25 +8,17 @@ var applyCommand = &command{
 	operands: "ORIGINAL PATCH",
 	summary:  "print ORIGINAL with PATCH applied",
 	detail: `Apply prints ORIGINAL with the strategic merge patch PATCH applied, as
-'kubectl patch --local --type strategic' does.`,
+'kubectl patch --local --type strategic' does. With -p the patch is given
+inline and ORIGINAL is the only file. When the files hold several objects,
+each patch document must carry the apiVersion, kind and metadata.name of
+the object it patches; objects no patch names are printed unchanged.`,
 	patch: true,
 	min:   2, max: 2,
-	run: runApply,
-}
-
-// runApply prints the first operand with the second applied.
-func runApply(e *env, o *options, operands []string) error {
-	ds, err := o.dataStruct()
-	if err != nil {
-		return err
-	}
-	docs, err := readDocuments(e, []string{"ORIGINAL", "PATCH"}, operands)
-	if err != nil {
-		return err
-	}
-	result, err := smp.ApplyJSON(docs[0], docs[1], ds, o.smpOptions()...)
-	if err != nil {
-		return err
-	}
-	return writeDocument(e, result, o.output)
+	run: (&patchRun{
+		roles: []string{"ORIGINAL", "PATCH"}, keep: 0, empty: -1, key: "result",
+		checks: [][2]int{{0, 1}},
+		fn: func(ds any, docs [][]byte, opts []smp.Option) ([]byte, error) {
+			return smp.ApplyJSON(docs[0], docs[1], ds, opts...)
+		},
+	}).run,
 }

@@ -10,25 +10,15 @@ var diffCommand = &command{
 	detail: `Diff prints the strategic merge patch that turns ORIGINAL into MODIFIED,
 with the directives Kubernetes' client writes: fields set to null to delete
 them, $setElementOrder for reordered lists, $retainKeys for unions, and
-$patch: delete for removed list elements.`,
+$patch: delete for removed list elements. With --exit-code the exit status
+is 1 when the files differ, as with 'git diff --exit-code'.`,
 	patch: true,
 	min:   2, max: 2,
-	run: runDiff,
-}
-
-// runDiff prints the two-way patch from the first operand to the second.
-func runDiff(e *env, o *options, operands []string) error {
-	ds, err := o.dataStruct()
-	if err != nil {
-		return err
-	}
-	docs, err := readDocuments(e, []string{"ORIGINAL", "MODIFIED"}, operands)
-	if err != nil {
-		return err
-	}
-	patch, err := smp.DiffJSON(docs[0], docs[1], ds, o.smpOptions()...)
-	if err != nil {
-		return err
-	}
-	return writeDocument(e, patch, o.output)
+	run: (&patchRun{
+		roles: []string{"ORIGINAL", "MODIFIED"}, keep: -1, empty: -1, key: "patch",
+		checks: [][2]int{{0, 1}},
+		fn: func(ds any, docs [][]byte, opts []smp.Option) ([]byte, error) {
+			return smp.DiffJSON(docs[0], docs[1], ds, opts...)
+		},
+	}).run,
 }

@@ -19,7 +19,16 @@ type options struct {
 	directives smp.DirectiveSet
 	skewSafe   bool
 	overwrite  bool
+
+	schemaFiles  []string // --schema, in order
+	mergeUnknown bool     // --merge-unknown
+	exitCode     bool     // diff --exit-code
+	inline       string   // apply -p
+	inlineSet    bool
 }
+
+// inlineName stands, among the operands, for the patch given with -p.
+const inlineName = "\x00--patch"
 
 // smpOptions returns the engine options the flags ask for.
 func (o *options) smpOptions() []smp.Option {
@@ -65,7 +74,7 @@ var orderings = map[string]smp.Ordering{"kubernetes": smp.KubernetesOrder, "seed
 // parseFlags parses a command's flags, which may come before, between or
 // after its operands; "--" ends the flags. It returns the operands.
 func parseFlags(c *command, args []string) (*options, []string, error) {
-	o := &options{output: "yaml", ordering: smp.KubernetesOrder, directives: smp.DirectivesAll}
+	o := &options{output: "yaml", ordering: smp.KubernetesOrder, directives: smp.DirectivesRetainKeys, overwrite: true}
 	fs := newFlagSet(c, o)
 	var operands []string
 	for {
@@ -124,10 +133,35 @@ func newFlagSet(c *command, o *options) *flag.FlagSet {
 		return nil
 	})
 	fs.BoolVar(&o.skewSafe, "skew-safe", false, "")
-	if c.overwrite {
-		fs.BoolVar(&o.overwrite, "overwrite", false, "")
-	}
+	fs.Func("schema", "", func(v string) error {
+		o.schemaFiles = append(o.schemaFiles, v)
+		return nil
+	})
+	fs.BoolVar(&o.mergeUnknown, "merge-unknown", false, "")
+	addCommandFlags(c, fs, o)
 	return fs
+}
+
+// addCommandFlags adds the flags of one patch command.
+func addCommandFlags(c *command, fs *flag.FlagSet, o *options) {
+	switch c.name {
+	case "diff":
+		fs.BoolVar(&o.exitCode, "exit-code", false, "")
+	case "apply":
+		inline := func(v string) error {
+			o.inline, o.inlineSet = v, true
+			return nil
+		}
+		fs.Func("p", "", inline)
+		fs.Func("patch", "", inline)
+	}
+	if c.overwrite {
+		fs.BoolVar(&o.overwrite, "overwrite", true, "")
+		fs.BoolFunc("conflicts", "", func(string) error {
+			o.overwrite = false
+			return nil
+		})
+	}
 }
 
 // isFlagValue reports whether the argument after args is the value of a

@@ -19,6 +19,7 @@ const stdinName = "-"
 type inputError struct {
 	role, name string // the operand, such as ORIGINAL, and the file name
 	unreadable bool
+	noName     bool // the message names the role only
 	err        error
 }
 
@@ -30,14 +31,17 @@ func (e *inputError) Error() string {
 	if e.unreadable {
 		return fmt.Sprintf("cannot read %s: %s", e.role, cleanLines(bounded(e.err.Error())))
 	}
+	if e.noName {
+		return fmt.Sprintf("%s: %s", e.role, cleanLines(bounded(e.err.Error())))
+	}
 	return fmt.Sprintf("%s (%s): %s", e.role, clean(bounded(name)), cleanLines(bounded(e.err.Error())))
 }
 
 func (e *inputError) Unwrap() error { return e.err }
 
-// readDocument reads the file name ("-" for stdin), in YAML or JSON, and
-// returns it as JSON. role names the operand in errors.
-func readDocument(e *env, role, name string) ([]byte, error) {
+// readFile reads the file name ("-" for stdin), in YAML or JSON, and
+// returns its documents as objects. role names the operand in errors.
+func readFile(e *env, role, name string) ([]object, error) {
 	var (
 		data []byte
 		err  error
@@ -50,14 +54,95 @@ func readDocument(e *env, role, name string) ([]byte, error) {
 	if err != nil {
 		return nil, &inputError{role: role, name: name, unreadable: true, err: err}
 	}
-	if n := countDocuments(data); n > 1 {
-		return nil, &inputError{role: role, name: name, err: fmt.Errorf("%d YAML documents; smp reads one", n)}
+	return parseDocuments(role, name, data)
+}
+
+// parseDocuments splits data at its "---" lines and converts each document
+// to JSON.
+func parseDocuments(role, name string, data []byte) ([]object, error) {
+	chunks := []chunk{{text: data, line: 1}}
+	if countDocuments(data) > 1 {
+		chunks = splitDocuments(data)
 	}
-	js, err := yaml.YAMLToJSONStrict(data) // duplicate keys are errors
-	if err != nil {
-		return nil, &inputError{role: role, name: name, err: fmt.Errorf("not a YAML or JSON document: %w", err)}
+	objs := make([]object, 0, len(chunks))
+	for i, c := range chunks {
+		js, err := yaml.YAMLToJSONStrict(c.text) // duplicate keys are errors
+		if err != nil {
+			err = explainYAMLError(c, err)
+			if len(chunks) > 1 {
+				err = fmt.Errorf("document %d: %w", i+1, err)
+			}
+			return nil, &inputError{role: role, name: name, err: fmt.Errorf("not a YAML or JSON document: %w", err)}
+		}
+		objs = append(objs, object{role: role, index: i + 1, json: js, id: identify(js)})
 	}
-	return js, nil
+	return objs, nil
+}
+
+// chunk is one document of a YAML stream and the line of the file its
+// first line is.
+type chunk struct {
+	text []byte
+	line int
+}
+
+// splitDocuments returns the documents of a YAML stream that hold more
+// than comments. A document starts on its "---" line, the marker cut off:
+// text after it belongs to the document.
+func splitDocuments(data []byte) []chunk {
+	var (
+		docs []chunk
+		cur  = chunk{line: 1}
+		n    = 0
+	)
+	flush := func(next int) {
+		if hasDocument(cur.text) {
+			docs = append(docs, cur)
+		}
+		cur = chunk{line: next}
+	}
+	for line := range bytes.Lines(data) {
+		n++
+		if isDocumentMarker(line) {
+			flush(n)
+			if bytes.HasPrefix(line, []byte("---")) {
+				cur.text = append(cur.text, line[3:]...)
+			} else {
+				cur.line = n + 1
+			}
+			continue
+		}
+		cur.text = append(cur.text, line...)
+	}
+	flush(n)
+	return docs
+}
+
+// hasDocument reports whether text holds more than comments.
+func hasDocument(text []byte) bool {
+	for line := range bytes.Lines(text) {
+		if hasContent(line) {
+			return true
+		}
+	}
+	return false
+}
+
+// explainYAMLError says so when the YAML parser failed on a tab, which it
+// reports as a character that cannot start a token; the line is the file's.
+func explainYAMLError(c chunk, err error) error {
+	if !strings.Contains(err.Error(), "cannot start any token") && !strings.Contains(err.Error(), "tab") {
+		return err
+	}
+	n := c.line - 1
+	for line := range bytes.Lines(c.text) {
+		n++
+		indent := line[:len(line)-len(bytes.TrimLeft(line, " \t"))]
+		if bytes.IndexByte(indent, '\t') >= 0 {
+			return fmt.Errorf("line %d is indented with a tab; YAML indents with spaces only", n)
+		}
+	}
+	return err
 }
 
 // countDocuments counts the YAML documents in data that hold more than
@@ -94,19 +179,6 @@ func isDocumentMarker(line []byte) bool {
 func hasContent(line []byte) bool {
 	t := bytes.TrimSpace(line)
 	return len(t) > 0 && t[0] != '#' && t[0] != '%'
-}
-
-// readDocuments reads the operands, naming them by roles in errors.
-func readDocuments(e *env, roles, names []string) ([][]byte, error) {
-	docs := make([][]byte, len(names))
-	for i, name := range names {
-		doc, err := readDocument(e, roles[i], name)
-		if err != nil {
-			return nil, err
-		}
-		docs[i] = doc
-	}
-	return docs, nil
 }
 
 // writeDocument prints a JSON document to standard output as YAML, or as

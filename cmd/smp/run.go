@@ -69,7 +69,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if err == nil {
-		err = checkOperands(c, o, operands)
+		operands, err = checkOperands(c, o, operands)
 	}
 	if err == nil {
 		err = c.run(e, o, operands)
@@ -97,14 +97,20 @@ func (e *env) help(args []string) int {
 	return e.report(usageErrorf("help takes at most one command, got %d arguments", len(args)))
 }
 
-// checkOperands checks the operands' number, the type and the use of
-// standard input.
-func checkOperands(c *command, o *options, operands []string) error {
+// checkOperands checks the operands' number and the use of standard
+// input. It returns the operands with the inline patch of -p among them.
+func checkOperands(c *command, o *options, operands []string) ([]string, error) {
+	if o.inlineSet {
+		if len(operands) != 1 {
+			return nil, usageErrorf("%s -p takes 1 argument (ORIGINAL), got %d", c.name, len(operands))
+		}
+		operands = append(operands, inlineName)
+	}
 	switch {
 	case len(operands) < c.min || len(operands) > c.max:
-		return usageErrorf("%s takes %s, got %d argument%s", c.name, describeCount(c), len(operands), plural(len(operands)))
-	case o.typeName == "":
-		return usageErrorf("--type is required; it is one of: %s", strings.Join(typeNames(), ", "))
+		return nil, usageErrorf("%s takes %s, got %d argument%s", c.name, describeCount(c), len(operands), plural(len(operands)))
+	case !c.patch && o.typeName == "":
+		return nil, usageErrorf("--type is required; it is one of: %s", strings.Join(typeNames(), ", "))
 	}
 	stdins := 0
 	for _, op := range operands {
@@ -113,9 +119,9 @@ func checkOperands(c *command, o *options, operands []string) error {
 		}
 	}
 	if stdins > 1 {
-		return usageErrorf("at most one argument may be %q (standard input), got %d", stdinName, stdins)
+		return nil, usageErrorf("at most one argument may be %q (standard input), got %d", stdinName, stdins)
 	}
-	return nil
+	return operands, nil
 }
 
 // describeCount says how many operands c takes, for an error message.
@@ -154,6 +160,9 @@ func (e *env) report(err error) int {
 	if err == nil {
 		return exitOK
 	}
+	if errors.Is(err, errChanged) {
+		return exitFail
+	}
 	var (
 		ue *usageError
 		ie *inputError
@@ -175,12 +184,12 @@ func (e *env) report(err error) int {
 		}
 		return exitFail
 	case errors.As(err, &se):
-		fmt.Fprintf(e.stderr, "smp: %s\n", se.Error())
+		fmt.Fprintf(e.stderr, "smp: %s\n", err.Error()) // with the object it is about, if several
 		if se.Kind == smp.ErrConflict {
 			for _, p := range se.Conflicts {
 				fmt.Fprintf(e.stderr, "conflict: %s\n", p)
 			}
-			fmt.Fprintln(e.stderr, "smp: CURRENT changed these fields since ORIGINAL; --overwrite takes MODIFIED's side")
+			fmt.Fprintln(e.stderr, "smp: CURRENT changed these fields since ORIGINAL; without --conflicts MODIFIED's side is taken")
 		}
 		return exitFail
 	}

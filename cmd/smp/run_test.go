@@ -29,7 +29,12 @@ func TestRunUsageErrors(t *testing.T) {
 		{[]string{"apply", "--type", "Pod", "a", "b", "c"}, "apply takes 2 arguments (ORIGINAL PATCH), got 3 arguments"},
 		{[]string{"three-way", "--type", "Pod"}, "three-way takes 3 arguments"},
 		{[]string{"explain", "--type", "Pod", "a", "b"}, "explain takes at most 1 argument ([PATH]), got 2"},
-		{[]string{"diff", "a", "b"}, "--type is required; it is one of: ConfigMap, "},
+		{[]string{"explain"}, "--type is required; it is one of: ConfigMap, "},
+		{[]string{"apply", "-p", "{}", "a", "b"}, "apply -p takes 1 argument (ORIGINAL), got 2"},
+		{[]string{"diff", "--exit-code=maybe", "a", "b"}, `invalid boolean value "maybe" for --exit-code`},
+		{[]string{"apply", "--exit-code", "a", "b"}, "flag provided but not defined: --exit-code"},
+		{[]string{"diff", "-p", "{}", "a"}, "flag provided but not defined: -p"},
+		{[]string{"diff", "--conflicts", "a", "b"}, "flag provided but not defined: --conflicts"},
 		{[]string{"diff", "--type", "pod", "a", "b"}, `unknown type "pod"; --type is one of: `},
 		{[]string{"explain", "--type", "Nope"}, `unknown type "Nope"`},
 		{[]string{"diff", "--type"}, "flag needs an argument: --type"},
@@ -70,13 +75,13 @@ func TestRunHelp(t *testing.T) {
 		args []string
 		want string // first line of standard output
 	}{
-		{[]string{"help"}, "Usage: smp COMMAND --type T [FLAGS] ARGUMENTS"},
-		{[]string{"-h"}, "Usage: smp COMMAND --type T [FLAGS] ARGUMENTS"},
-		{[]string{"--help"}, "Usage: smp COMMAND --type T [FLAGS] ARGUMENTS"},
-		{[]string{"help", "diff"}, "Usage: smp diff --type T [FLAGS] ORIGINAL MODIFIED"},
-		{[]string{"apply", "-h"}, "Usage: smp apply --type T [FLAGS] ORIGINAL PATCH"},
-		{[]string{"three-way", "--type", "Pod", "--help"}, "Usage: smp three-way --type T [FLAGS] ORIGINAL MODIFIED CURRENT"},
-		{[]string{"explain", "-help"}, "Usage: smp explain --type T [FLAGS] [PATH]"},
+		{[]string{"help"}, "Usage: smp COMMAND [FLAGS] ARGUMENTS"},
+		{[]string{"-h"}, "Usage: smp COMMAND [FLAGS] ARGUMENTS"},
+		{[]string{"--help"}, "Usage: smp COMMAND [FLAGS] ARGUMENTS"},
+		{[]string{"help", "diff"}, "Usage: smp diff [FLAGS] ORIGINAL MODIFIED"},
+		{[]string{"apply", "-h"}, "Usage: smp apply [FLAGS] ORIGINAL PATCH"},
+		{[]string{"three-way", "--type", "Pod", "--help"}, "Usage: smp three-way [FLAGS] ORIGINAL MODIFIED CURRENT"},
+		{[]string{"explain", "-help"}, "Usage: smp explain --type T [PATH]"},
 	} {
 		stdout, stderr, exit := runInProcess(tc.args, "")
 		if exit != exitOK || stderr != "" {
@@ -102,7 +107,9 @@ func TestUsageFits(t *testing.T) {
 			}
 		}
 	}
-	for _, name := range append(typeNames(), "diff", "apply", "three-way", "explain") {
+	flags := []string{"--schema", "--type", "--output", "--directives", "--merge-unknown", "--ordering",
+		"--skew-safe", "--exit-code", "--patch", "--conflicts", "--overwrite", "---", "apiVersion", "missingFrom"}
+	for _, name := range append(append(typeNames(), "diff", "apply", "three-way", "explain"), flags...) {
 		if !strings.Contains(usage(), name) {
 			t.Errorf("the usage does not name %s", name)
 		}
@@ -134,6 +141,10 @@ func TestParseFlags(t *testing.T) {
 	}{
 		{[]string{"a", "--type", "Pod", "b"}, []string{"a", "b"}, func(o *options) bool { return o.typeName == "Pod" }},
 		{[]string{"a", "b", "--overwrite", "c"}, []string{"a", "b", "c"}, func(o *options) bool { return o.overwrite }},
+		{[]string{"a", "--conflicts", "b", "c"}, []string{"a", "b", "c"}, func(o *options) bool { return !o.overwrite }},
+		{[]string{"--schema", "x.yaml", "a", "--schema=y.json", "--merge-unknown"}, []string{"a"}, func(o *options) bool {
+			return slices.Equal(o.schemaFiles, []string{"x.yaml", "y.json"}) && o.mergeUnknown
+		}},
 		{[]string{"-", "--type=Pod", "-o", "json", "b"}, []string{"-", "b"}, func(o *options) bool { return o.output == "json" }},
 		{[]string{"--type", "Pod", "--", "-o", "--x"}, []string{"-o", "--x"}, func(o *options) bool { return o.output == "yaml" }},
 		{[]string{"a", "--", "--type"}, []string{"a", "--type"}, func(o *options) bool { return o.typeName == "" }},
@@ -141,7 +152,7 @@ func TestParseFlags(t *testing.T) {
 			return o.ordering == smp.SeedOrder && o.directives == smp.DirectivesLegacy && o.skewSafe
 		}},
 		{nil, nil, func(o *options) bool {
-			return o.output == "yaml" && o.ordering == smp.KubernetesOrder && o.directives == smp.DirectivesAll && !o.skewSafe && !o.overwrite
+			return o.output == "yaml" && o.ordering == smp.KubernetesOrder && o.directives == smp.DirectivesRetainKeys && !o.skewSafe && o.overwrite
 		}},
 	} {
 		o, operands, err := parseFlags(threeWayCommand, tc.args)

@@ -11,29 +11,19 @@ var threeWayCommand = &command{
 (the new configuration) while keeping the changes made to CURRENT since
 ORIGINAL (the configuration last applied), as 'kubectl apply' computes it:
 fields removed from the configuration are deleted, fields only CURRENT has
-are kept. If the patch would undo a change made to CURRENT, the conflicting
-paths are printed to standard error and the exit status is 1; --overwrite
-takes MODIFIED's side instead.`,
+are kept, and a field changed both on the server and in the configuration
+takes MODIFIED's value. With --conflicts such a field is a conflict
+instead: the conflicting paths are printed to standard error and the exit
+status is 1. An object of MODIFIED and CURRENT that ORIGINAL lacks was never
+applied: its ORIGINAL is empty, as for kubectl apply without its annotation.`,
 	patch:     true,
 	overwrite: true,
 	min:       3, max: 3,
-	run: runThreeWay,
-}
-
-// runThreeWay prints the three-way patch of the operands, or fails with
-// the conflicts.
-func runThreeWay(e *env, o *options, operands []string) error {
-	ds, err := o.dataStruct()
-	if err != nil {
-		return err
-	}
-	docs, err := readDocuments(e, []string{"ORIGINAL", "MODIFIED", "CURRENT"}, operands)
-	if err != nil {
-		return err
-	}
-	patch, err := smp.ThreeWayJSON(docs[0], docs[1], docs[2], ds, o.smpOptions()...)
-	if err != nil {
-		return err
-	}
-	return writeDocument(e, patch, o.output)
+	run: (&patchRun{
+		roles: []string{"ORIGINAL", "MODIFIED", "CURRENT"}, keep: -1, empty: 0, key: "patch",
+		checks: [][2]int{{0, 1}, {2, 1}},
+		fn: func(ds any, docs [][]byte, opts []smp.Option) ([]byte, error) {
+			return smp.ThreeWayJSON(docs[0], docs[1], docs[2], ds, opts...)
+		},
+	}).run,
 }

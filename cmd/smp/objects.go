@@ -1,0 +1,130 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// identity names a Kubernetes object: the four fields that pair the
+// documents of several files.
+type identity struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace,omitempty"`
+	Name       string `json:"name"`
+}
+
+// String renders the identity as "apps/v1 Deployment default/web".
+func (id identity) String() string {
+	name := id.Name
+	if id.Namespace != "" {
+		name = id.Namespace + "/" + name
+	}
+	s := id.APIVersion + " " + id.Kind
+	if name != "" {
+		s += " " + name
+	}
+	return clean(bounded(s))
+}
+
+// complete reports whether the identity can pair documents.
+func (id identity) complete() bool {
+	return id.APIVersion != "" && id.Kind != "" && id.Name != ""
+}
+
+// object is one document of a file, as JSON.
+type object struct {
+	role  string // the operand it came from, such as ORIGINAL
+	index int    // its place in the file, from 1
+	json  []byte
+	id    identity
+}
+
+// identify reads a document's apiVersion, kind, namespace and name; a
+// document that is not an object has none.
+func identify(js []byte) identity {
+	var doc struct {
+		APIVersion any `json:"apiVersion"`
+		Kind       any `json:"kind"`
+		Metadata   struct {
+			Namespace any `json:"namespace"`
+			Name      any `json:"name"`
+		} `json:"metadata"`
+	}
+	if json.Unmarshal(js, &doc) != nil {
+		var bare struct {
+			APIVersion any `json:"apiVersion"`
+			Kind       any `json:"kind"`
+		}
+		if json.Unmarshal(js, &bare) != nil {
+			return identity{}
+		}
+		doc.APIVersion, doc.Kind = bare.APIVersion, bare.Kind
+	}
+	str := func(v any) string { s, _ := v.(string); return s }
+	return identity{str(doc.APIVersion), str(doc.Kind), str(doc.Metadata.Namespace), str(doc.Metadata.Name)}
+}
+
+// group is the documents of one object in each operand; nil where an
+// operand has none.
+type group struct {
+	id   identity
+	objs []*object
+}
+
+// missing returns the roles the group has no document in.
+func (g *group) missing(roles []string) []string {
+	var out []string
+	for i, o := range g.objs {
+		if o == nil {
+			out = append(out, roles[i])
+		}
+	}
+	return out
+}
+
+// pairObjects groups the documents of the operands. When each operand has
+// one document they form one group whatever they say; otherwise documents
+// are paired by apiVersion, kind, namespace and name, in the order they
+// first appear.
+func pairObjects(roles []string, sides [][]object) ([]*group, error) {
+	single := true
+	for _, s := range sides {
+		single = single && len(s) == 1
+	}
+	if single {
+		g := &group{objs: make([]*object, len(sides))}
+		for i := range sides {
+			o := &sides[i][0]
+			g.objs[i] = o
+			switch {
+			case g.id.Kind == "":
+				g.id = o.id
+			case o.id.Kind != "" && (o.id.Kind != g.id.Kind || o.id.APIVersion != g.id.APIVersion):
+				return nil, &kindError{fmt.Sprintf("%s is %s, but %s is %s: a patch is between versions of one kind", roles[i], o.id, g.firstRole(), g.id)}
+			}
+		}
+		return []*group{g}, nil
+	}
+	byID := map[identity]*group{}
+	var groups []*group
+	for i, side := range sides {
+		for j := range side {
+			o := &side[j]
+			if !o.id.complete() {
+				return nil, &inputError{role: roles[i], name: "", err: fmt.Errorf("document %d has no apiVersion, kind or metadata.name; smp pairs the documents of several by them", o.index), noName: true}
+			}
+			g := byID[o.id]
+			if g == nil {
+				g = &group{id: o.id, objs: make([]*object, len(sides))}
+				byID[o.id] = g
+				groups = append(groups, g)
+			}
+			if g.objs[i] != nil {
+				return nil, &inputError{role: roles[i], err: fmt.Errorf("documents %d and %d are both %s", g.objs[i].index, o.index, o.id), noName: true}
+			}
+			g.objs[i] = o
+		}
+	}
+	return groups, nil
+}

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp"
+)
+
+// errChanged makes diff --exit-code exit 1 after printing its patches.
+var errChanged = errors.New("the documents differ")
+
+// result is the output for one object: a document, or the operands it is
+// missing from.
+type result struct {
+	id      identity
+	doc     []byte
+	missing []string
+}
+
+// engineFunc computes one object's output from its documents, in the
+// order of the operands.
+type engineFunc func(dataStruct any, docs [][]byte, opts []smp.Option) ([]byte, error)
+
+// patchRun reads the operands, pairs their objects, runs fn on each group
+// and prints the results. keep names the operand whose lone documents are
+// printed unchanged (apply's ORIGINAL), or is -1. key is the JSON name of
+// each document in -o json output of several objects.
+type patchRun struct {
+	roles []string
+	keep  int
+	key   string
+	fn    engineFunc
+	// checks lists the pairs of operands whose unknown fields must agree.
+	checks [][2]int
+	// empty, if not -1, is the operand an object may be missing from: it
+	// is then an empty object (three-way's ORIGINAL, for an object never
+	// applied, as kubectl apply does without its annotation).
+	empty int
+}
+
+func (r *patchRun) run(e *env, o *options, operands []string) error {
+	sc, err := loadSchemas(o)
+	if err != nil {
+		return err
+	}
+	sides := make([][]object, len(operands))
+	for i, name := range operands {
+		if name == inlineName {
+			sides[i], err = parseDocuments(r.roles[i], "--patch", []byte(o.inline))
+		} else {
+			sides[i], err = readFile(e, r.roles[i], name)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	groups, err := pairObjects(r.roles, sides)
+	if err != nil {
+		return err
+	}
+	results := make([]result, 0, len(groups))
+	for _, g := range groups {
+		res, err := r.runGroup(e, o, sc, g)
+		if err != nil {
+			if len(groups) > 1 {
+				return fmt.Errorf("%s: %w", g.id, err)
+			}
+			return err
+		}
+		results = append(results, res)
+	}
+	if err := writeResults(e, results, o.output, r.key); err != nil {
+		return err
+	}
+	if o.exitCode && changed(results) {
+		return errChanged
+	}
+	return nil
+}
+
+// runGroup computes the output for one object.
+func (r *patchRun) runGroup(e *env, o *options, sc *schemas, g *group) (result, error) {
+	if r.empty >= 0 && g.objs[r.empty] == nil && len(g.missing(r.roles)) == 1 {
+		g.objs[r.empty] = &object{role: r.roles[r.empty], json: []byte("{}")}
+	}
+	res := result{id: g.id, missing: g.missing(r.roles)}
+	if len(res.missing) > 0 {
+		if r.keep >= 0 && g.objs[r.keep] != nil && len(res.missing) == len(g.objs)-1 {
+			res.doc, res.missing = g.objs[r.keep].json, nil
+		}
+		return res, nil
+	}
+	ds, name, err := sc.forGroup(g)
+	if err != nil {
+		return res, err
+	}
+	docs := make([][]byte, len(g.objs))
+	for i, obj := range g.objs {
+		docs[i] = obj.json
+	}
+	if err := r.checkUnknown(e, o, ds, name, docs); err != nil {
+		return res, err
+	}
+	res.doc, err = r.fn(ds, docs, o.smpOptions())
+	return res, err
+}
+
+// checkUnknown fails, or warns with --merge-unknown, when two operands
+// change an object or list under a field the schema lacks.
+func (r *patchRun) checkUnknown(e *env, o *options, ds any, name string, docs [][]byte) error {
+	t, ok := ds.(*reflectschema.Type)
+	if !ok {
+		var err error
+		if t, err = reflectschema.OfValue(ds); err != nil {
+			return nil // the engine reports it
+		}
+	}
+	for _, c := range r.checks {
+		path := findUnknownChange(t, docs[c[0]], docs[c[1]])
+		if path == "" {
+			continue
+		}
+		u := &unknownChange{path: path, schema: name, roles: r.roles[c[0]] + " and " + r.roles[c[1]]}
+		if !o.mergeUnknown {
+			return u
+		}
+		fmt.Fprintf(e.stderr, "smp: warning: %s differ under %s, a field the schema of %s does not have; merged as plain JSON\n", u.roles, quote(path), name)
+	}
+	return nil
+}
+
+// changed reports whether a diff found a change.
+func changed(results []result) bool {
+	for _, r := range results {
+		if len(r.missing) > 0 || !bytes.Equal(bytes.TrimSpace(r.doc), []byte("{}")) {
+			return true
+		}
+	}
+	return false
+}
+
+// writeResults prints one result as a bare document; several as YAML
+// documents, each after a comment naming its object, or as a JSON list of
+// {"object": ..., key: ...} entries.
+func writeResults(e *env, results []result, format, key string) error {
+	if len(results) == 1 && len(results[0].missing) == 0 {
+		return writeDocument(e, results[0].doc, format)
+	}
+	if format == "json" {
+		list := make([]map[string]any, len(results))
+		for i, r := range results {
+			entry := map[string]any{"object": r.id}
+			if len(r.missing) > 0 {
+				entry["missingFrom"] = r.missing
+			} else {
+				entry[key] = json.RawMessage(r.doc)
+			}
+			list[i] = entry
+		}
+		js, err := json.Marshal(list)
+		if err != nil {
+			return err
+		}
+		return writeDocument(e, js, format)
+	}
+	for i, r := range results {
+		if i > 0 {
+			fmt.Fprintln(e.stdout, "---")
+		}
+		if len(r.missing) > 0 {
+			fmt.Fprintf(e.stdout, "# %s: not in %s\n", r.id, strings.Join(r.missing, " or "))
+			continue
+		}
+		fmt.Fprintf(e.stdout, "# %s\n", r.id)
+		if err := writeDocument(e, r.doc, format); err != nil {
+			return err
+		}
+	}
+	return nil
+}
