@@ -82,7 +82,7 @@ var builtinKinds = []string{"deployment", "statefulset", "daemonset", "cronjob",
 var customResources = [][2]string{
 	{"rollout", "rollout-crd.yaml"},
 	{"certificate", "certificate-crd.yaml"},
-	{"gameserver", "openapi-v3.yaml"},
+	{"gameserver", "gameserver-crd.yaml"},
 	{"httproute", "httproute-crd.yaml"},
 }
 
