@@ -73,67 +73,74 @@ func (a *applier) mergeObject(om, pm map[string]any, s slot, replace bool, at *p
 	if err != nil {
 		return nil, false, err
 	}
+	// Every name is merged, in the map's order; the least name's error
+	// wins, so errors do not depend on that order and no sort is needed.
+	var first keyedErr
 	for _, name := range p.names {
-		c := s.child(name)
-		pv, inPatch := pm[name]
-		if inPatch && pv == nil {
-			delete(res, name)
-			continue
-		}
-		order, hasOrder := p.setOrder[name]
-		dels, hasDels := p.deletes[name]
-		if !hasOrder && !hasDels && isScalar(pv) {
-			// The common leaf: no path is built unless it is wrong.
-			if err := a.checkType(pv, c, nil); err != nil {
-				return nil, false, a.checkType(pv, c, at.field(name))
-			}
-			res[name] = pv
-			continue
-		}
-		cat := at.field(name)
-		if !hasOrder && !hasDels {
-			ov, present := res[name]
-			v, keep, err := a.mergeValue(ov, present, pv, c, cat)
-			if err != nil {
-				return nil, false, err
-			}
-			if keep {
-				res[name] = v
-			} else {
-				delete(res, name)
-			}
-			continue
-		}
-		in := listInput{setOrder: order, hasSetOrder: hasOrder, deletes: dels, hasDeletes: hasDels, inPatch: inPatch,
-			orderAt: at.field(prefixSetOrder + name), deletesAt: at.field(prefixDeleteFromList + name)}
-		if inPatch {
-			pl, ok := pv.([]any)
-			if !ok {
-				return nil, false, newError(ErrTypeMismatch, cat, "expected an array for a merge list, found %s", kindOf(pv).withArticle())
-			}
-			in.patch = pl
-		}
-		ov, present := res[name]
-		ov = expand(ov)
-		if ol, isList := ov.([]any); isList {
-			in.orig, in.origPresent = ol, true
-		} else if present && ov != nil {
-			return nil, false, newError(ErrTypeMismatch, cat, "directives for a list, but the document holds %s", kindOf(ov).withArticle())
-		}
-		if !in.origPresent && !inPatch {
-			continue // ordering or deleting in a list that is not there
-		}
-		l, err := a.mergeList(in, c, cat)
-		if err != nil {
-			return nil, false, err
-		}
-		res[name] = l
+		first.keep(name, a.mergeName(res, pm, p, name, s, at))
+	}
+	if first.err != nil {
+		return nil, false, first.err
 	}
 	return res, true, nil
 }
 
+// mergeName merges the patch's field name, with its parallel directives,
+// into res.
+func (a *applier) mergeName(res, pm map[string]any, p objectPatch, name string, s slot, at *pathNode) error {
+	c := s.child(name)
+	pv, inPatch := pm[name]
+	if inPatch && pv == nil {
+		delete(res, name)
+		return nil
+	}
+	directed := p.directed(name)
+	if !directed && isScalar(pv) {
+		// The common leaf: no path is built unless it is wrong.
+		if err := a.checkType(pv, c, nil); err != nil {
+			return a.checkType(pv, c, at.field(name))
+		}
+		res[name] = pv
+		return nil
+	}
+	cat := at.field(name)
+	if !directed {
+		ov, present := res[name]
+		v, keep, err := a.mergeValue(ov, present, pv, c, cat)
+		if err != nil {
+			return err
+		}
+		if keep {
+			res[name] = v
+		} else {
+			delete(res, name)
+		}
+		return nil
+	}
+	in, err := p.listInput(pm, name, at)
+	if err != nil {
+		return err
+	}
+	ov, present := res[name]
+	ov = expand(ov)
+	if ol, isList := ov.([]any); isList {
+		in.orig, in.origPresent = ol, true
+	} else if present && ov != nil {
+		return newError(ErrTypeMismatch, cat, "directives for a list, but the document holds %s", kindOf(ov).withArticle())
+	}
+	if !in.origPresent && !inPatch {
+		return nil // ordering or deleting in a list that is not there
+	}
+	l, err := a.mergeList(in, c, cat)
+	if err != nil {
+		return err
+	}
+	res[name] = l
+	return nil
+}
+
 // objectPatch is a patch object's content sorted out: the fields to merge
-// (names, sorted, including lists only named by a parallel directive) and
+// (names, each once, including lists only named by a parallel directive) and
 // the parallel lists by the name of the list they apply to.
 type objectPatch struct {
 	names    []string
@@ -145,8 +152,6 @@ type objectPatch struct {
 // checking each directive's JSON type and that its list takes it.
 func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (objectPatch, error) {
 	p := objectPatch{names: make([]string, 0, len(pm))}
-	// A list may be named twice (by its field and its directives): the
-	// names are deduplicated once sorted, never searched per key.
 	add := func(n string) { p.names = append(p.names, n) }
 	var first keyedErr // the least key's error, whatever the map's order
 	for k, v := range pm {
@@ -199,9 +204,47 @@ func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (obj
 	if first.err != nil {
 		return p, first.err
 	}
-	slices.Sort(p.names)
-	p.names = slices.Compact(p.names)
+	if p.setOrder != nil || p.deletes != nil {
+		// A list may be named by its field and two directives.
+		p.names = uniqueStrings(p.names)
+	}
 	return p, nil
+}
+
+// directed reports whether a parallel directive names list name.
+func (p objectPatch) directed(name string) bool {
+	_, hasOrder := p.setOrder[name]
+	_, hasDels := p.deletes[name]
+	return hasOrder || hasDels
+}
+
+// listInput gathers what the patch says of list name: its patch list and
+// parallel directives. orig is the caller's to fill in.
+func (p objectPatch) listInput(pm map[string]any, name string, at *pathNode) (listInput, error) {
+	order, hasOrder := p.setOrder[name]
+	dels, hasDels := p.deletes[name]
+	pv, inPatch := pm[name]
+	in := listInput{setOrder: order, hasSetOrder: hasOrder, deletes: dels, hasDeletes: hasDels, inPatch: inPatch,
+		orderAt: at.field(prefixSetOrder + name), deletesAt: at.field(prefixDeleteFromList + name)}
+	if inPatch {
+		pl, ok := pv.([]any)
+		if !ok {
+			return in, newError(ErrTypeMismatch, at.field(name), "expected an array for a merge list, found %s", kindOf(pv).withArticle())
+		}
+		in.patch = pl
+	}
+	return in, nil
+}
+
+// uniqueStrings drops repeated strings from names, in place, keeping
+// the first of each.
+func uniqueStrings(names []string) []string {
+	seen := make(map[string]bool, len(names))
+	return slices.DeleteFunc(names, func(n string) bool {
+		dup := seen[n]
+		seen[n] = true
+		return dup
+	})
 }
 
 // retainKeys applies a $retainKeys directive: it checks that the patch

@@ -1,6 +1,7 @@
 package smp
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 )
@@ -121,4 +122,39 @@ func (n *pathNode) path() Path {
 		}
 	}
 	return p
+}
+
+// comparePaths orders paths step by step, a path before its extensions:
+// fields by name, indexes by number, keys by their text, and kinds of
+// step fields < keys < indexes. Errors found in any order are reported
+// by the least path, so that they do not depend on a map's order.
+func comparePaths(a, b Path) int {
+	for i := range min(len(a), len(b)) {
+		if c := compareSteps(a[i], b[i]); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+func compareSteps(a, b Step) int {
+	rank := func(s Step) int {
+		switch s.(type) {
+		case FieldStep:
+			return 0
+		case KeyStep:
+			return 1
+		}
+		return 2
+	}
+	if c := cmp.Compare(rank(a), rank(b)); c != 0 {
+		return c
+	}
+	switch a := a.(type) {
+	case FieldStep:
+		return strings.Compare(string(a), string(b.(FieldStep)))
+	case IndexStep:
+		return cmp.Compare(a, b.(IndexStep))
+	}
+	return strings.Compare(Path{a}.String(), Path{b}.String())
 }

@@ -2,7 +2,6 @@ package smp
 
 import (
 	"reflect"
-	"slices"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
 )
@@ -85,8 +84,16 @@ type tapplier struct {
 
 // soft records a decoding failure and lets the merge go on.
 func (a *tapplier) soft(err error) error {
-	if err != nil && a.decodeErr == nil {
+	if err != nil && (a.decodeErr == nil || comparePaths(errPath(err), errPath(a.decodeErr)) < 0) {
 		a.decodeErr = err
+	}
+	return nil
+}
+
+// errPath is err's path, nil when it has none.
+func errPath(err error) Path {
+	if e, ok := err.(*Error); ok {
+		return e.Path
 	}
 	return nil
 }
@@ -126,8 +133,12 @@ func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *tno
 		}
 	}
 	if cur.IsValid() {
+		named := make(map[string]bool, len(p.names))
+		for _, name := range p.names {
+			named[name] = true
+		}
 		for _, f := range n.fields {
-			if _, named := slices.BinarySearch(p.names, f.name); named || keep != nil && !keep[f.name] {
+			if named[f.name] || keep != nil && !keep[f.name] {
 				continue
 			}
 			if fv, ok := fieldValue(cur, f); ok {
@@ -137,12 +148,12 @@ func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *tno
 			}
 		}
 	}
+	// As in mergeObject, the least name's error wins.
+	var first keyedErr
 	for _, name := range p.names {
-		if err := a.mergeName(dst, cur, pm, p, name, n, s, keep, at); err != nil {
-			return false, err
-		}
+		first.keep(name, a.mergeName(dst, cur, pm, p, name, n, s, keep, at))
 	}
-	return true, nil
+	return first.err == nil, first.err
 }
 
 // retained validates a $retainKeys directive as mergeObject does and
@@ -184,19 +195,13 @@ func (a *tapplier) mergeName(dst, cur reflect.Value, pm map[string]any, p object
 	if cur.IsValid() && (keep == nil || keep[name]) {
 		cv, present = fieldValue(cur, f)
 	}
-	order, hasOrder := p.setOrder[name]
-	dels, hasDels := p.deletes[name]
-	if !hasOrder && !hasDels {
+	directed := p.directed(name)
+	if !directed {
 		return a.mergeField(dst, f, cv, present, pv, cat)
 	}
-	in := listInput{setOrder: order, hasSetOrder: hasOrder, deletes: dels, hasDeletes: hasDels, inPatch: inPatch,
-		orderAt: at.field(prefixSetOrder + name), deletesAt: at.field(prefixDeleteFromList + name)}
-	if inPatch {
-		pl, ok := pv.([]any)
-		if !ok {
-			return newError(ErrTypeMismatch, cat, "expected an array for a merge list, found %s", kindOf(pv).withArticle())
-		}
-		in.patch = pl
+	in, err := p.listInput(pm, name, at)
+	if err != nil {
+		return err
 	}
 	var list reflect.Value
 	if present {
