@@ -271,3 +271,39 @@ func TestRecreatedElementPlace(t *testing.T) {
 		require.JSONEq(t, c.want, string(marshal(t, typed)), c.patch)
 	}
 }
+
+// dlSets holds merge sets written even when empty, so that JSON documents
+// hold them as [].
+type dlSets struct {
+	Set   []string          `json:"set" patchStrategy:"merge"`
+	Inner *dlSets           `json:"inner,omitempty"`
+	Items []dlSetItem       `json:"items,omitempty" patchStrategy:"merge" patchMergeKey:"name"`
+	ByKey map[string]dlSets `json:"byKey,omitempty"`
+}
+
+type dlSetItem struct {
+	Name string   `json:"name"`
+	Set  []string `json:"set" patchStrategy:"merge"`
+}
+
+// TestRepeatsOverEmptySet: issue #16's schema suite. A merge set that is
+// [] in the original and repeats a value in modified is replaced, as when
+// it is absent, not merged (which drops the repeat), at the top, in a
+// struct, in a keyed element and in a map value.
+func TestRepeatsOverEmptySet(t *testing.T) {
+	e := []string{}
+	checkNoLoss(t, dlCase[dlSets]{"top",
+		dlSets{Set: e}, dlSets{Set: []string{"a", "a"}}, dlSets{Set: e}})
+	checkNoLoss(t, dlCase[dlSets]{"in a struct, with other values",
+		dlSets{Set: e, Inner: &dlSets{Set: e}},
+		dlSets{Set: []string{"k"}, Inner: &dlSets{Set: []string{"b", "c", "b"}}},
+		dlSets{Set: e, Inner: &dlSets{Set: e}}})
+	checkNoLoss(t, dlCase[dlSets]{"in a keyed element",
+		dlSets{Set: e, Items: []dlSetItem{{Name: "x", Set: e}, {Name: "y", Set: e}}},
+		dlSets{Set: e, Items: []dlSetItem{{Name: "x", Set: []string{"1", "1", "1"}}, {Name: "y", Set: e}}},
+		dlSets{Set: e, Items: []dlSetItem{{Name: "x", Set: e}, {Name: "y", Set: e}}}})
+	checkNoLoss(t, dlCase[dlSets]{"in a map value",
+		dlSets{Set: e, ByKey: map[string]dlSets{"k": {Set: e}}},
+		dlSets{Set: e, ByKey: map[string]dlSets{"k": {Set: []string{"z", "z"}}}},
+		dlSets{Set: e, ByKey: map[string]dlSets{"k": {Set: e}}}})
+}

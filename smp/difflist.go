@@ -13,6 +13,9 @@ import (
 func (d *differ) diffList(patch map[string]any, k string, ol, ml []any, s slot, at *pathNode) (replaceUp bool, err error) {
 	if len(ol) == 0 {
 		if len(ml) > 0 && !d.ignoreChanges {
+			if setWithDuplicates(ml, s) {
+				return true, nil // as when the list is absent: a set cannot say it
+			}
 			patch[k] = d.added(ml, s)
 		}
 		return false, nil

@@ -19,6 +19,9 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 			if err != nil {
 				return false, err
 			}
+			if setWithDuplicates(ml, c) {
+				return true, nil // as differ.diffList
+			}
 			put(patch, k, d.added(ml, c))
 		}
 		return false, nil
