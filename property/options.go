@@ -36,9 +36,6 @@ type config struct {
 	typed     bool
 	only      map[string]bool
 	serial    bool
-	// known names the known engine bug a failing case shows, or "": such
-	// a case is skipped instead of failing (set by this package's tests).
-	known func(property string, o, m, c []byte, root node) string
 }
 
 // override draws the value at every path its pattern matches.

@@ -96,11 +96,6 @@ func (s *suite) doc(t *rapid.T, v reflect.Value) doc {
 
 func (s *suite) fail(t *rapid.T, r report) {
 	t.Helper()
-	if s.cfg.known != nil {
-		if bug := s.cfg.known(r.property, r.original, r.modified, r.current, s.root); bug != "" {
-			t.Skip("known engine bug: " + bug)
-		}
-	}
 	t.Fatalf("%s", r.yaml())
 }
 

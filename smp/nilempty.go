@@ -152,18 +152,22 @@ func narrowList(pl []any, ol, cl any, s slot) []any {
 // dropEmptyListChanges is dropEmptyChanges inside the elements of a
 // merge-list change list that the original list ol holds.
 func dropEmptyListChanges(pl []any, ol any, s slot) {
-	if !s.isObjectList() || !hasNull(pl) {
+	if !s.isObjectList() {
 		return
 	}
 	ks := listKeysOf(pl, s)
 	os := byIdentity(ol, ks)
+	if os == nil && ol != nil && !isEmptyCollection(ol) {
+		return // the original's elements cannot be told apart
+	}
 	for _, e := range pl {
 		pe, ok := e.(map[string]any)
 		if !ok || pe[keyPatch] != nil {
 			continue
 		}
-		if om, ok := os[idOf(ks, pe)].(map[string]any); ok {
-			dropEmptyChanges(pe, om, s.elem())
+		oe, inO := os[idOf(ks, pe)]
+		if om, ok := oe.(map[string]any); ok || !inO {
+			dropEmptyChanges(pe, om, s.elem()) // om nil: an element current added
 		}
 	}
 }
@@ -242,13 +246,17 @@ func narrowable(s slot) bool {
 }
 
 // dropEmptyChanges removes from the original→current changes the deletion
-// of a collection that was empty: no change under nil ≡ empty.
+// of a collection that was empty, the addition of an empty one, and an
+// empty one reshaped ([] for {}, or {"a":{}} for {}): no change under
+// nil ≡ empty; and an object left with no change.
 func dropEmptyChanges(changed, original map[string]any, s slot) {
 	for k, v := range changed {
 		ov, inO := original[k]
 		switch {
 		case v == nil && inO && isEmptyCollection(ov):
 			delete(changed, k)
+		case isEmptyCollection(v) && (ov == nil || isEmptyCollection(ov)):
+			delete(changed, k) // an empty collection added, or reshaped
 		case v != nil:
 			if cl, ok := v.([]any); ok {
 				dropEmptyListChanges(cl, ov, s.child(k))
@@ -256,8 +264,10 @@ func dropEmptyChanges(changed, original map[string]any, s slot) {
 			}
 			cm, ok1 := v.(map[string]any)
 			om, ok2 := ov.(map[string]any)
-			if ok1 && ok2 {
-				dropEmptyChanges(cm, om, s.child(k))
+			if ok1 && (ok2 || ov == nil) && len(cm) > 0 {
+				if dropEmptyChanges(cm, om, s.child(k)); len(cm) == 0 {
+					delete(changed, k) // only empty changes below
+				}
 			}
 		}
 	}

@@ -149,7 +149,10 @@ func TestReplacedRootConflicts(t *testing.T) {
 		{`{"set":["a","b"],"n":{"u":{"x":"1"}}}`, nil}, // sets never conflict
 		{`{"set":["a"],"n":{"u":{"x":"1"}},"u":{"x":"2"}}`, []string{"u"}},
 		{`{"set":["a"],"n":{"u":{"x":"9"}}}`, []string{"n.u.x"}},
-		{`{"set":["a"],"n":{"u":{"x":"1"},"n":{}},"u":{}}`, []string{"n.n", "u"}},
+		// Empty objects added are no change (nil ≡ empty, docs/compat.md).
+		{`{"set":["a"],"n":{"u":{"x":"1"},"n":{}},"u":{}}`, nil},
+		{`{"set":["a"],"n":{"u":{"x":"1"},"n":{"u":{"x":"3"}}},"u":{}}`, []string{"n.n"}},
+		{`{"set":["a"],"n":{"u":{"x":"1"},"n":{"n":{}}},"u":{"x":"4"}}`, []string{"u"}},
 	} {
 		_, err := smp.ThreeWayJSON(o, m, []byte(c.current), dlRoot{})
 		var ro, rm, rc dlRoot

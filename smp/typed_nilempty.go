@@ -59,7 +59,7 @@ func narrowTyped(patch map[string]any, o, c reflect.Value, n *tnode, s slot) err
 func dropEmptyTyped(changed map[string]any, o reflect.Value, n *tnode, s slot) error {
 	for k, v := range changed {
 		ov, cn, inO := childOf(o, n, k)
-		if _, list := v.([]any); inO && (opaque(cn) || list && hasNull(v)) {
+		if _, list := v.([]any); inO && (opaque(cn) || list) {
 			if err := jsonWrapped(changed, k, ov, reflect.Value{}, false, cn, func(p, o, _ map[string]any) { dropEmptyChanges(p, o, s) }); err != nil {
 				return err
 			}
@@ -69,12 +69,25 @@ func dropEmptyTyped(changed map[string]any, o reflect.Value, n *tnode, s slot) e
 		switch {
 		case v == nil && inO && !onull && isEmptyColl(od, cn):
 			delete(changed, k)
+		case isEmptyCollection(v) && (!inO || onull || isEmptyColl(od, cn)):
+			delete(changed, k) // as dropEmptyChanges
 		case v != nil:
+			if l, ok := v.([]any); ok && (!inO || onull) {
+				dropEmptyListChanges(l, nil, s.child(k))
+			}
 			cm, ok := v.(map[string]any)
-			if ok && inO && !onull && isObjectNode(cn) {
+			if !ok || len(cm) == 0 {
+				continue
+			}
+			if !inO || onull {
+				dropEmptyChanges(cm, nil, s.child(k)) // added by current
+			} else if isObjectNode(cn) {
 				if err := dropEmptyTyped(cm, od, cn, s.child(k)); err != nil {
 					return err
 				}
+			}
+			if len(cm) == 0 {
+				delete(changed, k)
 			}
 		}
 	}
