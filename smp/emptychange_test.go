@@ -83,4 +83,3 @@ func TestThreeWayEmptyChangesDoNotConflict(t *testing.T) {
 		})
 	}
 }
-
