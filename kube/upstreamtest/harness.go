@@ -169,7 +169,7 @@ func Cause(r Result) string {
 }
 
 // causes of failure: the deliberate differences first (docs/compat.md
-// sections), then the engine's known gaps (issue 15, point 2).
+// sections), then what would be the engine's gaps.
 var causes = []struct {
 	name         string
 	names, marks []string
@@ -180,8 +180,6 @@ var causes = []struct {
 		names: []string{"delete_map_from_nested_map"}},
 	{name: "deliberate: compat.md \"directives on fields without their strategy\" ($deleteFromPrimitiveList on a list that does not merge)",
 		marks: []string{"in test case: $deleteFromPrimitiveList should delete item from a list without merge patch strategy"}},
-	{name: "engine: nulls kept inside added values under a field the schema does not know (issue 15 point 2)",
-		names: []string{"filter_nulls_from_nested_slices", "filter_if_slice_is_all_empty"}},
 	{name: "engine: value type checks", marks: []string{"TypeMismatch", "InvalidValue"}},
 	{name: "unknown field (Kubernetes errors)", marks: []string{"unable to find api field"}},
 	{name: "error expected, none returned", marks: []string{"did not occur in test case"}},
