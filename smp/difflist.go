@@ -11,6 +11,15 @@ import (
 // list under k, and the $deleteFromPrimitiveList and $setElementOrder
 // parallel lists. replaceUp asks for the enclosing object to be replaced.
 func (d *differ) diffList(patch map[string]any, k string, ol, ml []any, s slot, at *pathNode) (replaceUp bool, err error) {
+	if !s.isObjectList() {
+		// Apply would refuse the patch (Kubernetes' ErrNoListOfLists).
+		if err := scalarsOnly(ol, at); err != nil {
+			return false, err
+		}
+		if err := scalarsOnly(ml, at); err != nil {
+			return false, err
+		}
+	}
 	if len(ol) == 0 {
 		if len(ml) > 0 && !d.ignoreChanges {
 			if setWithDuplicates(ml, s) {
@@ -24,6 +33,17 @@ func (d *differ) diffList(patch map[string]any, k string, ol, ml []any, s slot, 
 		return false, d.diffObjectList(patch, k, ol, ml, s, at)
 	}
 	return d.diffScalarList(patch, k, ol, ml)
+}
+
+// scalarsOnly fails where a merge list of scalars holds an array or an
+// object, as the applier does.
+func scalarsOnly(l []any, at *pathNode) error {
+	for i, v := range l {
+		if _, ok := scalarKey(v); !ok {
+			return newError(ErrMixedList, at.index(i), "merge list of scalars holds %s", kindOf(v).withArticle())
+		}
+	}
+	return nil
 }
 
 // listKeySet is the key set the differ identifies elements by: every

@@ -1,0 +1,39 @@
+package smp_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/smp"
+)
+
+// TestDiffRefusesNonScalarsInMergeSets: a merge list of scalars that holds
+// an array or an object cannot be diffed element by element: the differ
+// fails as the applier does (Kubernetes' ErrNoListOfLists), instead of
+// writing a patch that loses the change ([["b"]] -> [["a"]] wrote only
+// $setElementOrder) or that Apply rejects; two-way and three-way. (No Go
+// type holds such a list: reflectschema refuses merge on []any without a
+// key.)
+func TestDiffRefusesNonScalarsInMergeSets(t *testing.T) {
+	for _, c := range []struct{ original, modified, path, what string }{
+		{`{"metadata":{"finalizers":["a"]}}`, `{"metadata":{"finalizers":["a",["a"]]}}`, "metadata.finalizers[1]", "an array"},
+		{`{"metadata":{"finalizers":[["b"]]}}`, `{"metadata":{"finalizers":[["a"]]}}`, "metadata.finalizers[0]", "an array"},
+		{`{"metadata":{"finalizers":["x"]}}`, `{"metadata":{"finalizers":[{"a":1}]}}`, "metadata.finalizers[0]", "an object"},
+	} {
+		_, err := smp.DiffJSON([]byte(c.original), []byte(c.modified), &fixtures.Deployment{}, smp.WithTypeChecks(false))
+		requireMixed(t, err, c.path, c.what)
+		_, err = smp.ThreeWayJSON([]byte(c.original), []byte(c.modified), []byte(c.original), &fixtures.Deployment{}, smp.WithTypeChecks(false))
+		requireMixed(t, err, c.path, c.what)
+	}
+}
+
+func requireMixed(t *testing.T, err error, path, what string) {
+	t.Helper()
+	var e *smp.Error
+	require.ErrorAs(t, err, &e)
+	require.Equal(t, smp.ErrMixedList, e.Kind, "%v", err)
+	require.Equal(t, path, e.Path.String())
+	require.Contains(t, e.Msg, "merge list of scalars holds "+what)
+}
