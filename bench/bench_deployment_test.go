@@ -185,11 +185,11 @@ func newDeploymentCase(tb testing.TB, n int) *deploymentCase {
 	schema := &appsv1.Deployment{}
 	meta := must[k8s.PatchMetaFromStruct](tb)(k8s.NewPatchMetaFromStruct(schema))
 
-	c.twoWay = must[[]byte](tb)(smp.CreateTwoWayMergePatch(c.ob, c.mb, schema))
+	c.twoWay = must[[]byte](tb)(smp.DiffJSON(c.ob, c.mb, schema))
 	sameJSON(tb, "two-way", c.twoWay, must[[]byte](tb)(k8s.CreateTwoWayMergePatch(c.ob, c.mb, schema)))
-	c.applied = must[[]byte](tb)(smp.StrategicMergePatch(c.cb, c.twoWay, schema))
+	c.applied = must[[]byte](tb)(smp.ApplyJSON(c.cb, c.twoWay, schema))
 	sameJSON(tb, "apply", c.applied, must[[]byte](tb)(k8s.StrategicMergePatch(c.cb, c.twoWay, schema)))
-	c.threeWay = must[[]byte](tb)(smp.CreateThreeWayMergePatch(c.ob, c.mb, c.cb, schema, true))
+	c.threeWay = must[[]byte](tb)(smp.ThreeWayJSON(c.ob, c.mb, c.cb, schema, smp.WithOverwrite(true)))
 	sameJSON(tb, "three-way", c.threeWay, must[[]byte](tb)(k8s.CreateThreeWayMergePatch(c.ob, c.mb, c.cb, meta, true)))
 	return c
 }
@@ -210,7 +210,7 @@ func BenchmarkDeployment(b *testing.B) {
 		prefix := "containers=" + strconv.Itoa(n)
 
 		b.Run(prefix+"/twoway/json/ours", func(b *testing.B) {
-			benchBytes(b, func() ([]byte, error) { return smp.CreateTwoWayMergePatch(c.ob, c.mb, schema) })
+			benchBytes(b, func() ([]byte, error) { return smp.DiffJSON(c.ob, c.mb, schema) })
 		})
 		b.Run(prefix+"/twoway/json/k8s", func(b *testing.B) {
 			benchBytes(b, func() ([]byte, error) { return k8s.CreateTwoWayMergePatch(c.ob, c.mb, schema) })
@@ -220,7 +220,7 @@ func BenchmarkDeployment(b *testing.B) {
 		})
 
 		b.Run(prefix+"/apply/json/ours", func(b *testing.B) {
-			benchBytes(b, func() ([]byte, error) { return smp.StrategicMergePatch(c.cb, c.twoWay, schema) })
+			benchBytes(b, func() ([]byte, error) { return smp.ApplyJSON(c.cb, c.twoWay, schema) })
 		})
 		b.Run(prefix+"/apply/json/k8s", func(b *testing.B) {
 			benchBytes(b, func() ([]byte, error) { return k8s.StrategicMergePatch(c.cb, c.twoWay, schema) })
@@ -230,7 +230,7 @@ func BenchmarkDeployment(b *testing.B) {
 		})
 
 		b.Run(prefix+"/threeway/json/ours", func(b *testing.B) {
-			benchBytes(b, func() ([]byte, error) { return smp.CreateThreeWayMergePatch(c.ob, c.mb, c.cb, schema, true) })
+			benchBytes(b, func() ([]byte, error) { return smp.ThreeWayJSON(c.ob, c.mb, c.cb, schema, smp.WithOverwrite(true)) })
 		})
 		b.Run(prefix+"/threeway/json/k8s", func(b *testing.B) {
 			benchBytes(b, func() ([]byte, error) { return k8s.CreateThreeWayMergePatch(c.ob, c.mb, c.cb, meta, true) })

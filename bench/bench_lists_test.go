@@ -76,18 +76,18 @@ func BenchmarkMapList(b *testing.B) {
 		// The patch of apply lists every element, in order, without
 		// $setElementOrder.
 		patch := marshal(b, mapList(n, "new-"))
-		twoWay := must[[]byte](b)(smp.CreateTwoWayMergePatch(original, modified, schema))
+		twoWay := must[[]byte](b)(smp.DiffJSON(original, modified, schema))
 		if n <= 1000 { // Kubernetes takes seconds beyond.
 			sameJSON(b, "two-way", twoWay, must[[]byte](b)(k8s.CreateTwoWayMergePatch(original, modified, schema)))
-			sameJSON(b, "apply", must[[]byte](b)(smp.StrategicMergePatch(original, patch, schema)),
+			sameJSON(b, "apply", must[[]byte](b)(smp.ApplyJSON(original, patch, schema)),
 				must[[]byte](b)(k8s.StrategicMergePatch(original, patch, schema)))
-			sameJSON(b, "apply with order", must[[]byte](b)(smp.StrategicMergePatch(original, twoWay, schema)),
+			sameJSON(b, "apply with order", must[[]byte](b)(smp.ApplyJSON(original, twoWay, schema)),
 				must[[]byte](b)(k8s.StrategicMergePatch(original, twoWay, schema)))
 		}
 		size := fmt.Sprintf("n=%d", n)
 
 		b.Run("apply/"+size+"/ours", func(b *testing.B) {
-			benchBytes(b, func() ([]byte, error) { return smp.StrategicMergePatch(original, patch, schema) })
+			benchBytes(b, func() ([]byte, error) { return smp.ApplyJSON(original, patch, schema) })
 		})
 		b.Run("apply/"+size+"/k8s", func(b *testing.B) {
 			benchBytes(b, func() ([]byte, error) { return k8s.StrategicMergePatch(original, patch, schema) })
@@ -97,7 +97,7 @@ func BenchmarkMapList(b *testing.B) {
 		})
 
 		b.Run("twoway/"+size+"/ours", func(b *testing.B) {
-			benchBytes(b, func() ([]byte, error) { return smp.CreateTwoWayMergePatch(original, modified, schema) })
+			benchBytes(b, func() ([]byte, error) { return smp.DiffJSON(original, modified, schema) })
 		})
 		b.Run("twoway/"+size+"/k8s", func(b *testing.B) {
 			benchBytes(b, func() ([]byte, error) { return k8s.CreateTwoWayMergePatch(original, modified, schema) })
@@ -107,7 +107,7 @@ func BenchmarkMapList(b *testing.B) {
 		})
 
 		b.Run("applyorder/"+size+"/ours", func(b *testing.B) {
-			benchBytes(b, func() ([]byte, error) { return smp.StrategicMergePatch(original, twoWay, schema) })
+			benchBytes(b, func() ([]byte, error) { return smp.ApplyJSON(original, twoWay, schema) })
 		})
 		b.Run("applyorder/"+size+"/k8s", func(b *testing.B) {
 			benchBytes(b, func() ([]byte, error) { return k8s.StrategicMergePatch(original, twoWay, schema) })
@@ -139,16 +139,16 @@ func BenchmarkPrimitiveList(b *testing.B) {
 		}
 		original, modified := marshal(b, all), marshal(b, half)
 		patch := marshal(b, map[string][]string{"$deleteFromPrimitiveList/items": deleted})
-		twoWay := must[[]byte](b)(smp.CreateTwoWayMergePatch(original, modified, schema))
+		twoWay := must[[]byte](b)(smp.DiffJSON(original, modified, schema))
 		if n <= 1000 {
 			sameJSON(b, "two-way", twoWay, must[[]byte](b)(k8s.CreateTwoWayMergePatch(original, modified, schema)))
-			sameJSON(b, "apply", must[[]byte](b)(smp.StrategicMergePatch(original, patch, schema)),
+			sameJSON(b, "apply", must[[]byte](b)(smp.ApplyJSON(original, patch, schema)),
 				must[[]byte](b)(k8s.StrategicMergePatch(original, patch, schema)))
 		}
 		size := fmt.Sprintf("n=%d", n)
 
 		b.Run("apply/"+size+"/ours", func(b *testing.B) {
-			benchBytes(b, func() ([]byte, error) { return smp.StrategicMergePatch(original, patch, schema) })
+			benchBytes(b, func() ([]byte, error) { return smp.ApplyJSON(original, patch, schema) })
 		})
 		b.Run("apply/"+size+"/k8s", func(b *testing.B) {
 			benchBytes(b, func() ([]byte, error) { return k8s.StrategicMergePatch(original, patch, schema) })
@@ -158,7 +158,7 @@ func BenchmarkPrimitiveList(b *testing.B) {
 		})
 
 		b.Run("twoway/"+size+"/ours", func(b *testing.B) {
-			benchBytes(b, func() ([]byte, error) { return smp.CreateTwoWayMergePatch(original, modified, schema) })
+			benchBytes(b, func() ([]byte, error) { return smp.DiffJSON(original, modified, schema) })
 		})
 		b.Run("twoway/"+size+"/k8s", func(b *testing.B) {
 			benchBytes(b, func() ([]byte, error) { return k8s.CreateTwoWayMergePatch(original, modified, schema) })
@@ -198,20 +198,20 @@ func BenchmarkMultiKey(b *testing.B) {
 	} {
 		original := marshal(b, style.doc(build("old-")))
 		modified := marshal(b, style.doc(build("new-")))
-		twoWay := must[[]byte](b)(smp.CreateTwoWayMergePatch(original, modified, style.schema))
-		applied := must[[]byte](b)(smp.StrategicMergePatch(original, twoWay, style.schema))
+		twoWay := must[[]byte](b)(smp.DiffJSON(original, modified, style.schema))
+		applied := must[[]byte](b)(smp.ApplyJSON(original, twoWay, style.schema))
 		sameJSON(b, "round trip", applied, modified)
 		prefix := fmt.Sprintf("%s/%%s/n=%d/", style.name, multiKeySize)
 		schema := style.schema
 
 		b.Run(fmt.Sprintf(prefix, "apply")+"ours", func(b *testing.B) {
-			benchBytes(b, func() ([]byte, error) { return smp.StrategicMergePatch(original, twoWay, schema) })
+			benchBytes(b, func() ([]byte, error) { return smp.ApplyJSON(original, twoWay, schema) })
 		})
 		b.Run(fmt.Sprintf(prefix, "apply")+"bare", func(b *testing.B) {
 			benchBare(b, [][]byte{original, twoWay}, modified)
 		})
 		b.Run(fmt.Sprintf(prefix, "twoway")+"ours", func(b *testing.B) {
-			benchBytes(b, func() ([]byte, error) { return smp.CreateTwoWayMergePatch(original, modified, schema) })
+			benchBytes(b, func() ([]byte, error) { return smp.DiffJSON(original, modified, schema) })
 		})
 		b.Run(fmt.Sprintf(prefix, "twoway")+"bare", func(b *testing.B) {
 			benchBare(b, [][]byte{original, modified}, twoWay)

@@ -222,7 +222,7 @@ func bothOrNeither(what string, kerr, oerr error) error {
 func (r *diffRun) compare(docs [3][]byte, overwrite bool) error {
 	o, m, c := docs[0], docs[1], docs[2]
 	kp, kerr := k8s.CreateTwoWayMergePatch(o, m, r.goObj)
-	op, oerr := smp.CreateTwoWayMergePatch(o, m, r.bundled)
+	op, oerr := smp.DiffJSON(o, m, r.bundled)
 	if err := bothOrNeither("two-way", kerr, oerr); err != nil || kerr != nil {
 		return firstErr(err, fmt.Errorf("two-way: both failed: %v", kerr))
 	}
@@ -250,7 +250,7 @@ func (r *diffRun) compare(docs [3][]byte, overwrite bool) error {
 func (r *diffRun) compareApply(what string, doc, patch []byte) error {
 	clean := withoutNulls(doc)
 	kr, kerr := k8s.StrategicMergePatch(clean, patch, r.goObj)
-	or, oerr := smp.StrategicMergePatch(clean, patch, r.bundled)
+	or, oerr := smp.ApplyJSON(clean, patch, r.bundled)
 	if err := bothOrNeither(what, kerr, oerr); err != nil || kerr != nil {
 		return firstErr(err, fmt.Errorf("%s: both failed: %v", what, kerr))
 	}
@@ -264,7 +264,7 @@ func (r *diffRun) compareApply(what string, doc, patch []byte) error {
 			return err
 		}
 	}
-	or, oerr = smp.StrategicMergePatch(doc, patch, r.bundled)
+	or, oerr = smp.ApplyJSON(doc, patch, r.bundled)
 	if oerr != nil {
 		return fmt.Errorf("%s to the document with nulls: %v", what, oerr)
 	}
@@ -292,7 +292,7 @@ func (r *diffRun) compareThreeWay(o, m, c []byte, overwrite bool) error {
 		return nil
 	}
 	kp, kerr, kpanic := k8sThreeWay(o, m, c, r.meta, overwrite)
-	op, oerr := smp.CreateThreeWayMergePatch(o, m, c, r.bundled, overwrite)
+	op, oerr := smp.ThreeWayJSON(o, m, c, r.bundled, smp.WithOverwrite(overwrite))
 	switch {
 	case kpanic != nil:
 		r.counts["three-way skipped: Kubernetes panicked"]++

@@ -35,7 +35,7 @@ func TestCompatConflictCheckReordersPatch(t *testing.T) {
 	}
 	for _, overwrite := range []bool{false, true} {
 		kp, kerr := k8s.CreateThreeWayMergePatch(original, modified, current, meta, overwrite)
-		op, oerr := smp.CreateThreeWayMergePatch(original, modified, current, bundled, overwrite)
+		op, oerr := smp.ThreeWayJSON(original, modified, current, bundled, smp.WithOverwrite(overwrite))
 		if kerr != nil || oerr != nil || string(kp) != want[overwrite] || string(op) != want[true] {
 			t.Errorf("overwrite %v: k8s %s %v, want %s; ours %s %v, want %s", overwrite, kp, kerr, want[overwrite], op, oerr, want[true])
 		}
@@ -62,7 +62,7 @@ func TestThreeWayReplacedListWithNulls(t *testing.T) {
 		o, m := []byte(c[0]), []byte(c[1])
 		for _, overwrite := range []bool{false, true} {
 			kp, kerr := k8s.CreateThreeWayMergePatch(o, m, o, meta, overwrite)
-			op, oerr := smp.CreateThreeWayMergePatch(o, m, o, bundled, overwrite)
+			op, oerr := smp.ThreeWayJSON(o, m, o, bundled, smp.WithOverwrite(overwrite))
 			if kerr != nil || oerr != nil {
 				t.Fatalf("%s: k8s %v, ours %v", c[1], kerr, oerr)
 			}

@@ -43,15 +43,17 @@ func TestBuiltinSameAsGoTypes(t *testing.T) {
 				name string
 				do   func(schema any) ([]byte, error)
 			}{
-				{"two-way", func(s any) ([]byte, error) { return smp.CreateTwoWayMergePatch(d[0], d[1], s) }},
+				{"two-way", func(s any) ([]byte, error) { return smp.DiffJSON(d[0], d[1], s) }},
 				{"apply", func(s any) ([]byte, error) {
-					p, err := smp.CreateTwoWayMergePatch(d[0], d[1], s)
+					p, err := smp.DiffJSON(d[0], d[1], s)
 					if err != nil {
 						return nil, err
 					}
-					return smp.StrategicMergePatch(d[2], p, s)
+					return smp.ApplyJSON(d[2], p, s)
 				}},
-				{"three-way", func(s any) ([]byte, error) { return smp.CreateThreeWayMergePatch(d[0], d[1], d[2], s, seed%2 == 0) }},
+				{"three-way", func(s any) ([]byte, error) {
+					return smp.ThreeWayJSON(d[0], d[1], d[2], s, smp.WithOverwrite(seed%2 == 0))
+				}},
 			}
 			for _, op := range ops {
 				want, werr := op.do(goObj)

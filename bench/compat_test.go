@@ -156,10 +156,10 @@ func TestCompatDifferences(t *testing.T) {
 			}
 			if c.diff {
 				kout, kerr = k8s.CreateTwoWayMergePatch([]byte(c.original), []byte(c.patch), ks)
-				oout, oerr = smp.CreateTwoWayMergePatch([]byte(c.original), []byte(c.patch), c.schema)
+				oout, oerr = smp.DiffJSON([]byte(c.original), []byte(c.patch), c.schema)
 			} else {
 				kout, kerr = k8s.StrategicMergePatch([]byte(c.original), []byte(c.patch), ks)
-				oout, oerr = smp.StrategicMergePatch([]byte(c.original), []byte(c.patch), c.schema)
+				oout, oerr = smp.ApplyJSON([]byte(c.original), []byte(c.patch), c.schema)
 			}
 			check(t, "Kubernetes", c.k8sWant, kout, kerr)
 			check(t, "typedpatch", c.oursWant, oout, oerr)

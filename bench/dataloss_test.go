@@ -44,7 +44,7 @@ type dlDoc struct {
 // dlApply applies patch to doc with Kubernetes (k8s) or with this project.
 func dlApply(t *testing.T, k8sEngine bool, doc string, patch []byte) (any, error) {
 	t.Helper()
-	apply := smp.StrategicMergePatch
+	apply := func(o, p []byte, ds any) ([]byte, error) { return smp.ApplyJSON(o, p, ds) }
 	if k8sEngine {
 		apply = func(o, p []byte, ds any) ([]byte, error) { return k8s.StrategicMergePatch(o, p, ds) }
 	}
@@ -89,9 +89,9 @@ func TestDataLossAgainstKubernetes(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			want := decodeAny(t, []byte(c.modified))
-			op, err := smp.CreateTwoWayMergePatch([]byte(c.original), []byte(c.modified), dlDoc{})
+			op, err := smp.DiffJSON([]byte(c.original), []byte(c.modified), dlDoc{})
 			require.NoError(t, err)
-			o3, err := smp.CreateThreeWayMergePatch([]byte(c.original), []byte(c.modified), []byte(c.current), dlDoc{}, true)
+			o3, err := smp.ThreeWayJSON([]byte(c.original), []byte(c.modified), []byte(c.current), dlDoc{}, smp.WithOverwrite(true))
 			require.NoError(t, err)
 			engines := []bool{false}
 			if c.k8sAppliesOurs {

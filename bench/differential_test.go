@@ -43,7 +43,7 @@ func TestDifferentialDeployment(t *testing.T) {
 		schema := &appsv1.Deployment{}
 
 		kp, kerr := k8s.CreateTwoWayMergePatch(ob, mb, schema)
-		op, oerr := smp.CreateTwoWayMergePatch(ob, mb, schema)
+		op, oerr := smp.DiffJSON(ob, mb, schema)
 		if (kerr == nil) != (oerr == nil) {
 			t.Fatalf("two-way errors differ: k8s %v, ours %v", kerr, oerr)
 		}
@@ -54,7 +54,7 @@ func TestDifferentialDeployment(t *testing.T) {
 				t.Fatalf("two-way patch differs (-k8s +ours):\n%s\nk8s: %s\nours: %s", d, kp, op)
 			}
 			kr, kerr := k8s.StrategicMergePatch(ob, kp, schema)
-			or, oerr := smp.StrategicMergePatch(ob, kp, schema)
+			or, oerr := smp.ApplyJSON(ob, kp, schema)
 			if (kerr == nil) != (oerr == nil) {
 				t.Fatalf("apply errors differ: k8s %v, ours %v", kerr, oerr)
 			}
@@ -67,7 +67,7 @@ func TestDifferentialDeployment(t *testing.T) {
 			// Kubernetes fails on a null live list that $setElementOrder
 			// names (docs/compat.md); it agrees once the nulls are dropped.
 			kr, kerr = k8s.StrategicMergePatch(dropNulls(t, cb), kp, schema)
-			or, oerr = smp.StrategicMergePatch(cb, kp, schema)
+			or, oerr = smp.ApplyJSON(cb, kp, schema)
 			if (kerr == nil) != (oerr == nil) {
 				t.Fatalf("apply on current errors differ: k8s %v, ours %v", kerr, oerr)
 			}
@@ -86,7 +86,7 @@ func TestDifferentialDeployment(t *testing.T) {
 			return
 		}
 		kp, kerr, kpanic := k8sThreeWay(ob, mb, cb, k8sMeta(t), overwrite)
-		op, oerr = smp.CreateThreeWayMergePatch(ob, mb, cb, schema, overwrite)
+		op, oerr = smp.ThreeWayJSON(ob, mb, cb, schema, smp.WithOverwrite(overwrite))
 		if kpanic != nil {
 			// Kubernetes' conflict check indexes past the end of a list of
 			// scalars it has deduplicated (docs/compat.md); this engine

@@ -50,7 +50,7 @@ func TestDifferentialDirectives(t *testing.T) {
 		}
 		pb := mustJSON(t, patch)
 		kr, kerr := k8s.StrategicMergePatch(ob, pb, schema)
-		or, oerr := smp.StrategicMergePatch(ob, pb, schema)
+		or, oerr := smp.ApplyJSON(ob, pb, schema)
 		if (kerr == nil) != (oerr == nil) {
 			t.Fatalf("errors differ: k8s %v, ours %v\npatch %s", kerr, oerr, pb)
 		}

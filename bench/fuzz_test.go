@@ -45,7 +45,7 @@ func FuzzKubernetesAgreement(f *testing.F) {
 }
 
 func checkAgreement(t *testing.T, schema any, original, patch []byte) {
-	ours, oerr := smp.StrategicMergePatch(original, patch, schema)
+	ours, oerr := smp.ApplyJSON(original, patch, schema)
 	if oerr != nil && smp.KindOf(oerr) == "" {
 		t.Fatalf("error is not an *smp.Error: %T %v", oerr, oerr)
 	}
@@ -239,7 +239,7 @@ func TestAgreeFiltersArePrecise(t *testing.T) {
 		if c.diff || c.k8sSchema != nil {
 			continue
 		}
-		ours, oerr := smp.StrategicMergePatch([]byte(c.original), []byte(c.patch), c.schema)
+		ours, oerr := smp.ApplyJSON([]byte(c.original), []byte(c.patch), c.schema)
 		theirs, kerr := k8s.StrategicMergePatch([]byte(c.original), []byte(c.patch), c.schema)
 		if oerr != nil || kerr != nil {
 			continue

@@ -21,13 +21,13 @@ func TestUpstreamPatchMetaIsRejected(t *testing.T) {
 	original := []byte(`{"spec":{"template":{"spec":{"containers":[{"name":"a"},{"name":"b"}]}}}}`)
 	modified := []byte(`{"spec":{"template":{"spec":{"containers":[{"name":"a"}]}}}}`)
 	for _, ds := range []any{meta, &meta} {
-		_, err := smp.CreateTwoWayMergePatch(original, modified, ds)
+		_, err := smp.DiffJSON(original, modified, ds)
 		assert.Equal(t, smp.ErrSchema, smp.KindOf(err), "%T: %v", ds, err)
-		_, err = smp.CreateThreeWayMergePatch(original, modified, original, ds, true)
+		_, err = smp.ThreeWayJSON(original, modified, original, ds, smp.WithOverwrite(true))
 		assert.Equal(t, smp.ErrSchema, smp.KindOf(err), "%T: %v", ds, err)
-		_, err = smp.StrategicMergePatch(original, []byte(`{}`), ds)
+		_, err = smp.ApplyJSON(original, []byte(`{}`), ds)
 		assert.Equal(t, smp.ErrSchema, smp.KindOf(err), "%T: %v", ds, err)
-		_, err = smp.MergingMapsHaveConflicts(map[string]any{}, map[string]any{}, ds)
+		_, err = smp.PatchesConflict(map[string]any{}, map[string]any{}, ds)
 		assert.Equal(t, smp.ErrSchema, smp.KindOf(err), "%T: %v", ds, err)
 	}
 }

@@ -44,9 +44,9 @@ func TestSharedDefaultKeyDelete(t *testing.T) {
 	mb, _ := json.Marshal(modified)
 
 	// This engine deletes exactly the TCP port, with the default patch.
-	patch, err := smp.CreateTwoWayMergePatch(ob, mb, &fixtures.Pod{})
+	patch, err := smp.DiffJSON(ob, mb, &fixtures.Pod{})
 	require.NoError(t, err)
-	res, err := smp.StrategicMergePatch(ob, patch, &fixtures.Pod{})
+	res, err := smp.ApplyJSON(ob, patch, &fixtures.Pod{})
 	require.NoError(t, err)
 	var got fixtures.Pod
 	require.NoError(t, json.Unmarshal(res, &got))
@@ -63,7 +63,7 @@ func TestSharedDefaultKeyDelete(t *testing.T) {
 	require.Contains(t, string(safe), `"$patch":"replace"`)
 	old = applyOnOldServer(t, original, safe)
 	require.Empty(t, cmp.Diff(modified, old), "old server, skew-safe patch %s", safe)
-	res, err = smp.StrategicMergePatch(ob, safe, &fixtures.Pod{})
+	res, err = smp.ApplyJSON(ob, safe, &fixtures.Pod{})
 	require.NoError(t, err)
 	got = fixtures.Pod{}
 	require.NoError(t, json.Unmarshal(res, &got))
@@ -102,7 +102,7 @@ func TestNewPatchOnOldServer(t *testing.T) {
 		modified := podWithPorts(genPorts(t, "modified", true)...)
 		ob, _ := json.Marshal(original)
 		mb, _ := json.Marshal(modified)
-		patch, err := smp.CreateTwoWayMergePatch(ob, mb, &fixtures.Pod{})
+		patch, err := smp.DiffJSON(ob, mb, &fixtures.Pod{})
 		if err != nil {
 			t.Fatal(err)
 		}

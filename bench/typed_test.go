@@ -30,7 +30,7 @@ func TestTypedOnKubernetesTypes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		jp, err := smp.CreateTwoWayMergePatch(ob, mb, &appsv1.Deployment{})
+		jp, err := smp.DiffJSON(ob, mb, &appsv1.Deployment{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,8 +15,9 @@ func ExampleLookup() {
 		panic(err)
 	}
 	original := []byte(`{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"web:1"},{"name":"log","image":"log:1"}]}}}}`)
-	patch, err := smp.CreateTwoWayMergePatch(original,
+	patch, err := smp.DiffJSON(original,
 		[]byte(`{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"web:2"},{"name":"log","image":"log:1"}]}}}}`), schema)
+
 	if err != nil {
 		panic(err)
 	}
@@ -24,7 +25,7 @@ func ExampleLookup() {
 
 	// A live object holds a sidecar an admission webhook injected: it stays.
 	live := []byte(`{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"web:1"},{"name":"log","image":"log:1"},{"name":"proxy","image":"proxy:1"}]}}}}`)
-	out, err := smp.StrategicMergePatch(live, patch, schema)
+	out, err := smp.ApplyJSON(live, patch, schema)
 	if err != nil {
 		panic(err)
 	}

@@ -52,18 +52,18 @@ spec:
 	modified := []byte(`{"spec":{"ports":[{"port":7777,"protocol":"UDP","name":"game-udp"}]}}`)
 	live := []byte(`{"spec":{"ports":[{"port":7777,"protocol":"UDP","name":"game"},{"port":7777,"protocol":"TCP","name":"game-tcp"}]}}`)
 
-	patch, err := smp.CreateTwoWayMergePatch(original, modified, gs)
+	patch, err := smp.DiffJSON(original, modified, gs)
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(string(patch))
-	merged, err := smp.StrategicMergePatch(live, patch, gs)
+	merged, err := smp.ApplyJSON(live, patch, gs)
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(string(merged))
 
-	_, err = smp.StrategicMergePatch(live, []byte(`{"spec":{"ports":[{"port":"7777","protocol":"UDP"}]}}`), gs)
+	_, err = smp.ApplyJSON(live, []byte(`{"spec":{"ports":[{"port":"7777","protocol":"UDP"}]}}`), gs)
 	fmt.Println(err)
 	// Output:
 	// {"spec":{"$setElementOrder/ports":[{"port":7777,"protocol":"UDP"}],"ports":[{"name":"game-udp","port":7777,"protocol":"UDP"}]}}

@@ -280,11 +280,11 @@ func TestPatchCustomResources(t *testing.T) {
 			require.NoError(t, err)
 			assert.JSONEq(t, string(modified), string(got), "apply(original, diff) = modified; patch %s", patch)
 
-			got, err = smp.StrategicMergePatch(live, patch, st)
+			got, err = smp.ApplyJSON(live, patch, st)
 			require.NoError(t, err)
 			assert.JSONEq(t, string(want), string(got), "the change lands on live, live's extras survive; patch %s", patch)
 
-			three, err := smp.CreateThreeWayMergePatch(original, modified, live, st, true)
+			three, err := smp.ThreeWayJSON(original, modified, live, st, smp.WithOverwrite(true))
 			require.NoError(t, err)
 			got, err = smp.ApplyJSON(live, three, st)
 			require.NoError(t, err)

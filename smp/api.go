@@ -8,15 +8,12 @@ import (
 // strategicpatch.
 type JSONMap map[string]any
 
-// StrategicMergePatch applies a strategic merge patch to a JSON document
-// and returns the result. dataStruct is a value of the Go type whose tags
-// are the schema (a struct or a pointer to one), or a *reflectschema.Type.
-// Neither input is changed.
-func StrategicMergePatch(original, patch []byte, dataStruct any) ([]byte, error) {
-	return ApplyJSON(original, patch, dataStruct)
-}
-
-// ApplyJSON is StrategicMergePatch with options.
+// ApplyJSON applies a strategic merge patch to a JSON document and
+// returns the result. dataStruct is a value of the Go type whose tags are
+// the schema (a struct or a pointer to one), or a *reflectschema.Type;
+// anything else is an error. Neither input is changed. (Kubernetes' name
+// for it, StrategicMergePatch, lives in the kube module's strategicpatch
+// package, with Kubernetes' types and behaviour.)
 func ApplyJSON(original, patch []byte, dataStruct any, opts ...Option) ([]byte, error) {
 	cfg := newConfig(opts)
 	s, err := schemaFor(dataStruct)
@@ -70,11 +67,10 @@ func applyObject(om, pm map[string]any, s slot, cfg *config) (map[string]any, er
 	return res, nil
 }
 
-// StrategicMergeMapPatch is StrategicMergePatch on decoded objects. Unlike
-// Kubernetes' version it changes neither argument; numbers in the result
-// are int64 or float64.
-func StrategicMergeMapPatch(original, patch JSONMap, dataStruct any) (JSONMap, error) {
-	cfg := newConfig(nil)
+// ApplyMap is ApplyJSON on decoded objects. It changes neither argument;
+// numbers in the result are int64 or float64.
+func ApplyMap(original, patch JSONMap, dataStruct any, opts ...Option) (JSONMap, error) {
+	cfg := newConfig(opts)
 	s, err := schemaFor(dataStruct)
 	if err != nil {
 		return nil, err
@@ -90,14 +86,9 @@ func StrategicMergeMapPatch(original, patch JSONMap, dataStruct any) (JSONMap, e
 	return JSONMap(toGo(res).(map[string]any)), nil
 }
 
-// CreateTwoWayMergePatch returns the patch that turns original into
-// modified, with the directives Kubernetes' client writes. Each
-// precondition must accept the patch.
-func CreateTwoWayMergePatch(original, modified []byte, dataStruct any, fns ...PreconditionFunc) ([]byte, error) {
-	return DiffJSON(original, modified, dataStruct, WithPreconditions(fns...))
-}
-
-// DiffJSON is CreateTwoWayMergePatch with options.
+// DiffJSON returns the patch that turns original into modified, with the
+// directives Kubernetes' client writes. Each precondition
+// (WithPreconditions) must accept the patch.
 func DiffJSON(original, modified []byte, dataStruct any, opts ...Option) ([]byte, error) {
 	cfg := newConfig(opts)
 	s, err := schemaFor(dataStruct)
@@ -135,9 +126,9 @@ func twoWay(om, mm map[string]any, s slot, cfg *config) (map[string]any, error) 
 	return p, nil
 }
 
-// CreateTwoWayMergeMapPatch is CreateTwoWayMergePatch on decoded objects.
-func CreateTwoWayMergeMapPatch(original, modified JSONMap, dataStruct any, fns ...PreconditionFunc) (JSONMap, error) {
-	cfg := newConfig([]Option{WithPreconditions(fns...)})
+// DiffMap is DiffJSON on decoded objects. It changes neither argument.
+func DiffMap(original, modified JSONMap, dataStruct any, opts ...Option) (JSONMap, error) {
+	cfg := newConfig(opts)
 	s, err := schemaFor(dataStruct)
 	if err != nil {
 		return nil, err
@@ -153,16 +144,10 @@ func CreateTwoWayMergeMapPatch(original, modified JSONMap, dataStruct any, fns .
 	return JSONMap(toGo(p).(map[string]any)), nil
 }
 
-// CreateThreeWayMergePatch returns the patch that brings current to
-// modified while keeping the changes made to current since original. With
-// overwrite false, a patch that would undo such a change fails with a
+// ThreeWayJSON returns the patch that brings current to modified while
+// keeping the changes made to current since original. Unless
+// WithOverwrite(true), a patch that would undo such a change fails with a
 // conflict (IsConflict) naming the paths.
-func CreateThreeWayMergePatch(original, modified, current []byte, dataStruct any, overwrite bool, fns ...PreconditionFunc) ([]byte, error) {
-	return ThreeWayJSON(original, modified, current, dataStruct, WithOverwrite(overwrite), WithPreconditions(fns...))
-}
-
-// ThreeWayJSON is CreateThreeWayMergePatch with options; conflicts fail
-// unless WithOverwrite(true).
 func ThreeWayJSON(original, modified, current []byte, dataStruct any, opts ...Option) ([]byte, error) {
 	cfg := newConfig(opts)
 	s, err := schemaFor(dataStruct)
@@ -185,10 +170,11 @@ func ThreeWayJSON(original, modified, current []byte, dataStruct any, opts ...Op
 	return encode(p)
 }
 
-// MergingMapsHaveConflicts reports whether two patches for the same type
-// set a field to different values, by Kubernetes' rules.
-func MergingMapsHaveConflicts(left, right map[string]any, dataStruct any) (bool, error) {
-	cfg := newConfig(nil)
+// PatchesConflict reports whether two patches for the same type set a
+// field to different values, by Kubernetes' rules (its
+// MergingMapsHaveConflicts).
+func PatchesConflict(left, right map[string]any, dataStruct any, opts ...Option) (bool, error) {
+	cfg := newConfig(opts)
 	s, err := schemaFor(dataStruct)
 	if err != nil {
 		return false, err

@@ -35,7 +35,7 @@ func Compose[T any](patches ...Patch) (Patch, error) {
 }
 
 // ComposeJSON is [Compose] for JSON patches; dataStruct is as in
-// [StrategicMergePatch].
+// [ApplyJSON].
 func ComposeJSON(dataStruct any, patches ...[]byte) ([]byte, error) {
 	cfg := newConfig(nil)
 	s, err := schemaFor(dataStruct)

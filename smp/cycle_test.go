@@ -142,18 +142,18 @@ func cycleChild() {
 	ok := smp.JSONMap{"name": "y"}
 	for name, mk := range mapCycles {
 		calls := map[string]func() error{
-			"StrategicMergeMapPatch(cyc, p)": func() error { _, err := smp.StrategicMergeMapPatch(mk(), ok, cycDoc{}); return err },
-			"StrategicMergeMapPatch(o, cyc)": func() error { _, err := smp.StrategicMergeMapPatch(ok, mk(), cycDoc{}); return err },
-			"CreateTwoWayMergeMapPatch(cyc, m)": func() error {
-				_, err := smp.CreateTwoWayMergeMapPatch(mk(), ok, cycDoc{})
+			"ApplyMap(cyc, p)": func() error { _, err := smp.ApplyMap(mk(), ok, cycDoc{}); return err },
+			"ApplyMap(o, cyc)": func() error { _, err := smp.ApplyMap(ok, mk(), cycDoc{}); return err },
+			"DiffMap(cyc, m)": func() error {
+				_, err := smp.DiffMap(mk(), ok, cycDoc{})
 				return err
 			},
-			"CreateTwoWayMergeMapPatch(o, cyc)": func() error {
-				_, err := smp.CreateTwoWayMergeMapPatch(ok, mk(), cycDoc{})
+			"DiffMap(o, cyc)": func() error {
+				_, err := smp.DiffMap(ok, mk(), cycDoc{})
 				return err
 			},
-			"MergingMapsHaveConflicts(cyc, r)": func() error { _, err := smp.MergingMapsHaveConflicts(mk(), ok, cycDoc{}); return err },
-			"MergingMapsHaveConflicts(l, cyc)": func() error { _, err := smp.MergingMapsHaveConflicts(ok, mk(), cycDoc{}); return err },
+			"PatchesConflict(cyc, r)": func() error { _, err := smp.PatchesConflict(mk(), ok, cycDoc{}); return err },
+			"PatchesConflict(l, cyc)": func() error { _, err := smp.PatchesConflict(ok, mk(), cycDoc{}); return err },
 		}
 		for cname, call := range calls {
 			fmt.Printf("%s|%s|%s\n", name, cname, describeErr(call()))
@@ -182,8 +182,8 @@ func deepChild() {
 	}
 	_, err = smp.Diff(&cycDoc{Any: deep}, &cycDoc{}, zero)
 	fmt.Printf("deep any|Diff zero|%s\n", kindOnly(err))
-	_, err = smp.StrategicMergeMapPatch(smp.JSONMap{"any": deep}, smp.JSONMap{}, cycDoc{})
-	fmt.Printf("deep any|StrategicMergeMapPatch|%s\n", kindOnly(err))
+	_, err = smp.ApplyMap(smp.JSONMap{"any": deep}, smp.JSONMap{}, cycDoc{})
+	fmt.Printf("deep any|ApplyMap|%s\n", kindOnly(err))
 }
 
 func describeErr(err error) string {
@@ -250,9 +250,9 @@ func TestCyclesAreErrors(t *testing.T) {
 		}
 	}
 	mapCalls := map[string]string{
-		"StrategicMergeMapPatch(cyc, p)": "", "StrategicMergeMapPatch(o, cyc)": "",
-		"CreateTwoWayMergeMapPatch(cyc, m)": "", "CreateTwoWayMergeMapPatch(o, cyc)": "",
-		"MergingMapsHaveConflicts(cyc, r)": "", "MergingMapsHaveConflicts(l, cyc)": "",
+		"ApplyMap(cyc, p)": "", "ApplyMap(o, cyc)": "",
+		"DiffMap(cyc, m)": "", "DiffMap(o, cyc)": "",
+		"PatchesConflict(cyc, r)": "", "PatchesConflict(l, cyc)": "",
 	}
 	mapPaths := map[string]string{
 		"map api: map holds itself":  "map.self",
@@ -264,7 +264,7 @@ func TestCyclesAreErrors(t *testing.T) {
 			assert.Equal(t, "InvalidValue|"+path, lines[name+"|"+call], "%s / %s", name, call)
 		}
 	}
-	for _, k := range []string{"deep struct|Diff zero", "deep struct|Apply zero", "deep any|Diff zero", "deep any|StrategicMergeMapPatch"} {
+	for _, k := range []string{"deep struct|Diff zero", "deep struct|Apply zero", "deep any|Diff zero", "deep any|ApplyMap"} {
 		assert.Equal(t, "Limit", lines[k], k)
 	}
 }

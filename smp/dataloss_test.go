@@ -78,7 +78,7 @@ func checkNoLossOn[T any](t *testing.T, c dlCase[T], onCurrent *T) {
 		}
 		var zero T
 		twoWay := checkTypedDiff(t, c.original, c.modified)
-		pj, err := smp.CreateTwoWayMergePatch(marshal(t, c.original), marshal(t, c.modified), zero)
+		pj, err := smp.DiffJSON(marshal(t, c.original), marshal(t, c.modified), zero)
 		require.NoError(t, err)
 		requireTypedApplies(t, c.original, twoWay, want)
 		requireJSONApplies(t, marshal(t, c.original), pj, zero, want)
@@ -88,7 +88,7 @@ func checkNoLossOn[T any](t *testing.T, c dlCase[T], onCurrent *T) {
 			p3, err := checkTypedThreeWay(t, c.original, c.modified, c.current, smp.WithOverwrite(overwrite))
 			require.NoError(t, err, "overwrite=%v", overwrite)
 			requireTypedApplies(t, c.current, p3, wantCur)
-			pj3, err := smp.CreateThreeWayMergePatch(marshal(t, c.original), marshal(t, c.modified), marshal(t, c.current), zero, overwrite)
+			pj3, err := smp.ThreeWayJSON(marshal(t, c.original), marshal(t, c.modified), marshal(t, c.current), zero, smp.WithOverwrite(overwrite))
 			require.NoError(t, err)
 			requireJSONApplies(t, marshal(t, c.current), pj3, zero, wantCur)
 		}
@@ -107,12 +107,12 @@ func requireTypedApplies[T any](t *testing.T, on T, p smp.Patch, want any) {
 
 func requireJSONApplies(t *testing.T, on, p []byte, ds any, want any) {
 	t.Helper()
-	once, err := smp.StrategicMergePatch(on, p, ds)
+	once, err := smp.ApplyJSON(on, p, ds)
 	require.NoError(t, err, "patch %s", p)
-	require.Empty(t, cmp.Diff(want, typedDecode(t, once)), "StrategicMergePatch of %s to %s", p, on)
-	twice, err := smp.StrategicMergePatch(once, p, ds)
+	require.Empty(t, cmp.Diff(want, typedDecode(t, once)), "ApplyJSON of %s to %s", p, on)
+	twice, err := smp.ApplyJSON(once, p, ds)
 	require.NoError(t, err)
-	require.Empty(t, cmp.Diff(want, typedDecode(t, twice)), "StrategicMergePatch twice of %s", p)
+	require.Empty(t, cmp.Diff(want, typedDecode(t, twice)), "ApplyJSON twice of %s", p)
 }
 
 func jsonOf(t *testing.T, v any) any { return typedDecode(t, marshal(t, v)) }
@@ -235,7 +235,7 @@ func TestNestedDirectivesStayInside(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := smp.StrategicMergePatch([]byte(current), []byte(c.patch), dlTeam{})
+			got, err := smp.ApplyJSON([]byte(current), []byte(c.patch), dlTeam{})
 			require.NoError(t, err)
 			require.Empty(t, cmp.Diff(typedDecode(t, []byte(c.want)), typedDecode(t, got)))
 			var cur dlTeam
@@ -261,7 +261,7 @@ func TestRecreatedElementPlace(t *testing.T) {
 		{`{"items":[{"name":"c"},{"name":"x"},{"$patch":"delete","name":"x"}]}`,
 			`{"items":[{"name":"c"},{"name":"x"},{"name":"a"},{"name":"b"}]}`},
 	} {
-		got, err := smp.StrategicMergePatch([]byte(current), []byte(c.patch), dlDoc{})
+		got, err := smp.ApplyJSON([]byte(current), []byte(c.patch), dlDoc{})
 		require.NoError(t, err)
 		require.JSONEq(t, c.want, string(got), c.patch)
 		var cur dlDoc

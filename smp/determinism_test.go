@@ -168,11 +168,11 @@ func TestErrorsAreDeterministic(t *testing.T) {
 		want = "InvalidValue at deep.a07.inf"
 		assert.Equal(t, want, oneAnswer(t, func() error { _, err := smp.Diff(detDoc{}, anyDoc); return err }))
 		assert.Equal(t, want, oneAnswer(t, func() error {
-			_, err := smp.CreateTwoWayMergeMapPatch(smp.JSONMap{}, smp.JSONMap{"deep": anyDoc.Deep}, detDoc{})
+			_, err := smp.DiffMap(smp.JSONMap{}, smp.JSONMap{"deep": anyDoc.Deep}, detDoc{})
 			return err
 		}))
 		assert.Equal(t, want, oneAnswer(t, func() error {
-			_, err := smp.StrategicMergeMapPatch(smp.JSONMap{"deep": anyDoc.Deep}, smp.JSONMap{}, detDoc{})
+			_, err := smp.ApplyMap(smp.JSONMap{"deep": anyDoc.Deep}, smp.JSONMap{}, detDoc{})
 			return err
 		}))
 	})

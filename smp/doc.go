@@ -16,12 +16,13 @@
 // The typed API walks Go values, without a JSON round trip: Diff and
 // ThreeWay make a Patch, Apply applies one and returns a new value;
 // ParsePatch reads a patch from the wire. The JSON API works on bytes:
-// ApplyJSON, DiffJSON and ThreeWayJSON, and Kubernetes' own names and
-// arguments (StrategicMergePatch, CreateTwoWayMergePatch,
-// CreateThreeWayMergePatch, StrategicMergeMapPatch,
-// CreateTwoWayMergeMapPatch, MergingMapsHaveConflicts) so that it can
-// replace k8s.io/apimachinery/pkg/util/strategicpatch. Both APIs give the
-// same results.
+// ApplyJSON, DiffJSON and ThreeWayJSON, and on decoded objects: ApplyMap,
+// DiffMap and PatchesConflict. Both APIs give the same results.
+// Kubernetes' names and arguments (StrategicMergePatch,
+// CreateTwoWayMergePatch, ...) have one home: the nested module
+// github.com/typedpatch/typedpatch/kube, whose package strategicpatch
+// replaces k8s.io/apimachinery/pkg/util/strategicpatch with Kubernetes'
+// types and behaviour.
 //
 // # Options
 //

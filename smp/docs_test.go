@@ -47,18 +47,18 @@ func TestFormatExamples(t *testing.T) {
 			require.True(t, ok, typ)
 			switch op {
 			case "apply":
-				out, err := smp.StrategicMergePatch(mustMarshal(c.Original), mustMarshal(c.Patch), schema)
+				out, err := smp.ApplyJSON(mustMarshal(c.Original), mustMarshal(c.Patch), schema)
 				require.NoError(t, err)
 				if d := cmp.Diff(normalize(c.Result), normalize(decodeMap(out))); d != "" {
 					t.Fatalf("result (-doc +got):\n%s", d)
 				}
 			case "diff":
-				out, err := smp.CreateTwoWayMergePatch(mustMarshal(c.Original), mustMarshal(c.Modified), schema)
+				out, err := smp.DiffJSON(mustMarshal(c.Original), mustMarshal(c.Modified), schema)
 				require.NoError(t, err)
 				if d := cmp.Diff(normalize(c.Patch), normalize(decodeMap(out))); d != "" {
 					t.Fatalf("patch (-doc +got):\n%s", d)
 				}
-				res, err := smp.StrategicMergePatch(mustMarshal(c.Original), out, schema)
+				res, err := smp.ApplyJSON(mustMarshal(c.Original), out, schema)
 				require.NoError(t, err)
 				if d := cmp.Diff(normalize(c.Modified), normalize(decodeMap(res))); d != "" {
 					t.Fatalf("applying the patch does not give modified (-modified +got):\n%s", d)

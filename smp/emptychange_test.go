@@ -75,7 +75,7 @@ func TestThreeWayEmptyChangesDoNotConflict(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, terr)
 			// The patch brings current to modified's values, nil ≡ empty.
-			res, err := smp.StrategicMergePatch([]byte(c.current), p, neDoc{})
+			res, err := smp.ApplyJSON([]byte(c.current), p, neDoc{})
 			require.NoError(t, err)
 			var got neDoc
 			require.NoError(t, json.Unmarshal(res, &got))

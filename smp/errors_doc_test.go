@@ -56,15 +56,15 @@ func runErrorExample(op, original, input string) error {
 	var err error
 	switch op {
 	case "apply":
-		_, err = smp.StrategicMergePatch([]byte(original), []byte(input), pod)
+		_, err = smp.ApplyJSON([]byte(original), []byte(input), pod)
 	case "schema":
-		_, err = smp.StrategicMergePatch([]byte(original), []byte(input), 42)
+		_, err = smp.ApplyJSON([]byte(original), []byte(input), 42)
 	case "depth1":
 		_, err = smp.ApplyJSON([]byte(`{}`), []byte(input), pod, smp.WithLimits(smp.Limits{MaxDepth: 1}))
 	case "threeway":
-		_, err = smp.CreateThreeWayMergePatch([]byte(`{"spec":{"nodeName":"a"}}`), []byte(input), []byte(`{"spec":{"nodeName":"c"}}`), pod, false)
+		_, err = smp.ThreeWayJSON([]byte(`{"spec":{"nodeName":"a"}}`), []byte(input), []byte(`{"spec":{"nodeName":"c"}}`), pod, smp.WithOverwrite(false))
 	case "precondition":
-		_, err = smp.CreateTwoWayMergePatch([]byte(`{"kind":"A"}`), []byte(input), pod, smp.RequireKeyUnchanged("kind"))
+		_, err = smp.DiffJSON([]byte(`{"kind":"A"}`), []byte(input), pod, smp.WithPreconditions(smp.RequireKeyUnchanged("kind")))
 	case "compose":
 		_, err = smp.ComposeJSON(pod, []byte(`{"metadata":{"finalizers":null}}`), []byte(input))
 	default:

@@ -206,18 +206,18 @@ func checkErrorText(t *testing.T, what string, err error) string {
 func TestHostileInputInErrors(t *testing.T) {
 	const original = `{"spec":{"containers":[{"name":"n"}]}}`
 	apis := map[string]func(doc string) error{
-		"StrategicMergePatch": func(doc string) error {
-			_, err := smp.StrategicMergePatch([]byte(original), []byte(doc), &fixtures.Pod{})
+		"ApplyJSON": func(doc string) error {
+			_, err := smp.ApplyJSON([]byte(original), []byte(doc), &fixtures.Pod{})
 			return err
 		},
-		"StrategicMergeMapPatch": func(doc string) error {
+		"ApplyMap": func(doc string) error {
 			var p smp.JSONMap
 			d := json.NewDecoder(strings.NewReader(doc))
 			d.UseNumber()
 			if err := d.Decode(&p); err != nil {
 				return err
 			}
-			_, err := smp.StrategicMergeMapPatch(smp.JSONMap{}, p, &fixtures.Pod{})
+			_, err := smp.ApplyMap(smp.JSONMap{}, p, &fixtures.Pod{})
 			return err
 		},
 		"typed Apply": func(doc string) error {
@@ -274,7 +274,7 @@ func TestHostileMapKeysInErrors(t *testing.T) {
 	printed := map[string]string{}
 	for _, h := range hostileStrings {
 		p := smp.JSONMap{"metadata": map[string]any{"labels": map[string]any{h: json.Number("5")}}}
-		_, err := smp.StrategicMergeMapPatch(smp.JSONMap{}, p, &fixtures.Pod{})
+		_, err := smp.ApplyMap(smp.JSONMap{}, p, &fixtures.Pod{})
 		s := checkErrorText(t, "map API "+quoteShort(h), err)
 		var e *smp.Error
 		require.ErrorAs(t, err, &e)
@@ -303,11 +303,11 @@ func TestHostileKeysInConflicts(t *testing.T) {
 		}
 		typed[s] = quoteShort(h)
 
-		_, err = smp.CreateThreeWayMergePatch(doc(h, "1"), doc(h, "2"), doc(h, "3"), &fixtures.Pod{}, false)
+		_, err = smp.ThreeWayJSON(doc(h, "1"), doc(h, "2"), doc(h, "3"), &fixtures.Pod{}, smp.WithOverwrite(false))
 		require.True(t, smp.IsConflict(err), "%v", err)
-		s = checkErrorText(t, "CreateThreeWayMergePatch "+quoteShort(h), err)
+		s = checkErrorText(t, "ThreeWayJSON "+quoteShort(h), err)
 		if prev, dup := js[s]; dup {
-			t.Errorf("CreateThreeWayMergePatch %s and %s print the same error %q", quoteShort(h), prev, s)
+			t.Errorf("ThreeWayJSON %s and %s print the same error %q", quoteShort(h), prev, s)
 		}
 		js[s] = quoteShort(h)
 	}
@@ -323,8 +323,8 @@ func TestOversizedNumberInErrors(t *testing.T) {
 		`{"spec":{"tolerations":[{"key":"k","tolerationSeconds":` + big + `}]}}`,
 	}
 	for _, p := range patches {
-		_, err := smp.StrategicMergePatch([]byte(`{}`), []byte(p), &fixtures.Pod{})
-		s := checkErrorText(t, "StrategicMergePatch", err)
+		_, err := smp.ApplyJSON([]byte(`{}`), []byte(p), &fixtures.Pod{})
+		s := checkErrorText(t, "ApplyJSON", err)
 		assert.Equal(t, smp.ErrInvalidValue, smp.KindOf(err), s)
 		assert.Contains(t, s, "(100001 bytes)", "the length of what was cut")
 		assert.Contains(t, s, `"7000`, "the start of the number")
@@ -347,7 +347,7 @@ func TestLongListsInMessagesAreCut(t *testing.T) {
 		mod.WriteString(sep + `"k` + strconv.Itoa(i) + `":"c"`)
 	}
 	wrap := func(b *strings.Builder) []byte { return []byte(`{"metadata":{"labels":{` + b.String() + `}}}`) }
-	_, err := smp.CreateThreeWayMergePatch(wrap(&orig), wrap(&mod), wrap(&cur), &fixtures.Pod{}, false)
+	_, err := smp.ThreeWayJSON(wrap(&orig), wrap(&mod), wrap(&cur), &fixtures.Pod{}, smp.WithOverwrite(false))
 	require.True(t, smp.IsConflict(err), "%v", err)
 	s := checkErrorText(t, "conflict", err)
 	assert.Contains(t, s, "1999 more:")
@@ -364,7 +364,7 @@ func TestLongListsInMessagesAreCut(t *testing.T) {
 	}
 	live := `{"spec":{"containers":[{"name":"nginx","ports":[` + ports.String() + `]}]}}`
 	patch := `{"spec":{"containers":[{"name":"nginx","ports":[{"$patchMergeKey":["containerPort"],"containerPort":53,"hostPort":1}]}]}}`
-	_, err = smp.StrategicMergePatch([]byte(live), []byte(patch), &fixtures.Pod{})
+	_, err = smp.ApplyJSON([]byte(live), []byte(patch), &fixtures.Pod{})
 	s = checkErrorText(t, "ambiguous", err)
 	assert.Equal(t, smp.ErrAmbiguousMergeKey, smp.KindOf(err))
 	assert.Contains(t, s, "it matches 50 elements")

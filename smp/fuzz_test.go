@@ -47,35 +47,35 @@ func checkOutput(t *testing.T, out []byte, err error) {
 	}
 }
 
-func FuzzStrategicMergePatch(f *testing.F) {
+func FuzzApplyJSON(f *testing.F) {
 	fuzzSeeds(f, func(f *testing.F, _ fixtures.Case, d ...[]byte) { f.Add(d[0], d[1], d[2]) })
 	f.Fuzz(func(t *testing.T, original, patch, _ []byte) {
 		for _, typ := range []any{&fixtures.Pod{}, &fixtures.SeedRecommendedBaz{}} {
-			out, err := smp.StrategicMergePatch(original, patch, typ)
+			out, err := smp.ApplyJSON(original, patch, typ)
 			checkOutput(t, out, err)
 		}
 	})
 }
 
-func FuzzCreateTwoWayMergePatch(f *testing.F) {
+func FuzzDiffJSON(f *testing.F) {
 	fuzzSeeds(f, func(f *testing.F, c fixtures.Case, d ...[]byte) { f.Add(d[0], d[2], d[1]) })
 	f.Fuzz(func(t *testing.T, original, modified, _ []byte) {
 		for _, typ := range []any{&fixtures.Pod{}, &fixtures.SeedRecommendedBaz{}} {
-			patch, err := smp.CreateTwoWayMergePatch(original, modified, typ)
+			patch, err := smp.DiffJSON(original, modified, typ)
 			checkOutput(t, patch, err)
 			if err == nil {
-				out, err := smp.StrategicMergePatch(original, patch, typ)
+				out, err := smp.ApplyJSON(original, patch, typ)
 				checkOutput(t, out, err)
 			}
 		}
 	})
 }
 
-func FuzzCreateThreeWayMergePatch(f *testing.F) {
+func FuzzThreeWayJSON(f *testing.F) {
 	fuzzSeeds(f, func(f *testing.F, c fixtures.Case, d ...[]byte) { f.Add(d[0], d[2], d[3]) })
 	f.Fuzz(func(t *testing.T, original, modified, current []byte) {
 		for _, overwrite := range []bool{false, true} {
-			out, err := smp.CreateThreeWayMergePatch(original, modified, current, &fixtures.Pod{}, overwrite)
+			out, err := smp.ThreeWayJSON(original, modified, current, &fixtures.Pod{}, smp.WithOverwrite(overwrite))
 			checkOutput(t, out, err)
 		}
 	})
@@ -119,7 +119,7 @@ func checkParsePatchApply(t *testing.T, current *fixtures.Pod, data []byte) {
 	if current == nil {
 		doc = []byte("{}") // a nil pointer is the empty object
 	}
-	out, jerr := smp.StrategicMergePatch(doc, data, &fixtures.Pod{})
+	out, jerr := smp.ApplyJSON(doc, data, &fixtures.Pod{})
 	if err != nil {
 		if smp.KindOf(err) == "" {
 			t.Fatalf("Apply: %T %v", err, err)

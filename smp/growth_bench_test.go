@@ -222,7 +222,7 @@ func BenchmarkGrowthPatchKeys(b *testing.B) {
 		benchGrowth(b, func(b *testing.B, n int) func() error {
 			patch := docs(b, n)[0]
 			return func() error {
-				_, err := smp.StrategicMergePatch([]byte(`{"metadata":{"name":"x"}}`), patch, &fixtures.ConfigMap{})
+				_, err := smp.ApplyJSON([]byte(`{"metadata":{"name":"x"}}`), patch, &fixtures.ConfigMap{})
 				return err
 			}
 		}, floorJSON(docs))

@@ -50,7 +50,7 @@ func TestGrowthPatchKeys(t *testing.T) {
 	const n = 3000
 	patch, err := json.Marshal(labelsPatch(n))
 	require.NoError(t, err)
-	out, err := smp.StrategicMergePatch([]byte(`{"metadata":{"name":"x","labels":{"kept":"1"}}}`), patch, &fixtures.ConfigMap{})
+	out, err := smp.ApplyJSON([]byte(`{"metadata":{"name":"x","labels":{"kept":"1"}}}`), patch, &fixtures.ConfigMap{})
 	require.NoError(t, err)
 	var cm fixtures.ConfigMap
 	require.NoError(t, json.Unmarshal(out, &cm))
@@ -59,8 +59,9 @@ func TestGrowthPatchKeys(t *testing.T) {
 	require.Equal(t, fmt.Sprint(n-1), cm.Labels[fmt.Sprintf("example.com/label-%d", n-1)])
 	// A list named by its field and by both of its directives is merged
 	// once.
-	out, err = smp.StrategicMergePatch([]byte(`{"metadata":{"finalizers":["a","b","c"]}}`),
+	out, err = smp.ApplyJSON([]byte(`{"metadata":{"finalizers":["a","b","c"]}}`),
 		[]byte(`{"metadata":{"finalizers":["d"],"$setElementOrder/finalizers":["d","c","a"],"$deleteFromPrimitiveList/finalizers":["b"]}}`), &fixtures.ConfigMap{})
+
 	require.NoError(t, err)
 	require.JSONEq(t, `{"metadata":{"finalizers":["d","c","a"]}}`, string(out))
 
@@ -114,7 +115,7 @@ func TestGrowthDeleteMany(t *testing.T) {
 		"map": func() ([]byte, error) {
 			var pm smp.JSONMap
 			require.NoError(t, json.Unmarshal([]byte(patch), &pm))
-			res, err := smp.StrategicMergeMapPatch(orig, pm, &fixtures.Pod{})
+			res, err := smp.ApplyMap(orig, pm, &fixtures.Pod{})
 			if err != nil {
 				return nil, err
 			}
@@ -184,14 +185,14 @@ func TestGrowthThreeWayPairing(t *testing.T) {
 	ob, _ := json.Marshal(o)
 	mb, _ := json.Marshal(m)
 	cb, _ := json.Marshal(c)
-	jp, err := smp.CreateThreeWayMergePatch(ob, mb, cb, &fixtures.Container{}, true)
+	jp, err := smp.ThreeWayJSON(ob, mb, cb, &fixtures.Container{}, smp.WithOverwrite(true))
 	require.NoError(t, err)
 	tp, err := smp.ThreeWay(o, m, c)
 	require.NoError(t, err)
 	tpb, err := tp.MarshalJSON()
 	require.NoError(t, err)
 	for name, patch := range map[string][]byte{"json": jp, "typed": tpb} {
-		out, err := smp.StrategicMergePatch(cb, patch, &fixtures.Container{})
+		out, err := smp.ApplyJSON(cb, patch, &fixtures.Container{})
 		require.NoError(t, err, name)
 		var got fixtures.Container
 		require.NoError(t, json.Unmarshal(out, &got), name)
@@ -233,7 +234,7 @@ func TestGrowthDeepApply(t *testing.T) {
 	var om, pm smp.JSONMap
 	require.NoError(t, json.Unmarshal(doc, &om))
 	require.NoError(t, json.Unmarshal(patch, &pm))
-	want, err := smp.StrategicMergeMapPatch(om, pm, &growthDeep{})
+	want, err := smp.ApplyMap(om, pm, &growthDeep{})
 	require.NoError(t, err)
 	wb, _ := json.Marshal(want)
 	require.JSONEq(t, string(wb), string(out))
@@ -264,7 +265,7 @@ func TestGrowthThreeWayKeyed(t *testing.T) {
 	jp, err := smp.ThreeWayJSON(ob, mustMarshal(m), ob, &fixtures.Container{})
 	require.NoError(t, err)
 	for name, patch := range map[string][]byte{"typed": tpb, "json": jp} {
-		out, err := smp.StrategicMergePatch(ob, patch, &fixtures.Container{})
+		out, err := smp.ApplyJSON(ob, patch, &fixtures.Container{})
 		require.NoError(t, err, name)
 		var got fixtures.Container
 		require.NoError(t, json.Unmarshal(out, &got), name)

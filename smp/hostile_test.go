@@ -20,7 +20,7 @@ func nested(depth int) string {
 
 func TestDepthLimit(t *testing.T) {
 	// 100,000 levels: refused by the decoder, not a stack overflow.
-	_, err := smp.StrategicMergePatch([]byte(`{}`), []byte(nested(100_000)), &fixtures.ConfigMap{})
+	_, err := smp.ApplyJSON([]byte(`{}`), []byte(nested(100_000)), &fixtures.ConfigMap{})
 	require.Error(t, err)
 	assert.Equal(t, smp.ErrInvalidJSON, smp.KindOf(err), "%v", err)
 	// Beyond the configured depth: a limit error with the path.
@@ -29,7 +29,7 @@ func TestDepthLimit(t *testing.T) {
 	assert.Equal(t, smp.ErrLimit, smp.KindOf(err))
 	assert.Equal(t, "a.a.a.a.a.a.a.a.a.a.a", err.(*smp.Error).Path.String())
 	// Within the default depth: fine.
-	_, err = smp.StrategicMergePatch([]byte(`{}`), []byte(nested(500)), &fixtures.ConfigMap{})
+	_, err = smp.ApplyJSON([]byte(`{}`), []byte(nested(500)), &fixtures.ConfigMap{})
 	require.NoError(t, err)
 }
 
@@ -58,7 +58,7 @@ func TestMapAPINoMutation(t *testing.T) {
 	}
 	for i, p := range patches {
 		o, pc := orig(), deepCopy(p)
-		res, err := smp.StrategicMergeMapPatch(o, p, &fixtures.Pod{})
+		res, err := smp.ApplyMap(o, p, &fixtures.Pod{})
 		assert.Empty(t, cmp.Diff(orig(), o), "patch %d: original changed", i)
 		assert.Empty(t, cmp.Diff(pc, p), "patch %d: patch changed", i)
 		if err == nil {
@@ -69,7 +69,7 @@ func TestMapAPINoMutation(t *testing.T) {
 		m, mc := orig(), orig()
 		m["metadata"].(map[string]any)["name"] = "q"
 		mc["metadata"].(map[string]any)["name"] = "q"
-		_, _ = smp.CreateTwoWayMergeMapPatch(o, m, &fixtures.Pod{})
+		_, _ = smp.DiffMap(o, m, &fixtures.Pod{})
 		assert.Empty(t, cmp.Diff(orig(), o))
 		assert.Empty(t, cmp.Diff(mc, m))
 	}
@@ -118,7 +118,7 @@ func TestConcurrentUse(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				out, err := smp.StrategicMergePatch([]byte(j.original), []byte(j.patch), j.typ)
+				out, err := smp.ApplyJSON([]byte(j.original), []byte(j.patch), j.typ)
 				if err == nil && string(out) != j.want {
 					err = fmt.Errorf("goroutine %d: got %s, want %s", i, out, j.want)
 				}

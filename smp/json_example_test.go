@@ -9,10 +9,10 @@ import (
 )
 
 // The element the patch does not reach is written back as it was read.
-func ExampleStrategicMergePatch() {
+func ExampleApplyJSON() {
 	live := []byte(`{"spec":{"containers":[{"name":"web","image":"nginx:1"},{"name":"log","image":"fluent:1"}]}}`)
 	patch := []byte(`{"spec":{"containers":[{"name":"web","image":"nginx:2"}]}}`)
-	out, err := smp.StrategicMergePatch(live, patch, fixtures.Pod{})
+	out, err := smp.ApplyJSON(live, patch, fixtures.Pod{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -21,10 +21,10 @@ func ExampleStrategicMergePatch() {
 	// Output: {"spec":{"containers":[{"image":"nginx:2","name":"web"},{"name":"log","image":"fluent:1"}]}}
 }
 
-func ExampleCreateTwoWayMergePatch() {
+func ExampleDiffJSON() {
 	original := []byte(`{"metadata":{"finalizers":["a","b"]},"spec":{"containers":[{"name":"web","image":"nginx:1"},{"name":"old"}]}}`)
 	modified := []byte(`{"metadata":{"finalizers":["a"]},"spec":{"containers":[{"name":"web","image":"nginx:2"}]}}`)
-	patch, err := smp.CreateTwoWayMergePatch(original, modified, fixtures.Pod{})
+	patch, err := smp.DiffJSON(original, modified, fixtures.Pod{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -33,16 +33,16 @@ func ExampleCreateTwoWayMergePatch() {
 	// Output: {"metadata":{"$deleteFromPrimitiveList/finalizers":["b"],"$setElementOrder/finalizers":["a"]},"spec":{"$setElementOrder/containers":[{"name":"web"}],"containers":[{"image":"nginx:2","name":"web"},{"$patch":"delete","name":"old"}]}}
 }
 
-func ExampleCreateThreeWayMergePatch() {
+func ExampleThreeWayJSON() {
 	lastApplied := []byte(`{"spec":{"nodeName":"a","hostname":"h1"}}`)
 	config := []byte(`{"spec":{"nodeName":"b","hostname":"h1"}}`)
 	live := []byte(`{"spec":{"nodeName":"c","hostname":"h1","dnsPolicy":"None"}}`)
-	_, err := smp.CreateThreeWayMergePatch(lastApplied, config, live, fixtures.Pod{}, false)
+	_, err := smp.ThreeWayJSON(lastApplied, config, live, fixtures.Pod{}, smp.WithOverwrite(false))
 	var e *smp.Error
 	if errors.As(err, &e) && smp.IsConflict(err) {
 		fmt.Println("conflict at", e.Path)
 	}
-	patch, _ := smp.CreateThreeWayMergePatch(lastApplied, config, live, fixtures.Pod{}, true)
+	patch, _ := smp.ThreeWayJSON(lastApplied, config, live, fixtures.Pod{}, smp.WithOverwrite(true))
 	fmt.Println(string(patch))
 	// Output:
 	// conflict at spec.nodeName
@@ -50,7 +50,7 @@ func ExampleCreateThreeWayMergePatch() {
 }
 
 func ExampleError() {
-	_, err := smp.StrategicMergePatch([]byte(`{}`), []byte(`{"spec":{"containers":[{"image":"x"}]}}`), fixtures.Pod{})
+	_, err := smp.ApplyJSON([]byte(`{}`), []byte(`{"spec":{"containers":[{"image":"x"}]}}`), fixtures.Pod{})
 	var e *smp.Error
 	if errors.As(err, &e) {
 		fmt.Println(e.Kind)

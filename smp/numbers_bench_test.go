@@ -44,7 +44,7 @@ func BenchmarkHugeNumbers(b *testing.B) {
 		b.Run(d.name+"/apply", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := smp.StrategicMergePatch(d.doc, patch, &fixtures.ConfigMap{}); err != nil {
+				if _, err := smp.ApplyJSON(d.doc, patch, &fixtures.ConfigMap{}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -78,7 +78,7 @@ func BenchmarkNumberLength(b *testing.B) {
 				b.SetBytes(int64(len(doc)))
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := smp.StrategicMergePatch(doc, patch, &fixtures.ConfigMap{}); err != nil {
+					if _, err := smp.ApplyJSON(doc, patch, &fixtures.ConfigMap{}); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -176,9 +176,9 @@ func TestNumberDiffRoundTrip(t *testing.T) {
 	got, err = smp.Apply(o, tp)
 	require.NoError(t, err)
 	assert.Empty(t, cmp.Diff(m, got, sameNumber), "typed three-way: patch %.300s", tp)
-	jp, err = smp.CreateThreeWayMergePatch(od, md, od, &numDoc{}, false)
+	jp, err = smp.ThreeWayJSON(od, md, od, &numDoc{}, smp.WithOverwrite(false))
 	require.NoError(t, err)
-	res, err = smp.StrategicMergePatch(od, jp, &numDoc{})
+	res, err = smp.ApplyJSON(od, jp, &numDoc{})
 	require.NoError(t, err)
 	back = numDoc{}
 	require.NoError(t, json.Unmarshal(res, &back))
@@ -214,25 +214,25 @@ func TestHugeNumbersCostLinear(t *testing.T) {
 		in   int
 		run  func() error
 	}{
-		{"apply to exponents", len(exps), func() error { _, err := smp.StrategicMergePatch(exps, x, &fixtures.ConfigMap{}); return err }},
+		{"apply to exponents", len(exps), func() error { _, err := smp.ApplyJSON(exps, x, &fixtures.ConfigMap{}); return err }},
 		{"apply exponents", len(exps), func() error {
 			_, err := smp.ApplyJSON(x, exps, &fixtures.ConfigMap{}, smp.WithTypeChecks(false))
 			return err
 		}},
 		{"diff exponents", len(exps), func() error { _, err := smp.DiffJSON(exps, x, &fixtures.ConfigMap{}); return err }},
 		{"three-way exponents", 2 * len(exps), func() error {
-			_, err := smp.CreateThreeWayMergePatch(x, exps, exps, &fixtures.ConfigMap{}, false)
+			_, err := smp.ThreeWayJSON(x, exps, exps, &fixtures.ConfigMap{}, smp.WithOverwrite(false))
 			return err
 		}},
 		{"long exponents", len(bigExp), func() error { _, err := smp.DiffJSON(bigExp, x, &fixtures.ConfigMap{}); return err }},
 		{"rejected ports", len(portPatch) + len(pod), func() error {
-			_, err := smp.StrategicMergePatch(pod, portPatch, &fixtures.Pod{})
+			_, err := smp.ApplyJSON(pod, portPatch, &fixtures.Pod{})
 			if smp.KindOf(err) != smp.ErrInvalidValue {
 				return fmt.Errorf("want InvalidValue, got %v", err)
 			}
 			return nil
 		}},
-		{"apply to fraction", len(frac), func() error { _, err := smp.StrategicMergePatch(frac, x, &fixtures.ConfigMap{}); return err }},
+		{"apply to fraction", len(frac), func() error { _, err := smp.ApplyJSON(frac, x, &fixtures.ConfigMap{}); return err }},
 		{"diff fraction", len(frac), func() error { _, err := smp.DiffJSON(frac, x, &fixtures.ConfigMap{}); return err }},
 	}
 	for _, c := range cases {

@@ -74,10 +74,10 @@ func TestKeylessElementsOnlyInReplacedLists(t *testing.T) {
 		`{"spec":{"imagePullSecrets":[{"name":"b"},{}]}}`,
 		`{"spec":{"$setElementOrder/imagePullSecrets":[{}],"imagePullSecrets":[{},{"$patch":"replace"}]}}`,
 	} {
-		_, err := smp.StrategicMergePatch(cur, []byte(p), fixtures.Pod{})
+		_, err := smp.ApplyJSON(cur, []byte(p), fixtures.Pod{})
 		require.Equal(t, smp.ErrMissingMergeKey, smp.KindOf(err), "%s: %v", p, err)
 	}
-	got, err := smp.StrategicMergePatch(cur, []byte(`{"spec":{"imagePullSecrets":[{},{"name":"b"},{"$patch":"replace"}]}}`), fixtures.Pod{})
+	got, err := smp.ApplyJSON(cur, []byte(`{"spec":{"imagePullSecrets":[{},{"name":"b"},{"$patch":"replace"}]}}`), fixtures.Pod{})
 	require.NoError(t, err)
 	require.JSONEq(t, `{"spec":{"imagePullSecrets":[{},{"name":"b"}]}}`, string(got))
 }
@@ -122,9 +122,9 @@ func TestReplacedObjectsKeepEmptyObjects(t *testing.T) {
 	o := []byte(`{"set":["a"],"u":{"x":"1"},"n":{"u":{"x":"1"}}}`)
 	m := []byte(`{"set":["a","a"],"u":{},"n":{"u":{},"n":{}}}`)
 	for _, overwrite := range []bool{true, false} {
-		p, err := smp.CreateThreeWayMergePatch(o, m, o, dlRoot{}, overwrite)
+		p, err := smp.ThreeWayJSON(o, m, o, dlRoot{}, smp.WithOverwrite(overwrite))
 		require.NoError(t, err)
-		got, err := smp.StrategicMergePatch(o, p, dlRoot{})
+		got, err := smp.ApplyJSON(o, p, dlRoot{})
 		require.NoError(t, err)
 		require.JSONEq(t, string(m), string(got), "patch %s", p)
 		p, err = smp.ThreeWayJSON(o, m, o, dlRoot{}, smp.WithOverwrite(overwrite))

@@ -15,15 +15,15 @@ import (
 func jsonOps(schema any) map[string]error {
 	doc, other := []byte(`{"a":"x","l":[{"k":"1"}]}`), []byte(`{"a":"y","l":[{"k":"2"}]}`)
 	errs := map[string]error{}
-	_, errs["StrategicMergePatch"] = smp.StrategicMergePatch(doc, other, schema)
+	_, errs["StrategicMergePatch"] = smp.ApplyJSON(doc, other, schema)
 	_, errs["ApplyJSON"] = smp.ApplyJSON(doc, other, schema)
-	_, errs["CreateTwoWayMergePatch"] = smp.CreateTwoWayMergePatch(doc, other, schema)
+	_, errs["CreateTwoWayMergePatch"] = smp.DiffJSON(doc, other, schema)
 	_, errs["DiffJSON"] = smp.DiffJSON(doc, other, schema)
-	_, errs["CreateThreeWayMergePatch"] = smp.CreateThreeWayMergePatch(doc, other, doc, schema, false)
+	_, errs["CreateThreeWayMergePatch"] = smp.ThreeWayJSON(doc, other, doc, schema, smp.WithOverwrite(false))
 	_, errs["ThreeWayJSON"] = smp.ThreeWayJSON(doc, other, doc, schema)
 	m, n := smp.JSONMap{"a": "x"}, smp.JSONMap{"a": "y"}
-	_, errs["StrategicMergeMapPatch"] = smp.StrategicMergeMapPatch(m, n, schema)
-	_, errs["CreateTwoWayMergeMapPatch"] = smp.CreateTwoWayMergeMapPatch(m, n, schema)
+	_, errs["StrategicMergeMapPatch"] = smp.ApplyMap(m, n, schema)
+	_, errs["CreateTwoWayMergeMapPatch"] = smp.DiffMap(m, n, schema)
 	return errs
 }
 

@@ -19,7 +19,7 @@ func TestThreeWayServerFilledKeyField(t *testing.T) {
 	current := `{"spec":{"containers":[{"name":"web","image":"nginx:1","ports":[{"containerPort":80,"protocol":"TCP"}]}]}}`
 	p, err := threeWay(t, original, modified, current)
 	require.NoError(t, err, "no conflict")
-	res, err := smp.StrategicMergePatch([]byte(current), mustMarshal(p), &fixtures.Pod{})
+	res, err := smp.ApplyJSON([]byte(current), mustMarshal(p), &fixtures.Pod{})
 	require.NoError(t, err)
 	assert.Equal(t, decodeMap([]byte(`{"spec":{"containers":[{"name":"web","image":"nginx:2","ports":[{"containerPort":80,"protocol":"TCP"}]}]}}`)), decodeMap(res), "patch %v", p)
 
@@ -29,7 +29,7 @@ func TestThreeWayServerFilledKeyField(t *testing.T) {
 	modified = `{"spec":{"containers":[{"name":"web","ports":[{"containerPort":80,"hostPort":1}]}]}}`
 	p, err = threeWay(t, original, modified, original)
 	require.NoError(t, err)
-	res, err = smp.StrategicMergePatch([]byte(original), mustMarshal(p), &fixtures.Pod{})
+	res, err = smp.ApplyJSON([]byte(original), mustMarshal(p), &fixtures.Pod{})
 	require.NoError(t, err)
 	assert.Equal(t, decodeMap([]byte(modified)), decodeMap(res), "patch %v", p)
 }
@@ -43,7 +43,7 @@ func TestThreeWayServerFilledKeyFieldDeletion(t *testing.T) {
 	current := `{"spec":{"ports":[{"port":1,"protocol":"x","nodePort":1}]}}`
 	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.Service{})
 	require.NoError(t, err)
-	res, err := smp.StrategicMergePatch([]byte(current), out, &fixtures.Service{})
+	res, err := smp.ApplyJSON([]byte(current), out, &fixtures.Service{})
 	require.NoError(t, err, "patch %s", out)
 	assert.Equal(t, decodeMap([]byte(`{"spec":{"ports":[{"port":1,"protocol":"x"}]}}`)), decodeMap(res), "patch %s", out)
 }
@@ -111,7 +111,7 @@ func TestThreeWayDeletesServerFilledElement(t *testing.T) {
 	current := `{"spec":{"ports":[{"port":1,"protocol":"TCP"},{"port":2,"protocol":"TCP"}]}}`
 	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.Service{})
 	require.NoError(t, err, "no conflict: the server filled the protocol in")
-	res, err := smp.StrategicMergePatch([]byte(current), out, &fixtures.Service{})
+	res, err := smp.ApplyJSON([]byte(current), out, &fixtures.Service{})
 	require.NoError(t, err)
 	assert.Equal(t, decodeMap([]byte(`{"spec":{"ports":[{"port":2,"protocol":"TCP"}]}}`)), decodeMap(res), "patch %s", out)
 }

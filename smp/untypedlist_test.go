@@ -27,11 +27,11 @@ func TestUntypedListsLoseDirectives(t *testing.T) {
 		{`{"x":[[{"$patch":"delete"}],[{"k":{"n":null,"m":[{"$patch":"x"}]}}]]}`, `{"x":[[],[{"k":{"m":[]}}]]}`},
 	}
 	for _, c := range cases {
-		got, err := smp.StrategicMergePatch([]byte(`{}`), []byte(c.patch), &fixtures.Pod{})
+		got, err := smp.ApplyJSON([]byte(`{}`), []byte(c.patch), &fixtures.Pod{})
 		require.NoError(t, err, c.patch)
 		assert.JSONEq(t, c.want, string(got), c.patch)
 	}
-	_, err := smp.StrategicMergePatch([]byte(`{}`), []byte(`{"x":[{"k":{"$patch":"bogus"}}]}`), &fixtures.Pod{})
+	_, err := smp.ApplyJSON([]byte(`{}`), []byte(`{"x":[{"k":{"$patch":"bogus"}}]}`), &fixtures.Pod{})
 	assert.Equal(t, smp.ErrInvalidDirective, smp.KindOf(err), "%v", err)
 }
 

@@ -203,7 +203,7 @@ func MergingMapsHaveConflicts(left, right map[string]interface{}, schema LookupP
 	if err != nil {
 		return false, err
 	}
-	conflict, err := smp.MergingMapsHaveConflicts(lm, rm, t)
+	conflict, err := smp.PatchesConflict(lm, rm, t)
 	return conflict, kubeError(err)
 }
 
