@@ -191,8 +191,9 @@ func (b *builder) fillStruct(st *Type, t reflect.Type) error {
 	return nil
 }
 
-// patchMeta parses and validates a field's patch tags. Merge keys are
-// checked against the element type once that type is complete, in
+// patchMeta parses and validates a field's patch tags, dropping what has
+// no effect on the field's kind (see dropIneffective). A list's tags are
+// checked against its element type once that type is complete, in
 // [builder.validateKeys].
 func (b *builder) patchMeta(owner reflect.Type, f *Field, tags fieldTags) error {
 	fail := func(rule Rule, msg string) error {
