@@ -31,9 +31,9 @@ import (
 // through this engine with the checks Kubernetes' own tests make.
 
 // mergeItem has the shape and tags of the type Kubernetes' vectors patch
-// (MergeItem in its patch_test.go), but for MergeItemPtr's patchMergeKey:
-// reflectschema rejects a merge key on a field that is not a list, where
-// Kubernetes ignores it.
+// (MergeItem in its patch_test.go). MergeItemPtr's patchMergeKey has no
+// effect on a pointer to a struct: reflectschema ignores it, as Kubernetes
+// does where the JSON there is an object.
 type mergeItem struct {
 	Name                  string               `json:"name,omitempty"`
 	Value                 string               `json:"value,omitempty"`
@@ -42,7 +42,7 @@ type mergeItem struct {
 	NonMergingList        []mergeItem          `json:"nonMergingList,omitempty"`
 	MergingIntList        []int                `json:"mergingIntList,omitempty" patchStrategy:"merge"`
 	NonMergingIntList     []int                `json:"nonMergingIntList,omitempty"`
-	MergeItemPtr          *mergeItem           `json:"mergeItemPtr,omitempty" patchStrategy:"merge"`
+	MergeItemPtr          *mergeItem           `json:"mergeItemPtr,omitempty" patchStrategy:"merge" patchMergeKey:"name"`
 	SimpleMap             map[string]string    `json:"simpleMap,omitempty"`
 	ReplacingItem         runtime.RawExtension `json:"replacingItem,omitempty" patchStrategy:"replace"`
 	JSONItem              struct{ Raw []byte } `json:"jsonItem,omitempty"`

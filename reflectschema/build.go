@@ -24,6 +24,7 @@ type builder struct {
 type pendingField struct {
 	owner reflect.Type
 	field *Field
+	tags  fieldTags
 }
 
 // typeOf returns the schema of t, building it if needed. Pointers are
@@ -190,8 +191,9 @@ func (b *builder) fillStruct(st *Type, t reflect.Type) error {
 	return nil
 }
 
-// patchMeta parses and validates a field's patch tags. Merge keys are
-// checked against the element type once that type is complete, in
+// patchMeta parses and validates a field's patch tags, dropping what has
+// no effect on the field's kind (see dropIneffective). A list's tags are
+// checked against its element type once that type is complete, in
 // [builder.validateKeys].
 func (b *builder) patchMeta(owner reflect.Type, f *Field, tags fieldTags) error {
 	fail := func(rule Rule, msg string) error {
@@ -210,22 +212,11 @@ func (b *builder) patchMeta(owner reflect.Type, f *Field, tags fieldTags) error 
 		return fail(RuleRecommended, err.Error())
 	}
 	f.Patch = PatchMeta{Strategy: s, RetainKeys: retain, MergeKey: keys, RecommendedMergeKey: rec}
-	switch f.Type.Kind {
-	case List:
-	case Struct, Map, Untyped:
-		if s == Merge {
-			// Objects merge by default; Kubernetes accepts the tag.
-			f.Patch.Strategy = Default
-		}
-	default:
-		// replace is what a scalar or atomic value gets anyway; Kubernetes
-		// types carry it on RawExtension fields.
-		if s == Merge || retain {
-			return fail(RuleStrategy, "patchStrategy "+quote(tags.strategy)+" on "+article(f.Type.Kind)+" field")
-		}
-	}
-	if len(keys) > 0 && f.Type.Kind != List {
-		return fail(RuleMergeKey, "patchMergeKey "+quote(tags.mergeKey)+" on "+article(f.Type.Kind)+" field; merge keys identify elements of lists")
+	if f.Type.Kind != List {
+		// What has no effect on a field of this kind is ignored, as
+		// Kubernetes ignores it (Vet lists it); the rest always applies.
+		f.Patch, _ = dropIneffective(f.Patch, tags, f.Type)
+		return nil
 	}
 	if len(rec) > 0 && len(keys) == 0 {
 		return fail(RuleRecommended, "recommendedPatchMergeKey "+quote(tags.recKey)+" without a patchMergeKey")
@@ -233,8 +224,8 @@ func (b *builder) patchMeta(owner reflect.Type, f *Field, tags fieldTags) error 
 	if len(rec) > 0 && (len(rec) < len(keys) || !slices.Equal(rec[:len(keys)], keys)) {
 		return fail(RuleRecommended, "recommendedPatchMergeKey "+quote(tags.recKey)+" must start with the default key "+quote(tags.mergeKey))
 	}
-	if f.Type.Kind == List && (len(keys) > 0 || s == Merge || retain) {
-		b.pending = append(b.pending, pendingField{owner: owner, field: f})
+	if len(keys) > 0 || s == Merge || retain {
+		b.pending = append(b.pending, pendingField{owner: owner, field: f, tags: tags})
 	}
 	return nil
 }
@@ -242,6 +233,9 @@ func (b *builder) patchMeta(owner reflect.Type, f *Field, tags fieldTags) error 
 // validateKeys checks the merge keys of every list field built.
 func (b *builder) validateKeys() error {
 	for _, p := range b.pending {
+		// The element type is complete now: drop what has no effect on
+		// a list of such elements before checking the rest.
+		p.field.Patch, _ = dropIneffective(p.field.Patch, p.tags, p.field.Type)
 		if err := validateList(p.owner, p.field); err != nil {
 			return err
 		}
@@ -257,13 +251,7 @@ func validateList(owner reflect.Type, f *Field) error {
 	}
 	m, elem := f.Patch, f.Type.Elem
 	if elem.Kind == Scalar || elem.Kind == Atomic {
-		if len(m.MergeKey) > 0 {
-			return fail(RuleMergeKey, "patchMergeKey "+quote(joinKeys(m.MergeKey))+" on a list of "+elem.Kind.String()+"s ("+elem.String()+"); merge keys identify objects")
-		}
-		if m.RetainKeys {
-			return fail(RuleStrategy, "patchStrategy retainKeys on a list of "+elem.Kind.String()+"s ("+elem.String()+")")
-		}
-		return nil
+		return nil // a merge set, or replaced whole
 	}
 	if m.Strategy == Merge && len(m.MergeKey) == 0 {
 		return fail(RuleMergeKey, "patchStrategy merge on a list of objects ("+elem.String()+") without a patchMergeKey")

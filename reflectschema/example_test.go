@@ -141,6 +141,37 @@ func ExampleError() {
 	// reflectschema_test.ServiceSpec Ports mergeKey
 }
 
+// Deployment carries tags Kubernetes ignores: a merge key on a struct
+// field, and on a list of strings.
+type Deployment struct {
+	Template PodSpec  `json:"template" patchStrategy:"merge" patchMergeKey:"name"`
+	Owners   []string `json:"owners" patchStrategy:"merge" patchMergeKey:"name"`
+}
+
+func ExampleVet() {
+	// Of accepts the type, ignoring the tags that have no effect.
+	st := must(reflectschema.For[Deployment]())
+	p := st.Field("template").Patch
+	fmt.Printf("template: strategy %q, merge key %v\n", p.StrategyTag(), p.MergeKey)
+
+	findings, err := reflectschema.Vet(reflect.TypeFor[Deployment]())
+	if err != nil {
+		panic(err)
+	}
+	for _, f := range findings {
+		fmt.Println(f.Path, f.Tag)
+		fmt.Println("  ", f.Reason)
+	}
+	// Output:
+	// template: strategy "", merge key []
+	// template patchStrategy:"merge"
+	//    merge has no effect: objects merge by default
+	// template patchMergeKey:"name"
+	//    merge keys identify list elements; this is a struct field
+	// owners patchMergeKey:"name"
+	//    merge keys identify objects; the elements are scalars (string)
+}
+
 func must[T any](v T, err error) T {
 	if err != nil {
 		panic(err)

@@ -58,10 +58,11 @@ func (t *Type) Validate() error {
 	return checkFields(nodes)
 }
 
-// Validate checks a field's patch metadata against its type, as [Of]
-// checks struct tags: merge and retainKeys only on lists and objects,
-// merge keys only on lists, each naming a scalar field of the element
-// struct, and recommended keys that start with the merge key.
+// Validate checks a field's patch metadata against its type: merge and
+// retainKeys only on lists and objects, merge keys only on lists, each
+// naming a scalar field of the element struct, and recommended keys that
+// start with the merge key. [Of] drops from struct tags what has no effect
+// instead (see [Vet]), so its fields pass.
 func (f *Field) Validate() error {
 	if f == nil {
 		return &Error{Rule: RuleIncomplete, Msg: "nil field"}

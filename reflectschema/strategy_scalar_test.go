@@ -2,7 +2,7 @@ package reflectschema_test
 
 import (
 	"encoding/json"
-	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -13,7 +13,8 @@ import (
 
 // Kubernetes types tag self-marshalling fields (RawExtension) with
 // patchStrategy replace: what such a value gets anyway, so it is accepted;
-// merge or retainKeys there is a mistake.
+// merge or retainKeys there has no effect, and is ignored as Kubernetes
+// ignores it, with a finding from Vet.
 func TestStrategyOnScalarAndAtomicFields(t *testing.T) {
 	type okType struct {
 		Raw  json.RawMessage `json:"raw,omitempty" patchStrategy:"replace"`
@@ -22,21 +23,31 @@ func TestStrategyOnScalarAndAtomicFields(t *testing.T) {
 	st, err := reflectschema.For[okType]()
 	require.NoError(t, err)
 	assert.Equal(t, reflectschema.Replace, st.Field("raw").Patch.Strategy)
+	findings, err := reflectschema.Vet(reflect.TypeFor[okType]())
+	require.NoError(t, err)
+	assert.Empty(t, findings, "replace states what a scalar gets: nothing to report")
 
 	type mergeScalar struct {
 		Name string `json:"name" patchStrategy:"merge"`
 	}
-	_, err = reflectschema.For[mergeScalar]()
-	var e *reflectschema.Error
-	require.True(t, errors.As(err, &e), "%v", err)
-	assert.Equal(t, reflectschema.RuleStrategy, e.Rule)
-	assert.Contains(t, err.Error(), "mergeScalar.Name")
+	st, err = reflectschema.For[mergeScalar]()
+	require.NoError(t, err)
+	assert.Equal(t, reflectschema.PatchMeta{}, st.Field("name").Patch)
+	findings, err = reflectschema.Vet(reflect.TypeFor[mergeScalar]())
+	require.NoError(t, err)
+	require.Len(t, findings, 1)
+	assert.Contains(t, findings[0].String(), "mergeScalar.Name")
+	assert.Contains(t, findings[0].Reason, "a scalar field")
 
 	type retainAtomic struct {
 		Raw json.RawMessage `json:"raw" patchStrategy:"retainKeys"`
 	}
-	_, err = reflectschema.For[retainAtomic]()
-	require.True(t, errors.As(err, &e), "%v", err)
-	assert.Equal(t, reflectschema.RuleStrategy, e.Rule)
-	assert.Contains(t, err.Error(), "an atomic field")
+	st, err = reflectschema.For[retainAtomic]()
+	require.NoError(t, err)
+	assert.False(t, st.Field("raw").Patch.RetainKeys)
+	findings, err = reflectschema.Vet(reflect.TypeFor[retainAtomic]())
+	require.NoError(t, err)
+	require.Len(t, findings, 1)
+	assert.Equal(t, `patchStrategy:"retainKeys"`, findings[0].Tag)
+	assert.Contains(t, findings[0].Reason, "an atomic field")
 }

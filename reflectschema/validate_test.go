@@ -33,7 +33,7 @@ type vaQuantity struct{ v int }
 func (q vaQuantity) MarshalJSON() ([]byte, error) { return fmt.Appendf(nil, "%d", q.v), nil }
 
 type VaEmbedded struct {
-	Names []string `json:"names" patchMergeKey:"name"`
+	Names []vaPort `json:"names" patchStrategy:"merge" patchMergeKey:"nope"`
 }
 
 // Merge keys.
@@ -66,28 +66,14 @@ type vaKeyIsAtomic struct {
 	Ports []vaPort `json:"ports" patchStrategy:"merge" patchMergeKey:"quantity"`
 }
 
-type vaKeyOnScalarList struct {
-	Names []string `json:"names" patchStrategy:"merge" patchMergeKey:"name"`
-}
-
-type vaKeyOnAtomicList struct {
-	Quantities []vaQuantity `json:"quantities" patchMergeKey:"name"`
-}
-
-type vaKeyOnScalar struct {
-	Name string `json:"name" patchMergeKey:"name"`
-}
-
-type vaKeyOnMap struct {
-	Ports map[string]vaPort `json:"ports" patchMergeKey:"name"`
-}
-
-type vaKeyOnStruct struct {
-	Port vaPort `json:"port" patchMergeKey:"name"`
-}
-
 type vaDuplicateKey struct {
 	Ports []vaPort `json:"ports" patchStrategy:"merge" patchMergeKey:"a,a"`
+}
+
+// vaDuplicateKeyOnStruct is malformed: ignoring a key that has no effect
+// does not excuse it.
+type vaDuplicateKeyOnStruct struct {
+	Port vaPort `json:"port" patchMergeKey:"a,a"`
 }
 
 type vaEmptyKey struct {
@@ -127,14 +113,6 @@ type vaRetainKeysTwice struct {
 
 type vaNoStrategy struct {
 	Ports []vaPort `json:"ports" patchStrategy:","`
-}
-
-type vaStrategyOnScalar struct {
-	Name string `json:"name" patchStrategy:"merge"`
-}
-
-type vaRetainKeysOnScalarList struct {
-	Names []string `json:"names" patchStrategy:"merge,retainKeys"`
 }
 
 type vaRetainKeysWithoutMerge struct {
@@ -258,18 +236,10 @@ func TestValidationErrors(t *testing.T) {
 			[]string{`"extra"`, "untyped"}},
 		{"key field is atomic", reflect.TypeFor[vaKeyIsAtomic](), "Ports", reflectschema.RuleMergeKey,
 			[]string{`"quantity"`, "atomic"}},
-		// Merge keys identify objects in lists.
-		{"key on a list of scalars", reflect.TypeFor[vaKeyOnScalarList](), "Names", reflectschema.RuleMergeKey,
-			[]string{"patchMergeKey", "string"}},
-		{"key on a list of atomics", reflect.TypeFor[vaKeyOnAtomicList](), "Quantities", reflectschema.RuleMergeKey,
-			[]string{"patchMergeKey", "vaQuantity"}},
-		{"key on a scalar", reflect.TypeFor[vaKeyOnScalar](), "Name", reflectschema.RuleMergeKey,
-			[]string{"patchMergeKey", "scalar"}},
-		{"key on a map", reflect.TypeFor[vaKeyOnMap](), "Ports", reflectschema.RuleMergeKey,
-			[]string{"patchMergeKey", "map"}},
-		{"key on a struct", reflect.TypeFor[vaKeyOnStruct](), "Port", reflectschema.RuleMergeKey,
-			[]string{"patchMergeKey", "struct"}},
+		// Keys that have no effect are ignored instead: see vet_test.go.
 		{"duplicated key", reflect.TypeFor[vaDuplicateKey](), "Ports", reflectschema.RuleMergeKey,
+			[]string{`"a,a"`, "twice"}},
+		{"duplicated key on a struct", reflect.TypeFor[vaDuplicateKeyOnStruct](), "Port", reflectschema.RuleMergeKey,
 			[]string{`"a,a"`, "twice"}},
 		{"empty key", reflect.TypeFor[vaEmptyKey](), "Ports", reflectschema.RuleMergeKey,
 			[]string{`"port,"`, "empty"}},
@@ -279,7 +249,7 @@ func TestValidationErrors(t *testing.T) {
 			[]string{"merge", "patchMergeKey", "vaPort"}},
 		// Errors inside inlined structs name the outer type and the path.
 		{"inlined field", reflect.TypeFor[vaInlinedBadKey](), "VaEmbedded.Names", reflectschema.RuleMergeKey,
-			[]string{"patchMergeKey"}},
+			[]string{`"nope"`}},
 
 		{"unknown strategy", reflect.TypeFor[vaUnknownStrategy](), "Ports", reflectschema.RuleStrategy,
 			[]string{`"mrege"`}},
@@ -291,10 +261,6 @@ func TestValidationErrors(t *testing.T) {
 			[]string{"retainKeys"}},
 		{"no strategy", reflect.TypeFor[vaNoStrategy](), "Ports", reflectschema.RuleStrategy,
 			[]string{`","`}},
-		{"strategy on a scalar", reflect.TypeFor[vaStrategyOnScalar](), "Name", reflectschema.RuleStrategy,
-			[]string{"merge", "scalar"}},
-		{"retainKeys on a list of scalars", reflect.TypeFor[vaRetainKeysOnScalarList](), "Names", reflectschema.RuleStrategy,
-			[]string{"retainKeys"}},
 		{"retainKeys on a list without merge", reflect.TypeFor[vaRetainKeysWithoutMerge](), "Ports", reflectschema.RuleStrategy,
 			[]string{"retainKeys", "merge"}},
 

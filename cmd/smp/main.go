@@ -8,13 +8,15 @@
 //	smp apply     [FLAGS] ORIGINAL PATCH   (or ORIGINAL -p PATCH)
 //	smp three-way [FLAGS] ORIGINAL MODIFIED CURRENT
 //	smp explain   --type T [PATH]
+//	smp vet       --type T
 //	smp help      [COMMAND]
 //
 // diff prints the two-way patch that turns ORIGINAL into MODIFIED. apply
 // prints ORIGINAL with PATCH applied. three-way prints the patch that brings
 // CURRENT to MODIFIED while keeping the changes made to CURRENT since
 // ORIGINAL, taking MODIFIED's side where both changed a field unless
-// --conflicts. explain prints the patch schema of an example type.
+// --conflicts. explain prints the patch schema of an example type; vet
+// lists its patch tags that have no effect, which are ignored.
 //
 // Each document's schema comes from its apiVersion and kind: the built-in
 // kinds of package builtin, or the CRDs and OpenAPI documents of --schema.

@@ -166,6 +166,10 @@ var cliCases = append(kindCases(), []cliCase{
 	{name: "explain-into-scalar", args: "explain --type Pod spec.restartPolicy.x", exit: 2},
 	{name: "explain-too-many", args: "explain --type Pod spec metadata", exit: 2},
 
+	// vet
+	{name: "vet-deployment", args: "vet --type Deployment"},
+	{name: "vet-argument", args: "vet --type Pod spec", exit: 2},
+
 	// invalid documents and patches: exit 1
 	{name: "error-invalid-yaml", args: "apply --type Deployment " + exOrig + " " + td + "errors/invalid.yaml", exit: 1},
 	{name: "error-not-object", args: "apply --type Deployment " + exOrig + " " + td + "errors/not-object.yaml", exit: 1},
@@ -199,6 +203,7 @@ var cliCases = append(kindCases(), []cliCase{
 	{name: "help-unknown-command", args: "help frobnicate", exit: 2},
 	{name: "help-diff", args: "help diff"},
 	{name: "help-apply", args: "help apply"},
+	{name: "help-vet", args: "help vet"},
 }...)
 
 // runBinary runs the built smp on a case from the repository root.

@@ -35,7 +35,7 @@ type command struct {
 }
 
 // commands lists smp's commands in the order the usage shows them.
-var commands = []*command{diffCommand, applyCommand, threeWayCommand, explainCommand}
+var commands = []*command{diffCommand, applyCommand, threeWayCommand, explainCommand, vetCommand}
 
 // lookupCommand returns the command with that name, or nil.
 func lookupCommand(name string) *command {
@@ -127,6 +127,8 @@ func checkOperands(c *command, o *options, operands []string) ([]string, error) 
 // describeCount says how many operands c takes, for an error message.
 func describeCount(c *command) string {
 	switch {
+	case c.max == 0:
+		return "no arguments"
 	case c.min == c.max:
 		return fmt.Sprintf("%d argument%s (%s)", c.min, plural(c.min), c.operands)
 	case c.min == 0:

@@ -30,6 +30,8 @@ func TestRunUsageErrors(t *testing.T) {
 		{[]string{"three-way", "--type", "Pod"}, "three-way takes 3 arguments"},
 		{[]string{"explain", "--type", "Pod", "a", "b"}, "explain takes at most 1 argument ([PATH]), got 2"},
 		{[]string{"explain"}, "--type is required; it is one of: ConfigMap, "},
+		{[]string{"vet", "--type", "Pod", "spec"}, "vet takes no arguments, got 1 argument"},
+		{[]string{"vet"}, "--type is required"},
 		{[]string{"apply", "-p", "{}", "a", "b"}, "apply -p takes 1 argument (ORIGINAL), got 2"},
 		{[]string{"diff", "--exit-code=maybe", "a", "b"}, `invalid boolean value "maybe" for --exit-code`},
 		{[]string{"apply", "--exit-code", "a", "b"}, "flag provided but not defined: --exit-code"},
@@ -82,6 +84,7 @@ func TestRunHelp(t *testing.T) {
 		{[]string{"apply", "-h"}, "Usage: smp apply [FLAGS] ORIGINAL PATCH"},
 		{[]string{"three-way", "--type", "Pod", "--help"}, "Usage: smp three-way [FLAGS] ORIGINAL MODIFIED CURRENT"},
 		{[]string{"explain", "-help"}, "Usage: smp explain --type T [PATH]"},
+		{[]string{"vet", "-h"}, "Usage: smp vet --type T"},
 	} {
 		stdout, stderr, exit := runInProcess(tc.args, "")
 		if exit != exitOK || stderr != "" {
@@ -109,7 +112,7 @@ func TestUsageFits(t *testing.T) {
 	}
 	flags := []string{"--schema", "--type", "--output", "--directives", "--merge-unknown", "--ordering",
 		"--skew-safe", "--exit-code", "--patch", "--conflicts", "--overwrite", "---", "apiVersion", "missingFrom"}
-	for _, name := range append(append(typeNames(), "diff", "apply", "three-way", "explain"), flags...) {
+	for _, name := range append(append(typeNames(), "diff", "apply", "three-way", "explain", "vet"), flags...) {
 		if !strings.Contains(usage(), name) {
 			t.Errorf("the usage does not name %s", name)
 		}

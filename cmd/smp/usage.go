@@ -40,8 +40,8 @@ var commandFlagsHelp = map[string]string{
 `,
 }
 
-// explainFlagsHelp describes explain's flag.
-const explainFlagsHelp = `  --type T             the type to describe (required); see Types
+// explainFlagsHelp describes the flag of explain and vet.
+const explainFlagsHelp = `  --type T             the type to describe or vet (required); see Types
 `
 
 // filesHelp says how documents are read, paired and printed.
@@ -84,7 +84,7 @@ Flag of apply:
 ` + commandFlagsHelp["apply"] + `
 Flags of three-way:
 ` + commandFlagsHelp["three-way"] + `
-Types (--type, and explain):
+Types (--type, explain and vet):
 ` + wrap(typeNames(), "  ", 76) + `
 Exit status: 0 on success, 1 on a conflict, a difference with --exit-code,
 or an invalid document, schema or patch, 2 on bad usage (unknown command or
@@ -98,7 +98,7 @@ func (c *command) synopsis() string {
 	if c.patch {
 		return "[FLAGS] " + c.operands
 	}
-	return "--type T " + c.operands
+	return strings.TrimSpace("--type T " + c.operands)
 }
 
 // usage returns the help of one command.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
 )
@@ -43,26 +44,46 @@ func needsDocs(l LookupPatchMeta) bool {
 	return true
 }
 
-// structOK reports whether reflectschema describes t as a struct.
+// structOK reports whether t is read whole from reflectschema's schema.
 func structOK(t reflect.Type) bool {
-	if t == nil {
-		return false
-	}
-	s, err := reflectschema.Of(t)
-	return err == nil && s.Kind == reflectschema.Struct
+	_, ok := typedSchema(t)
+	return ok
 }
 
 // structSchema is reflectschema's schema of the type; a type reflectschema
-// rejects, such as one with a tag Kubernetes ignores, is read field by
-// field through the lookup instead, as Kubernetes reads it.
+// rejects, or one with a tag Kubernetes ignores (which reflectschema drops,
+// but which Kubernetes still obeys where the documents disagree with the
+// type, as a list under a pointer to a struct), is read field by field
+// through the lookup instead, as Kubernetes reads it.
 func structSchema(s PatchMetaFromStruct, docs []map[string]interface{}) (*reflectschema.Type, error) {
 	if s.T == nil {
 		return nil, errors.New("strategicpatch: PatchMetaFromStruct without a type")
 	}
-	if t, err := reflectschema.Of(s.T); err == nil && t.Kind == reflectschema.Struct {
+	if t, ok := typedSchema(s.T); ok {
 		return t, nil
 	}
 	return walk(s, docs)
+}
+
+// ignoresTags caches, by type, whether reflectschema.Vet finds tags in it.
+var ignoresTags sync.Map // map[reflect.Type]bool
+
+// typedSchema returns reflectschema's schema of t if it is a struct
+// without tags reflectschema ignores.
+func typedSchema(t reflect.Type) (*reflectschema.Type, bool) {
+	if t == nil {
+		return nil, false
+	}
+	s, err := reflectschema.Of(t)
+	if err != nil || s.Kind != reflectschema.Struct {
+		return nil, false
+	}
+	ignores, ok := ignoresTags.Load(t)
+	if !ok {
+		findings, _ := reflectschema.Vet(t)
+		ignores, _ = ignoresTags.LoadOrStore(t, len(findings) > 0)
+	}
+	return s, !ignores.(bool)
 }
 
 // fieldMeta turns Kubernetes' patch metadata into the engine's for a
