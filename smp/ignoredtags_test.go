@@ -46,22 +46,22 @@ func TestIgnoredTagsPatchAsUntagged(t *testing.T) {
 	}
 	for _, orig := range docs {
 		for _, mod := range docs {
-			tagged, err := smp.CreateTwoWayMergePatch([]byte(orig), []byte(mod), itTagged{})
+			tagged, err := smp.DiffJSON([]byte(orig), []byte(mod), itTagged{})
 			require.NoError(t, err, "%s -> %s", orig, mod)
-			plain, err := smp.CreateTwoWayMergePatch([]byte(orig), []byte(mod), itPlain{})
+			plain, err := smp.DiffJSON([]byte(orig), []byte(mod), itPlain{})
 			require.NoError(t, err)
 			assert.JSONEq(t, string(plain), string(tagged), "two-way %s -> %s", orig, mod)
 
-			got, err := smp.StrategicMergePatch([]byte(orig), tagged, &itTagged{})
+			got, err := smp.ApplyJSON([]byte(orig), tagged, &itTagged{})
 			require.NoError(t, err)
-			want, err := smp.StrategicMergePatch([]byte(orig), plain, &itPlain{})
+			want, err := smp.ApplyJSON([]byte(orig), plain, &itPlain{})
 			require.NoError(t, err)
 			assert.JSONEq(t, string(want), string(got), "apply %s to %s", tagged, orig)
 
 			for _, cur := range docs[1:3] {
-				tagged, err := smp.CreateThreeWayMergePatch([]byte(orig), []byte(mod), []byte(cur), itTagged{}, true)
+				tagged, err := smp.ThreeWayJSON([]byte(orig), []byte(mod), []byte(cur), itTagged{}, smp.WithOverwrite(true))
 				require.NoError(t, err)
-				plain, err := smp.CreateThreeWayMergePatch([]byte(orig), []byte(mod), []byte(cur), itPlain{}, true)
+				plain, err := smp.ThreeWayJSON([]byte(orig), []byte(mod), []byte(cur), itPlain{}, smp.WithOverwrite(true))
 				require.NoError(t, err)
 				assert.JSONEq(t, string(plain), string(tagged), "three-way %s -> %s over %s", orig, mod, cur)
 			}
