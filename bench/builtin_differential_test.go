@@ -300,11 +300,12 @@ func (r *diffRun) compareThreeWay(o, m, c []byte, overwrite bool) error {
 	case kerr != nil && strings.Contains(kerr.Error(), `for the json field "$deleteFromPrimitiveList/`):
 		r.counts["three-way skipped: conflicts on $deleteFromPrimitiveList"]++
 		return nil
-	case mergepatch.IsConflict(kerr) && oerr == nil && vacuousDropped(ov, mv, cv):
+	case mergepatch.IsConflict(kerr) && oerr == nil && (vacuousDropped(ov, mv, cv) || vacuousAdded(ov, cv)):
 		// kubernetes#48164 (docs/compat.md, "nil and empty collections are
-		// alike"): current dropped an empty collection the original had, and
-		// Kubernetes sees a conflict where this project sees no change. The
-		// patch is then Kubernetes' patch with overwrite.
+		// alike"): current dropped an empty collection the original had, or
+		// added one where it had none, and Kubernetes sees a conflict where
+		// this project sees no change. The patch is then Kubernetes' patch
+		// with overwrite.
 		r.counts["three-way: Kubernetes' conflict on an emptied collection (kubernetes#48164)"]++
 		if kp, kerr, _ = k8sThreeWay(o, m, c, r.meta, true); kerr != nil {
 			return fmt.Errorf("three-way with overwrite: k8s %v", kerr)

@@ -35,6 +35,33 @@ func vacuousDropped(o, m, c any) bool {
 	return false
 }
 
+// vacuousAdded reports whether, at some field reached through objects
+// (current's objects the original lacks included), current holds an
+// empty collection (or objects of them) where the original has nothing,
+// null or another empty shape: no change under nil ≡ empty, a change to
+// Kubernetes.
+func vacuousAdded(o, c any) bool {
+	om, _ := o.(map[string]any)
+	cm, _ := c.(map[string]any)
+	for k, cv := range cm {
+		ov := om[k]
+		if cv != nil && vacuous(cv) && (ov == nil || vacuous(ov)) && !equalJSONValues(ov, cv) {
+			return true
+		}
+		if _, isMap := cv.(map[string]any); isMap && vacuousAdded(ov, cv) {
+			return true
+		}
+	}
+	return false
+}
+
+// equalJSONValues reports whether two decoded JSON values are equal.
+func equalJSONValues(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
+
 // droppedWhileExtended reports whether kubernetes#48164 applies at any
 // depth (docs/compat.md, "nil and empty collections are alike"): modified
 // drops a field whose current value holds something the original's
