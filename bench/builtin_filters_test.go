@@ -45,7 +45,7 @@ func vacuousAdded(o, c any) bool {
 	cm, _ := c.(map[string]any)
 	for k, cv := range cm {
 		ov := om[k]
-		if cv != nil && vacuous(cv) && (ov == nil || vacuous(ov)) && !equalJSONValues(ov, cv) {
+		if cv != nil && vacuous(cv) && (ov == nil || vacuous(ov)) && !cmp.Equal(ov, cv) {
 			return true
 		}
 		if _, isMap := cv.(map[string]any); isMap && vacuousAdded(ov, cv) {
@@ -53,13 +53,6 @@ func vacuousAdded(o, c any) bool {
 		}
 	}
 	return false
-}
-
-// equalJSONValues reports whether two decoded JSON values are equal.
-func equalJSONValues(a, b any) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return string(x) == string(y)
 }
 
 // droppedWhileExtended reports whether kubernetes#48164 applies at any
