@@ -10,6 +10,7 @@ import (
 
 	"github.com/typedpatch/typedpatch/kube/strategicpatch"
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp"
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 	k8s "k8s.io/apimachinery/pkg/util/strategicpatch"
 )
@@ -195,22 +196,30 @@ func TestUsersLookupErrors(t *testing.T) {
 
 // TestMergePatches: merging patches gives one with the effect of
 // applying them in order, which is Kubernetes' effect (Kubernetes' own
-// merge loses a deletion in sequences 1 and 2). No argument is changed.
+// merge loses a deletion in sequences 1 and 2), or refuses: in sequences
+// 0, 4 and 5 each patch places items of one list without a
+// $setElementOrder, so the merged patch's order would move a live item,
+// and Kubernetes' merged patch does. No argument is changed.
 func TestMergePatches(t *testing.T) {
 	meta, _ := strategicpatch.NewPatchMetaFromStruct(widget{})
 	doc := `{"name":"w","parts":[{"name":"a","value":"1"},{"name":"b"}],"ports":[1,2],"tags":["t"]}`
-	sequences := [][]string{
-		{`{"parts":[{"name":"c"}]}`, `{"parts":[{"name":"a","value":"2"}]}`},
-		{`{"parts":[{"name":"a","$patch":"delete"}]}`, `{"value":"x","ports":[3]}`},
-		{`{"ports":[5]}`, `{"$deleteFromPrimitiveList/ports":[5,1]}`},
-		{`{"value":"x"}`, `{"value":null}`, `{"tags":["u"]}`},
-		{`{"parts":[{"name":"a","value":null}]}`, `{"parts":[{"name":"b","value":"9"}],"name":"v"}`},
+	sequences := []struct {
+		patches []string
+		refused bool
+	}{
+		{patches: []string{`{"parts":[{"name":"a","value":"2"}]}`, `{"parts":[{"name":"c"}]}`}, refused: true},
+		{patches: []string{`{"parts":[{"name":"a","$patch":"delete"}]}`, `{"value":"x","ports":[3]}`}},
+		{patches: []string{`{"ports":[5]}`, `{"$deleteFromPrimitiveList/ports":[5,1]}`}},
+		{patches: []string{`{"value":"x"}`, `{"value":null}`, `{"tags":["u"]}`}},
+		{patches: []string{`{"parts":[{"name":"c"}]}`, `{"parts":[{"name":"a","value":"2"}]}`}, refused: true},
+		{patches: []string{`{"parts":[{"name":"a","value":null}]}`, `{"parts":[{"name":"b","value":"9"}],"name":"v"}`}, refused: true},
+		{patches: []string{`{"parts":[{"name":"c"}]}`, `{"$setElementOrder/parts":[{"name":"a"},{"name":"b"},{"name":"c"}],"parts":[{"name":"a","value":"2"}]}`}},
 	}
 	for i, seq := range sequences {
-		patches := make([]strategicpatch.JSONMap, len(seq))
-		before := make([]string, len(seq))
-		sequential := []byte(doc)
-		for j, p := range seq {
+		patches := make([]strategicpatch.JSONMap, len(seq.patches))
+		before := make([]string, len(seq.patches))
+		sequential, kSequential := []byte(doc), []byte(doc)
+		for j, p := range seq.patches {
 			_ = json.Unmarshal([]byte(p), &patches[j])
 			b, _ := json.Marshal(patches[j])
 			before[j] = string(b)
@@ -218,8 +227,20 @@ func TestMergePatches(t *testing.T) {
 			if sequential, err = strategicpatch.StrategicMergePatch(sequential, []byte(p), widget{}); err != nil {
 				t.Fatal(err)
 			}
+			kSequential, _ = k8s.StrategicMergePatch(kSequential, []byte(p), widget{})
 		}
+		sameJSON(t, fmt.Sprintf("sequence %d: in order, against Kubernetes", i), string(kSequential), string(sequential), nil)
 		merged, err := strategicpatch.MergeStrategicMergeMapPatchUsingLookupPatchMeta(meta, patches...)
+		if seq.refused {
+			var se *smp.Error
+			if !errors.As(err, &se) || se.Kind != smp.ErrNotComposable {
+				t.Errorf("sequence %d: got %v, %v; want ErrNotComposable", i, merged, err)
+			}
+			if !mergeMisplaces(t, seq.patches, doc, `{"parts":[{"name":"b"},{"name":"a","value":"1"}]}`, `{"parts":[{"name":"a","value":"1"},{"name":"c"}]}`) {
+				t.Errorf("sequence %d: Kubernetes' merged patch has the effect of the patches in order on every document tried: want a difference that justifies refusing", i)
+			}
+			continue
+		}
 		if err != nil {
 			t.Errorf("sequence %d: %v", i, err)
 			continue
@@ -227,17 +248,48 @@ func TestMergePatches(t *testing.T) {
 		mergedJSON, _ := json.Marshal(merged)
 		once, err := strategicpatch.StrategicMergePatch([]byte(doc), mergedJSON, widget{})
 		sameJSON(t, fmt.Sprintf("sequence %d: merged %s", i, mergedJSON), string(sequential), string(once), err)
-		kSequential := []byte(doc)
-		for _, p := range seq {
-			kSequential, _ = k8s.StrategicMergePatch(kSequential, []byte(p), widget{})
-		}
-		sameJSON(t, fmt.Sprintf("sequence %d: in order, against Kubernetes", i), string(kSequential), string(sequential), nil)
 		for j := range patches {
 			if b, _ := json.Marshal(patches[j]); string(b) != before[j] {
 				t.Errorf("sequence %d: patch %d changed: %s", i, j, b)
 			}
 		}
 	}
+}
+
+// mergeMisplaces reports whether, on one of docs, Kubernetes' merged
+// patch gives another result than the patches applied in order.
+func mergeMisplaces(t *testing.T, patches []string, docs ...string) bool {
+	t.Helper()
+	for _, doc := range docs {
+		inOrder := []byte(doc)
+		for _, p := range patches {
+			inOrder, _ = k8s.StrategicMergePatch(inOrder, []byte(p), widget{})
+		}
+		merged, err := k8s.MergeStrategicMergeMapPatchUsingLookupPatchMeta(k8s.PatchMetaFromStruct{T: reflect.TypeOf(widget{})}, copyMaps(t, patches)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := json.Marshal(merged)
+		once, _ := k8s.StrategicMergePatch([]byte(doc), data, widget{})
+		var a, b interface{}
+		if json.Unmarshal(once, &a) != nil || json.Unmarshal(inOrder, &b) != nil || !reflect.DeepEqual(a, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// copyMaps decodes each patch afresh (Kubernetes' merge may change its
+// arguments).
+func copyMaps(t *testing.T, patches []string) []k8s.JSONMap {
+	t.Helper()
+	out := make([]k8s.JSONMap, len(patches))
+	for i, p := range patches {
+		if err := json.Unmarshal([]byte(p), &out[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
 }
 
 // TestMapFunctions: the map functions give Kubernetes' results, change
