@@ -69,7 +69,12 @@ var compatCases = []compatCase{
 		original: `{"spec":{"extra":{"a":{"b":1}}}}`,
 		patch:    `{"spec":{"extra":{"a":{"c":2}}}}`,
 		k8sWant:  "error: unable to find api field",
-		oursWant: `{"spec":{"extra":{"a":{"b":1,"c":2}}}}`},
+		oursWant: "error: not a field of the schema"},
+	{id: "objects-under-unknown-fields-and-maps-of-structs", schema: &mapHolder{},
+		original: `{"m":{"a":{"name":"x","value":"1"}}}`,
+		patch:    `{"m":{"a":{"value":"2"}}}`,
+		k8sWant:  "error: data type is not struct, instead is: map",
+		oursWant: `{"m":{"a":{"name":"x","value":"2"}}}`},
 	{id: "self-marshalling-types-are-atomic", schema: &appsv1.ControllerRevision{},
 		original: `{"data":{"a":{"x":1},"b":2}}`,
 		patch:    `{"data":{"a":{"y":2}}}`,
@@ -135,6 +140,11 @@ type pointerHolder struct {
 
 type keyedPointerHolder struct {
 	Item *namedValue `json:"item,omitempty" patchStrategy:"merge" patchMergeKey:"name"`
+}
+
+// mapHolder is a map of structs, whose values merge by their own type.
+type mapHolder struct {
+	M map[string]namedValue `json:"m,omitempty"`
 }
 
 type namedValue struct {

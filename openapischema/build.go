@@ -314,6 +314,8 @@ func (b *builder) fillObject(t *rs.Type, node map[string]any, ptr string) error 
 		return nil
 	}
 	t.Kind = rs.Struct
+	// An embedded resource without properties declares none of its fields.
+	t.PreserveUnknown = flag(node, "x-kubernetes-preserve-unknown-fields") || props == nil
 	for _, name := range slices.Sorted(maps.Keys(props)) {
 		fptr := child(ptr, "properties", name)
 		ft, err := b.schema(props[name], fptr)

@@ -147,7 +147,7 @@ func (b *builder) crdRoot(version map[string]any, ptr string) (*rs.Type, error) 
 		t = built
 	}
 	if t.Kind == rs.Untyped {
-		t = &rs.Type{Kind: rs.Struct}
+		t = &rs.Type{Kind: rs.Struct, PreserveUnknown: true}
 	}
 	b.embed(t)
 	b.roots = append(b.roots, t)

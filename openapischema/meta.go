@@ -220,7 +220,8 @@ func (b *builder) embed(t *rs.Type) {
 func str() *rs.Type { return &rs.Type{Kind: rs.Scalar, JSONType: rs.JSONString} }
 
 // objectMeta is the part of ObjectMeta whose patch metadata matters, as
-// k8s.io/apimachinery's Go type declares it; other fields are untyped.
+// k8s.io/apimachinery's Go type declares it; other fields are untyped
+// (PreserveUnknown).
 func (b *builder) objectMeta() *rs.Type {
 	if b.meta != nil {
 		return b.meta
@@ -236,7 +237,7 @@ func (b *builder) objectMeta() *rs.Type {
 	finalizers.Patch.Strategy = rs.Merge
 	owners := field("ownerReferences", &rs.Type{Kind: rs.List, Elem: owner})
 	owners.Patch = rs.PatchMeta{Strategy: rs.Merge, MergeKey: []string{"uid"}}
-	b.meta = &rs.Type{Kind: rs.Struct, Name: "ObjectMeta", Fields: []*rs.Field{
+	b.meta = &rs.Type{Kind: rs.Struct, Name: "ObjectMeta", PreserveUnknown: true, Fields: []*rs.Field{
 		field("annotations", strMap), finalizers, field("generateName", str()), field("labels", strMap),
 		field("name", str()), field("namespace", str()), owners, field("resourceVersion", str()), field("uid", str()),
 	}}

@@ -46,8 +46,8 @@ func OpenAPI(t *Type) (root string, schemas map[string]map[string]any) {
 // types would share a name, or by its Name when it has no Go type; a
 // non-struct root's schema is written inline under its own name. Scalars
 // carry type and format (int32, int64, float, double, byte); types that
-// marshal themselves are x-kubernetes-atomic, untyped JSON
-// x-kubernetes-preserve-unknown-fields. A scalar that may be any JSON
+// marshal themselves are x-kubernetes-atomic, untyped JSON and structs
+// that preserve unknown fields x-kubernetes-preserve-unknown-fields. A scalar that may be any JSON
 // scalar (a schema without a Go type and without a JSONType) has no
 // OpenAPI type and reads back as untyped JSON.
 func OpenAPISchemas(roots ...*Type) (names []string, schemas map[string]map[string]any) {
@@ -125,6 +125,9 @@ func (w *openAPIWriter) ref(t *Type) map[string]any {
 		if _, ok := w.schemas[name]; !ok {
 			props := map[string]any{}
 			w.schemas[name] = map[string]any{"type": "object", "properties": props} // registered first: recursive types end here
+			if t.PreserveUnknown {
+				w.schemas[name]["x-kubernetes-preserve-unknown-fields"] = true
+			}
 			for _, f := range t.Fields {
 				props[f.Name] = w.field(f)
 			}

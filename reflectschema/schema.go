@@ -106,6 +106,12 @@ type Type struct {
 	// Fields lists a struct's JSON fields in encoding/json's order, with
 	// those of inlined structs in place.
 	Fields []*Field
+	// PreserveUnknown says a struct's undeclared fields are arbitrary JSON
+	// (OpenAPI's x-kubernetes-preserve-unknown-fields): they merge as
+	// Untyped values. Elsewhere two objects or lists meeting under an
+	// undeclared field are an error unless the caller opts into merging
+	// them as plain JSON.
+	PreserveUnknown bool
 	// Elem is the type of a list's elements or a map's values.
 	Elem *Type
 	// JSONType is, for a Scalar without a Go type, the JSON type its

@@ -27,6 +27,12 @@ func (a *applier) mergeValue(ov any, present bool, pv any, s slot, at *pathNode)
 	if k == reflectschema.Atomic {
 		return pv, true, nil
 	}
+	if s.unknown && present {
+		ov = expand(ov)
+		if err := unknownMerge(a.cfg, ov, pv, s, at); err != nil {
+			return nil, false, err
+		}
+	}
 	switch p := pv.(type) {
 	case map[string]any:
 		om, _ := expand(ov).(map[string]any)

@@ -87,6 +87,9 @@ func (d *differ) diffObject(om, mm map[string]any, s slot, at *pathNode) (patch 
 // diffField diffs one field present in both objects with the same JSON
 // type, writing into patch.
 func (d *differ) diffField(patch map[string]any, k string, ov, mv any, c slot, at *pathNode) (replaceUp bool, err error) {
+	if err := unknownChange(d.cfg, ov, mv, c, at); err != nil {
+		return false, err
+	}
 	if d.withBase {
 		bm, _ := d.base.(map[string]any)
 		defer d.descend(bm[k])()

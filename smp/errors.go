@@ -30,6 +30,7 @@ const (
 	ErrSetElementOrder     ErrorKind = "SetElementOrder"     // $setElementOrder disagrees with its patch list
 	ErrRetainKeys          ErrorKind = "RetainKeys"          // a patch field not listed in $retainKeys
 	ErrMixedList           ErrorKind = "MixedList"           // a merge list mixing objects and scalars
+	ErrUnknownField        ErrorKind = "UnknownField"        // objects or lists meeting under a field the schema does not declare
 	ErrLimit               ErrorKind = "Limit"               // input beyond a configured limit
 	ErrConflict            ErrorKind = "Conflict"            // a three-way patch conflicts with current
 	ErrPreconditionFailed  ErrorKind = "PreconditionFailed"  // a PreconditionFunc rejected the patch
@@ -41,7 +42,7 @@ func Kinds() []ErrorKind {
 	return []ErrorKind{ErrInvalidJSON, ErrNotObject, ErrSchema, ErrTypeMismatch, ErrInvalidValue,
 		ErrUnknownDirective, ErrInvalidDirective, ErrDirectiveNotAllowed, ErrMissingMergeKey,
 		ErrNullMergeKey, ErrAmbiguousMergeKey, ErrSetElementOrder, ErrRetainKeys, ErrMixedList,
-		ErrLimit, ErrConflict, ErrPreconditionFailed, ErrNotComposable}
+		ErrUnknownField, ErrLimit, ErrConflict, ErrPreconditionFailed, ErrNotComposable}
 }
 
 // Error is every error the engine returns: where (Path) and what (Kind,

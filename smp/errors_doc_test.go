@@ -59,6 +59,8 @@ func runErrorExample(op, original, input string) error {
 		_, err = smp.ApplyJSON([]byte(original), []byte(input), pod)
 	case "schema":
 		_, err = smp.ApplyJSON([]byte(original), []byte(input), 42)
+	case "unknown":
+		_, err = smp.ApplyJSON([]byte(`{"spec":{"extra":{"ports":[{"port":80}]}}}`), []byte(input), pod)
 	case "depth1":
 		_, err = smp.ApplyJSON([]byte(`{}`), []byte(input), pod, smp.WithLimits(smp.Limits{MaxDepth: 1}))
 	case "threeway":

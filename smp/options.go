@@ -32,6 +32,7 @@ type config struct {
 
 	preconditions []PreconditionFunc
 	noTypeChecks  bool
+	mergeUnknown  bool
 }
 
 func newConfig(opts []Option) *config {
@@ -102,4 +103,16 @@ func WithPreconditions(fns ...PreconditionFunc) Option {
 // Kubernetes does; the default rejects them (docs/compat.md).
 func WithTypeChecks(check bool) Option {
 	return optionFunc(func(c *config) { c.noTypeChecks = !check })
+}
+
+// WithMergeUnknown(true) merges objects and lists that meet under a field
+// the schema does not declare as plain JSON: objects key by key, lists
+// replaced whole. By default such a change is an ErrUnknownField error,
+// as in Kubernetes ("unable to find api field"), since a wrong or partial
+// schema would otherwise replace lists it should merge by key. Adding or
+// removing an undeclared field whole, and fields of a struct whose schema
+// preserves unknown fields (reflectschema.Type.PreserveUnknown), never
+// fail.
+func WithMergeUnknown(merge bool) Option {
+	return optionFunc(func(c *config) { c.mergeUnknown = merge })
 }

@@ -11,6 +11,9 @@ type slot struct {
 	t      *reflectschema.Type
 	meta   reflectschema.PatchMeta
 	quoted bool
+	// unknown marks a field its struct does not declare (and does not
+	// preserve unknown fields): WithMergeUnknown decides what merges there.
+	unknown bool
 }
 
 // kind returns the slot's schema kind; positions the schema does not
@@ -32,6 +35,7 @@ func (s slot) child(key string) slot {
 		if f := s.t.Field(key); f != nil {
 			return slot{t: f.Type, meta: f.Patch, quoted: f.Quoted}
 		}
+		return slot{unknown: !s.t.PreserveUnknown}
 	case reflectschema.Map:
 		return slot{t: s.t.Elem}
 	}

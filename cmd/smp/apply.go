@@ -16,7 +16,6 @@ the object it patches; objects no patch names are printed unchanged.`,
 	min:   2, max: 2,
 	run: (&patchRun{
 		roles: []string{"ORIGINAL", "PATCH"}, keep: 0, empty: -1, key: "result",
-		checks: [][2]int{{0, 1}},
 		fn: func(ds any, docs [][]byte, opts []smp.Option) ([]byte, error) {
 			return smp.ApplyJSON(docs[0], docs[1], ds, opts...)
 		},

@@ -16,7 +16,6 @@ is 1 when the files differ, as with 'git diff --exit-code'.`,
 	min:   2, max: 2,
 	run: (&patchRun{
 		roles: []string{"ORIGINAL", "MODIFIED"}, keep: -1, empty: -1, key: "patch",
-		checks: [][2]int{{0, 1}},
 		fn: func(ds any, docs [][]byte, opts []smp.Option) ([]byte, error) {
 			return smp.DiffJSON(docs[0], docs[1], ds, opts...)
 		},

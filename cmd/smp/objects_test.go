@@ -1,13 +1,9 @@
 package main
 
 import (
-	"os"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/typedpatch/typedpatch/builtin"
-	"github.com/typedpatch/typedpatch/openapischema"
 )
 
 func TestSplitDocuments(t *testing.T) {
@@ -71,52 +67,4 @@ func TestPairObjects(t *testing.T) {
 	if _, err := pairObjects(roles, [][]object{{doc("Service", "x", "a"), doc("Service", "x", "a")}, {}}); err == nil || !strings.Contains(err.Error(), "documents 0 and 0 are both v1 Service x/a") {
 		t.Errorf("a duplicate object: %v", err)
 	}
-}
-
-func TestFindUnknownChange(t *testing.T) {
-	deploy, err := builtin.Lookup("apps/v1", "Deployment")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct{ a, b, want string }{
-		{`{"x":1}`, `{"x":2}`, ""},                  // a scalar is replaced whole either way
-		{`{}`, `{"x":{"y":[1]}}`, ""},               // added whole
-		{`{"x":{"y":[1]}}`, `{}`, ""},               // removed whole
-		{`{"x":{"y":[1]}}`, `{"x":{"y":[1]}}`, ""},  // unchanged
-		{`{"x":{"y":[1]}}`, `{"x":{"y":[2]}}`, "x"}, // changed under it
-		{`{"spec":{"extra":[1,2]}}`, `{"spec":{"extra":[1]}}`, "spec.extra"},
-		{`{"metadata":{"labels":{"a":"b"}}}`, `{"metadata":{"labels":{"a":"c"}}}`, ""}, // a known map
-		{`{"spec":{"template":{"spec":{"containers":[{"name":"web","futureList":[1,2]}]}}}}`,
-			`{"spec":{"template":{"spec":{"containers":[{"name":"web","futureList":[1]}]}}}}`,
-			"spec.template.spec.containers[name=web].futureList"},
-		// different elements of a merge list are not compared
-		{`{"spec":{"template":{"spec":{"containers":[{"name":"a","f":[1]}]}}}}`, `{"spec":{"template":{"spec":{"containers":[{"name":"b","f":[2]}]}}}}`, ""},
-		// an atomic list is replaced whole: nothing under it merges
-		{`{"spec":{"template":{"spec":{"containers":[{"name":"a","command":["x"]}]}}}}`, `{"spec":{"template":{"spec":{"containers":[{"name":"a","command":["y"]}]}}}}`, ""},
-		{`{"spec":{"x":[1]}}`, `{"spec":{"$patch":"replace","x":[1]}}`, ""},
-	} {
-		if got := findUnknownChange(deploy, []byte(tc.a), []byte(tc.b)); got != tc.want {
-			t.Errorf("findUnknownChange(%s, %s) = %q, want %q", tc.a, tc.b, got, tc.want)
-		}
-	}
-	// A CRD's preserve-unknown-fields object takes any field.
-	sc, err := openapischema.Read(mustRead(t, "../../openapischema/testdata/rollout-crd.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rollout := sc.Lookup("argoproj.io/v1alpha1", "Rollout")
-	a := `{"spec":{"strategy":{"canary":{"trafficRouting":{"plugins":{"p":{"x":[1]}}}}}}}`
-	b := `{"spec":{"strategy":{"canary":{"trafficRouting":{"plugins":{"p":{"x":[2]}}}}}}}`
-	if got := findUnknownChange(rollout, []byte(a), []byte(b)); got != "" {
-		t.Errorf("under x-kubernetes-preserve-unknown-fields: %q", got)
-	}
-}
-
-func mustRead(t *testing.T, name string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
 }

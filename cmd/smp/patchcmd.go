@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -35,8 +34,6 @@ type patchRun struct {
 	keep  int
 	key   string
 	fn    engineFunc
-	// checks lists the pairs of operands whose unknown fields must agree.
-	checks [][2]int
 	// empty, if not -1, is the operand an object may be missing from: it
 	// is then an empty object (three-way's ORIGINAL, for an object never
 	// applied, as kubectl apply does without its annotation).
@@ -103,35 +100,27 @@ func (r *patchRun) runGroup(e *env, o *options, sc *schemas, g *group) (result, 
 	for i, obj := range g.objs {
 		docs[i] = obj.json
 	}
-	if err := r.checkUnknown(e, o, ds, name, docs); err != nil {
+	res.doc, err = r.fn(ds, docs, o.smpOptions())
+	if smp.KindOf(err) != smp.ErrUnknownField {
 		return res, err
 	}
-	res.doc, err = r.fn(ds, docs, o.smpOptions())
+	var se *smp.Error
+	errors.As(err, &se)
+	if !o.mergeUnknown {
+		return res, &unknownField{path: se.Path.String(), schema: name}
+	}
+	fmt.Fprintf(e.stderr, "smp: warning: objects or lists meet under %s, a field the schema of %s does not have; merged as plain JSON\n", quote(se.Path.String()), name)
+	res.doc, err = r.fn(ds, docs, append(o.smpOptions(), smp.WithMergeUnknown(true)))
 	return res, err
 }
 
-// checkUnknown fails, or warns with --merge-unknown, when two operands
-// change an object or list under a field the schema lacks.
-func (r *patchRun) checkUnknown(e *env, o *options, ds any, name string, docs [][]byte) error {
-	t, ok := ds.(*reflectschema.Type)
-	if !ok {
-		var err error
-		if t, err = reflectschema.OfValue(ds); err != nil {
-			return nil // the engine reports it
-		}
-	}
-	for _, c := range r.checks {
-		path := findUnknownChange(t, docs[c[0]], docs[c[1]])
-		if path == "" {
-			continue
-		}
-		u := &unknownChange{path: path, schema: name, roles: r.roles[c[0]] + " and " + r.roles[c[1]]}
-		if !o.mergeUnknown {
-			return u
-		}
-		fmt.Fprintf(e.stderr, "smp: warning: %s differ under %s, a field the schema of %s does not have; merged as plain JSON\n", u.roles, quote(path), name)
-	}
-	return nil
+// unknownField is the engine's ErrUnknownField in the command's words.
+type unknownField struct {
+	path, schema string
+}
+
+func (u *unknownField) Error() string {
+	return fmt.Sprintf("objects or lists meet under %s, a field the schema of %s does not have: merged as plain JSON its lists would be replaced whole, not merged by key (--merge-unknown merges it so)", quote(u.path), u.schema)
 }
 
 // changed reports whether a diff found a change.

@@ -47,7 +47,7 @@ func TestDiffPatchesApply(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := smp.ApplyJSON(g.objs[0].json, patches[i], ds, o.smpOptions()...)
+				got, err := smp.ApplyJSON(g.objs[0].json, patches[i], ds, append(o.smpOptions(), smp.WithMergeUnknown(o.mergeUnknown))...)
 				if err != nil {
 					t.Fatalf("applying the printed patch: %v", err)
 				}

@@ -87,6 +87,8 @@ func kubeError(err error) error {
 		return &textError{"the order in patch list doesn't match $setElementOrder list", e}
 	case smp.ErrMissingMergeKey:
 		return &textError{"element does not contain declared merge key", e}
+	case smp.ErrUnknownField:
+		return &textError{"unable to find api field", e}
 	case smp.ErrInvalidDirective, smp.ErrDirectiveNotAllowed, smp.ErrUnknownDirective:
 		if s := directiveSentinel(e.Path); s != nil {
 			return s

@@ -1,0 +1,38 @@
+package smp
+
+// Objects and lists under a field the schema does not declare: merged as
+// plain JSON they would replace lists a fuller schema merges by key, so
+// two of them meeting there is an ErrUnknownField error unless the
+// caller opts in with WithMergeUnknown. Adding or removing such a field
+// whole, and replacing or deleting it with a $patch directive, is fine.
+
+// unknownMerge returns the error for patch value pv meeting document value
+// ov (expanded) at slot s, or nil.
+func unknownMerge(cfg *config, ov, pv any, s slot, at *pathNode) error {
+	if !s.unknown || cfg.mergeUnknown {
+		return nil
+	}
+	k := kindOf(pv)
+	if k != kindOf(ov) || k != jsonObject && k != jsonArray {
+		return nil
+	}
+	if m, ok := pv.(map[string]any); ok {
+		if _, directed := m[keyPatch]; directed {
+			return nil
+		}
+	}
+	return newError(ErrUnknownField, at, "not a field of the schema, and the document and the patch both hold %s here: merged as plain JSON its lists would be replaced whole, not merged by key (WithMergeUnknown(true) merges it so)", k.withArticle())
+}
+
+// unknownChange returns the error for a field the schema does not declare
+// whose object or list differs from original ov to modified mv, or nil.
+func unknownChange(cfg *config, ov, mv any, s slot, at *pathNode) error {
+	if !s.unknown || cfg.mergeUnknown {
+		return nil
+	}
+	k := kindOf(mv)
+	if k != kindOf(ov) || k != jsonObject && k != jsonArray || equalJSON(ov, mv) {
+		return nil
+	}
+	return newError(ErrUnknownField, at, "not a field of the schema, and it holds %s that changed: a patch could only write it as plain JSON, its lists replaced whole, not merged by key (WithMergeUnknown(true) writes it so)", k.withArticle())
+}
