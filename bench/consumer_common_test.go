@@ -7,6 +7,7 @@ package bench
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -185,3 +186,51 @@ func consumerDefaultPod(spec *corev1.PodSpec) {
 }
 
 func consumerInt32(v int32) *int32 { return &v }
+
+// consumerLiveMeta is what the server adds to every object's metadata.
+const consumerLiveMeta = `
+  namespace: shop
+  uid: 6f1c2f55-2b1e-4f3a-9f0e-3c1d2a4b5c6d
+  resourceVersion: "48211"
+  generation: 7
+  creationTimestamp: "2026-11-01T10:00:00Z"`
+
+// consumerDeploy is the manifest of Deployment "web" with the spec fields and
+// the pod spec's containers (YAML list items, with any pod spec fields
+// after them) given.
+func consumerDeploy(spec, containers string) string {
+	return consumerDeployment("metadata: {name: web, labels: {app: web}}", spec, containers, "")
+}
+
+// consumerDeployLive is consumerDeploy as the server returns it: server
+// metadata, defaults and status.
+func consumerDeployLive(spec, containers string) string {
+	return consumerDeployLiveMeta("labels: {app: web}", spec, containers)
+}
+
+// consumerDeployLiveMeta is consumerDeployLive with the metadata fields
+// (besides name and the server's) given.
+func consumerDeployLiveMeta(meta, spec, containers string) string {
+	if !strings.Contains(spec, "strategy:") {
+		spec += "\n  strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 25%, maxUnavailable: 25%}}"
+	}
+	return consumerDeployment("metadata:\n  name: web\n  "+meta+consumerLiveMeta,
+		spec+"\n  revisionHistoryLimit: 10\n  progressDeadlineSeconds: 600",
+		containers+"\n      restartPolicy: Always\n      dnsPolicy: ClusterFirst",
+		"\nstatus: {observedGeneration: 7, replicas: 5, readyReplicas: 5}")
+}
+
+// consumerDeployment assembles Deployment "web" from its parts.
+func consumerDeployment(meta, spec, containers, tail string) string {
+	return `
+apiVersion: apps/v1
+kind: Deployment
+` + meta + `
+spec:
+  ` + spec + `
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:` + containers + tail
+}

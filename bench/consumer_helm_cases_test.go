@@ -11,32 +11,24 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
-// helmLiveMeta is what the server adds to every object's metadata.
-const helmLiveMeta = `
-  namespace: shop
-  uid: 6f1c2f55-2b1e-4f3a-9f0e-3c1d2a4b5c6d
-  resourceVersion: "48211"
-  generation: 7
-  creationTimestamp: "2026-11-01T10:00:00Z"`
-
 // helmScenarios are upgrades of a release "web" in namespace "shop". The
 // expectations say what the upgrade is for; none is read from an engine.
 func helmScenarios() []helmScenario {
 	return []helmScenario{{
 		name:   "image bump and env var added, replicas owned by an autoscaler",
 		newObj: newDeployment,
-		previous: helmDeploy(`minReadySeconds: 5`, `
+		previous: consumerDeploy(`minReadySeconds: 5`, `
       - name: app
         image: shop/web:1.4.0
         env:
         - {name: LOG_LEVEL, value: info}`),
-		chart: helmDeploy(`minReadySeconds: 5`, `
+		chart: consumerDeploy(`minReadySeconds: 5`, `
       - name: app
         image: shop/web:1.5.0
         env:
         - {name: LOG_LEVEL, value: info}
         - {name: FEATURE_CART, value: "on"}`),
-		live: helmDeployLive(`minReadySeconds: 5
+		live: consumerDeployLive(`minReadySeconds: 5
   replicas: 5`, `
       - name: app
         image: shop/web:1.4.0
@@ -57,12 +49,12 @@ func helmScenarios() []helmScenario {
 	}, {
 		name:   "container removed from the chart while a sidecar was injected",
 		newObj: newDeployment,
-		previous: helmDeploy(`replicas: 2`, `
+		previous: consumerDeploy(`replicas: 2`, `
       - {name: app, image: "shop/web:1.4.0"}
       - {name: log-shipper, image: "fluent/fluent-bit:3.0"}`),
-		chart: helmDeploy(`replicas: 2`, `
+		chart: consumerDeploy(`replicas: 2`, `
       - {name: app, image: "shop/web:1.4.0"}`),
-		live: helmDeployLive(`replicas: 2`, `
+		live: consumerDeployLive(`replicas: 2`, `
       - {name: app, image: "shop/web:1.4.0", imagePullPolicy: IfNotPresent}
       - {name: log-shipper, image: "fluent/fluent-bit:3.0", imagePullPolicy: IfNotPresent}
       - {name: istio-proxy, image: "istio/proxyv2:1.24.0", args: [proxy, sidecar]}`),
@@ -82,7 +74,7 @@ func helmScenarios() []helmScenario {
   annotations: {owner: team-a}`),
 		live: helmDeployMeta(`
   labels: {app: web, helm.sh/chart: web-1.0.0, env: prod}
-  annotations: {owner: team-b, checksum/config: aaa111, deployment.kubernetes.io/revision: "4"}` + helmLiveMeta),
+  annotations: {owner: team-b, checksum/config: aaa111, deployment.kubernetes.io/revision: "4"}` + consumerLiveMeta),
 		check: func(t *testing.T, stored []byte) {
 			d := consumerDecode[appsv1.Deployment](t, stored)
 			assert.Equal(t, map[string]string{"app": "web", "helm.sh/chart": "web-1.1.0", "env": "prod"}, d.Labels,
@@ -93,15 +85,15 @@ func helmScenarios() []helmScenario {
 	}, {
 		name:   "metrics port added, server filled the protocol",
 		newObj: newDeployment,
-		previous: helmDeploy(`replicas: 2`, `
+		previous: consumerDeploy(`replicas: 2`, `
       - name: app
         image: shop/web:1.4.0
         ports: [{name: http, containerPort: 8080}]`),
-		chart: helmDeploy(`replicas: 2`, `
+		chart: consumerDeploy(`replicas: 2`, `
       - name: app
         image: shop/web:1.4.0
         ports: [{name: http, containerPort: 8080}, {name: metrics, containerPort: 9090}]`),
-		live: helmDeployLive(`replicas: 2`, `
+		live: consumerDeployLive(`replicas: 2`, `
       - name: app
         image: shop/web:1.4.0
         ports: [{name: http, containerPort: 8080, protocol: TCP}]`),
@@ -137,13 +129,13 @@ func helmScenarios() []helmScenario {
 	}, {
 		name:   "strategy switched to Recreate",
 		newObj: newDeployment,
-		previous: helmDeploy(`replicas: 1
+		previous: consumerDeploy(`replicas: 1
   strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}`, `
       - {name: app, image: "shop/db-migrator:2"}`),
-		chart: helmDeploy(`replicas: 1
+		chart: consumerDeploy(`replicas: 1
   strategy: {type: Recreate}`, `
       - {name: app, image: "shop/db-migrator:2"}`),
-		live: helmDeployLive(`replicas: 1
+		live: consumerDeployLive(`replicas: 1
   strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}`, `
       - {name: app, image: "shop/db-migrator:2"}`),
 		check: func(t *testing.T, stored []byte) {
@@ -170,10 +162,10 @@ func helmScenarios() []helmScenario {
 	}, helmServiceScenario(), helmConfigMapScenario(), {
 		name:   "live object deleted out of band",
 		newObj: newDeployment,
-		previous: helmDeploy(`replicas: 2`, `
+		previous: consumerDeploy(`replicas: 2`, `
       - {name: app, image: "shop/web:1.4.0"}
       - {name: log-shipper, image: "fluent/fluent-bit:3.0"}`),
-		chart: helmDeploy(`replicas: 3`, `
+		chart: consumerDeploy(`replicas: 3`, `
       - {name: app, image: "shop/web:1.5.0"}`),
 		live: "null",
 		check: func(t *testing.T, created []byte) {
@@ -208,7 +200,7 @@ apiVersion: v1
 kind: Service
 metadata:
   name: web
-  labels: {app: web}` + helmLiveMeta + `
+  labels: {app: web}` + consumerLiveMeta + `
 spec:
   type: ClusterIP
   clusterIP: 10.96.12.34
@@ -250,39 +242,9 @@ func helmConfigMapScenario() helmScenario {
 	}
 }
 
-// helmDeploy is the manifest of Deployment "web" with the spec fields and
-// the pod spec's containers (YAML list items, with any pod spec fields
-// after them) given.
-func helmDeploy(spec, containers string) string {
-	return helmDeployment("metadata: {name: web, labels: {app: web}}", spec, containers, "")
-}
-
-// helmDeployLive is helmDeploy as the server returns it: server metadata,
-// defaults and status.
-func helmDeployLive(spec, containers string) string {
-	return helmDeployment("metadata:\n  name: web\n  labels: {app: web}"+helmLiveMeta,
-		spec+"\n  revisionHistoryLimit: 10\n  progressDeadlineSeconds: 600",
-		containers+"\n      restartPolicy: Always\n      dnsPolicy: ClusterFirst",
-		"\nstatus: {observedGeneration: 7, replicas: 5, readyReplicas: 5}")
-}
-
-func helmDeployment(meta, spec, containers, tail string) string {
-	return `
-apiVersion: apps/v1
-kind: Deployment
-` + meta + `
-spec:
-  ` + spec + `
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers:` + containers + tail
-}
-
 // helmDeployMeta is a one-container Deployment with the metadata given.
 func helmDeployMeta(meta string) string {
-	return helmDeployment("metadata:\n  name: web"+meta, "replicas: 2", `
+	return consumerDeployment("metadata:\n  name: web"+meta, "replicas: 2", `
       - {name: app, image: "shop/web:1.4.0"}`, "")
 }
 
@@ -295,9 +257,9 @@ func helmDeployVolumes(volumes string, live bool) string {
         volumeMounts: [{name: config, mountPath: /etc/web}]
       volumes:` + volumes
 	if live {
-		return helmDeployLive("replicas: 2", containers)
+		return consumerDeployLive("replicas: 2", containers)
 	}
-	return helmDeploy("replicas: 2", containers)
+	return consumerDeploy("replicas: 2", containers)
 }
 
 // helmDeployPodAnnotations is a one-container Deployment whose pod template
@@ -305,9 +267,9 @@ func helmDeployVolumes(volumes string, live bool) string {
 func helmDeployPodAnnotations(annotations string, live bool) string {
 	containers := `
       - {name: app, image: "shop/web:1.4.0"}`
-	doc := helmDeploy("replicas: 2", containers)
+	doc := consumerDeploy("replicas: 2", containers)
 	if live {
-		doc = helmDeployLive("replicas: 2", containers)
+		doc = consumerDeployLive("replicas: 2", containers)
 	}
 	if annotations == "" {
 		return doc
