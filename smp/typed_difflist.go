@@ -82,7 +82,7 @@ func (d *tdiffer) diffStructList(patch *map[string]any, k string, o, m reflect.V
 	// current's keys (liveRename): the JSON engine does it.
 	renames := d.withBase && d.ignoreChanges && ks.directive
 	if !renames && d.positional(o, m, n.elem, ks, def) {
-		return d.diffPositional(patch, k, o, m, n, c, ks, false)
+		return d.diffPositional(patch, k, o, m, n, c, ks)
 	}
 	if !renames {
 		if done, err := d.diffKeyed(patch, k, o, m, n, c, ks, def); done || err != nil {
@@ -266,10 +266,7 @@ func scalarKeyOf(v reflect.Value, f *tfield) (string, error) {
 
 // diffPositional diffs lists that positional accepted: element i of one
 // with element i of the other.
-//
-// paired lists (pairedPositional) pair some elements whose keys differ:
-// their order is then written whatever changed.
-func (d *tdiffer) diffPositional(patch *map[string]any, k string, o, m reflect.Value, n *tnode, c slot, ks keySet, paired bool) error {
+func (d *tdiffer) diffPositional(patch *map[string]any, k string, o, m reflect.Value, n *tnode, c slot, ks keySet) error {
 	en, es := n.elem, c.elem()
 	base := d.tbase
 	defer func() { d.tbase = base }()
@@ -313,7 +310,7 @@ func (d *tdiffer) diffPositional(patch *map[string]any, k string, o, m reflect.V
 	if len(list) > 0 {
 		put(patch, k, list)
 	}
-	if d.wantSetOrder(len(list) > 0 && (!d.ignoreChanges || !d.ignoreDeletions) || paired && !d.ignoreChanges) {
+	if d.wantSetOrder(len(list) > 0 && (!d.ignoreChanges || !d.ignoreDeletions)) {
 		order, err := setOrderList(m, en, ks)
 		if err != nil {
 			return err
@@ -321,74 +318,6 @@ func (d *tdiffer) diffPositional(patch *map[string]any, k string, o, m reflect.V
 		put(patch, prefixSetOrder+k, order)
 	}
 	return nil
-}
-
-// pairedPositional is positional for the delta half of a three-way patch,
-// where pairElements also pairs a modified element that lacks some
-// recommended key fields with the live element of its default key that
-// agrees on the others, when the original never had that live element
-// (the server filled in a key field). It accepts lists where element i
-// pairs with element i, exactly or so, and at least one is so paired:
-// default keys are unique on both sides, so no other pairing is possible.
-func (d *tdiffer) pairedPositional(o, m reflect.Value, en *tnode, ks, def keySet) bool {
-	const maxScan = 64
-	l := o.Len()
-	base := d.tbase
-	if !d.withBase || !d.ignoreDeletions || !ks.directive || l != m.Len() || l > maxScan ||
-		!base.IsValid() || base.Kind() != reflect.Slice && base.Kind() != reflect.Array {
-		return false
-	}
-	var kfa, dfa [4]*tfield
-	kf, ok1 := keyFields(en, ks, kfa[:0])
-	df, ok2 := keyFields(en, def, dfa[:0])
-	if !ok1 || !ok2 {
-		return false
-	}
-	paired := false
-	for i := range l {
-		oe, onull := derefNull(o.Index(i))
-		me, mnull := derefNull(m.Index(i))
-		if onull || mnull || !hasKeyFields(oe, df) || !hasKeyFields(me, df) || !d.sameID(oe, me, df) {
-			return false
-		}
-		for j := i + 1; j < l; j++ {
-			oj, _ := derefNull(o.Index(j))
-			mj, _ := derefNull(m.Index(j))
-			if d.sameID(oe, oj, df) || d.sameID(me, mj, df) {
-				return false // a repeated default key
-			}
-		}
-		if d.sameID(oe, me, kf) {
-			continue
-		}
-		if !d.keysAgree(me, oe, kf) {
-			return false
-		}
-		for b := range base.Len() {
-			if be, null := derefNull(base.Index(b)); !null && d.sameID(be, oe, kf) {
-				return false // the original had the live element
-			}
-		}
-		paired = true
-	}
-	return paired
-}
-
-// keysAgree is keysAgree for typed elements: every key field m has, o
-// has with the same value.
-func (d *tdiffer) keysAgree(m, o reflect.Value, kf []*tfield) bool {
-	for _, f := range kf {
-		if _, ok := fieldValue(m, f); !ok {
-			continue
-		}
-		if _, ok := fieldValue(o, f); !ok {
-			return false
-		}
-		if one := [1]*tfield{f}; !d.sameID(m, o, one[:]) {
-			return false
-		}
-	}
-	return true
 }
 
 // baseKeys holds the keys of a base list keyed by one string field, read

@@ -53,16 +53,6 @@ func convertList(raw bool, v reflect.Value, n *tnode) ([]any, error) {
 	return l, nil
 }
 
-// anyToJSON converts the dynamic value of an interface.
-func anyToJSON(x any) (any, error) {
-	e := jsonEnc{guard: newGuard(trackFrom)}
-	j, err := e.anyValue(x)
-	if err != nil {
-		return nil, again(false, err, func(e *jsonEnc) error { _, err := e.anyValue(x); return err })
-	}
-	return j, nil
-}
-
 // again runs a conversion that failed with err once more, with maps in
 // key order and cycles looked for from the top, so that the error
 // reported is the same every time: the first in key order, a cycle at

@@ -40,15 +40,6 @@ func (o *options) smpOptions() []smp.Option {
 	}
 }
 
-// dataStruct returns a value of the chosen type, as the JSON API takes it.
-func (o *options) dataStruct() (any, error) {
-	v, ok := fixtures.Lookup(o.typeName)
-	if !ok {
-		return nil, unknownType(o.typeName)
-	}
-	return v, nil
-}
-
 // goType returns the chosen type.
 func (o *options) goType() (reflect.Type, error) {
 	t, ok := fixtures.TypeOf(o.typeName)

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"sigs.k8s.io/yaml"
 
 	"github.com/typedpatch/typedpatch/smp"
 )
@@ -145,20 +144,6 @@ func sortLists(v any) any {
 		return out
 	}
 	return v
-}
-
-// readTestJSON reads a test file, relative to the repository root, as JSON.
-func readTestJSON(t *testing.T, name string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(repoRoot, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	js, err := yaml.YAMLToJSON(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return js
 }
 
 // decodeJSON decodes a document for comparison, keeping numbers as text.
