@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/typedpatch/typedpatch/internal/inputtext"
 )
 
 // ErrorKind classifies an [Error].
@@ -99,24 +101,8 @@ func (a inputArg) Format(f fmt.State, verb rune) {
 	_, _ = io.WriteString(f, s)
 }
 
-// maxEcho is the most bytes of one input string that a message or a path
-// echoes; a longer one is cut to its first echoHead bytes and its length.
-// maxProse bounds the text of a wrapped error the same way.
-const (
-	maxEcho  = 128
-	echoHead = 64
-	maxProse = 512
-)
-
-// quote renders a string from the input for a message: Go-quoted, so
-// that control characters, terminal escapes and invalid UTF-8 are escaped,
-// and cut when it is long.
-func quote(s string) string {
-	if len(s) <= maxEcho {
-		return strconv.Quote(s)
-	}
-	return strconv.Quote(cut(s, echoHead)) + "…(" + strconv.Itoa(len(s)) + " bytes)"
-}
+// quote renders a string from the input for a message (internal/inputtext).
+func quote(s string) string { return inputtext.Quote(s) }
 
 // echo renders input text that reads well bare, a number or a key value:
 // as it is when it is plain (see isPlain), else as quote does.
@@ -138,9 +124,9 @@ func echoName(s string) string {
 }
 
 // isPlain reports whether s can be echoed bare: non-empty, at most
-// maxEcho bytes of printable UTF-8, none of them in delims.
+// inputtext.MaxEcho bytes of printable UTF-8, none of them in delims.
 func isPlain(s, delims string) bool {
-	if s == "" || len(s) > maxEcho {
+	if s == "" || len(s) > inputtext.MaxEcho {
 		return false
 	}
 	for _, r := range s {
@@ -151,20 +137,9 @@ func isPlain(s, delims string) bool {
 	return true
 }
 
-// prose renders text for a message that may hold input, such as the
-// text of a wrapped error: unprintable characters escaped as Go does, and
-// cut after maxProse bytes.
-func prose(s string) string {
-	out := cut(s, maxProse)
-	if !utf8.ValidString(out) || strings.ContainsFunc(out, func(r rune) bool { return !strconv.IsPrint(r) }) {
-		q := strconv.Quote(out)
-		out = q[1 : len(q)-1]
-	}
-	if len(s) > maxProse {
-		out += "…(" + strconv.Itoa(len(s)) + " bytes)"
-	}
-	return out
-}
+// prose renders free text that may hold input, such as a wrapped
+// error's (internal/inputtext).
+func prose(s string) string { return inputtext.Prose(s) }
 
 // maxListed is the most items a message lists.
 const maxListed = 8
@@ -184,19 +159,6 @@ func listed[T any](items []T, name func(T) string, sep string) string {
 		b.WriteString(name(it))
 	}
 	return b.String()
-}
-
-// cut returns at most n bytes of s, not splitting a UTF-8 sequence.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for i := n; i > n-utf8.UTFMax && i > 0; i-- {
-		if utf8.RuneStart(s[i]) {
-			return s[:i]
-		}
-	}
-	return s[:n]
 }
 
 // IsConflict reports whether err is a three-way conflict.
