@@ -13,53 +13,26 @@ type node struct {
 	meta reflectschema.PatchMeta
 }
 
-func (n node) kind() reflectschema.Kind {
-	if n.t == nil {
-		return reflectschema.Untyped
-	}
-	return n.t.Kind
-}
+// The rules of navigation are reflectschema.Position's, the engine's own;
+// node only converts.
+
+func (n node) pos() reflectschema.Position { return reflectschema.Position{Type: n.t, Patch: n.meta} }
+
+func nodeAt(p reflectschema.Position) node { return node{t: p.Type, meta: p.Patch} }
+
+func (n node) kind() reflectschema.Kind { return n.pos().Kind() }
 
 // child returns the node of a struct field or a map value.
-func (n node) child(name string) node {
-	if n.t == nil {
-		return node{}
-	}
-	switch n.t.Kind {
-	case reflectschema.Struct:
-		if f := n.t.Field(name); f != nil {
-			return node{t: f.Type, meta: f.Patch}
-		}
-	case reflectschema.Map:
-		return node{t: n.t.Elem}
-	}
-	return node{}
-}
+func (n node) child(name string) node { return nodeAt(n.pos().Child(name)) }
 
 // elem returns the node of a list element. Elements of a merge list with
 // retainKeys are unions themselves (seed 003, Volume).
-func (n node) elem() node {
-	if n.t == nil || n.t.Kind != reflectschema.List {
-		return node{}
-	}
-	return node{t: n.t.Elem, meta: reflectschema.PatchMeta{RetainKeys: n.meta.RetainKeys && n.meta.IsMergeList()}}
-}
+func (n node) elem() node { return nodeAt(n.pos().Elem()) }
 
-func (n node) isMergeList() bool {
-	return n.kind() == reflectschema.List && n.meta.IsMergeList()
-}
+func (n node) isMergeList() bool { return n.pos().IsMergeList() }
 
 // isObjectList reports whether a merge list holds objects, merged by key.
-func (n node) isObjectList() bool {
-	if n.t == nil || n.t.Elem == nil {
-		return false
-	}
-	switch n.t.Elem.Kind {
-	case reflectschema.Struct, reflectschema.Map, reflectschema.Untyped:
-		return true
-	}
-	return false
-}
+func (n node) isObjectList() bool { return n.pos().IsObjectList() }
 
 // keyedList reports whether the node is a merge list of objects.
 func (n node) keyedList() bool { return n.isMergeList() && n.isObjectList() }

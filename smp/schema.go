@@ -16,58 +16,33 @@ type slot struct {
 	unknown bool
 }
 
+// The rules of navigation are reflectschema.Position's, shared with the
+// property suite; slot only converts.
+
+func (s slot) pos() reflectschema.Position {
+	return reflectschema.Position{Type: s.t, Patch: s.meta, Quoted: s.quoted, Undeclared: s.unknown}
+}
+
+func slotAt(p reflectschema.Position) slot {
+	return slot{t: p.Type, meta: p.Patch, quoted: p.Quoted, unknown: p.Undeclared}
+}
+
 // kind returns the slot's schema kind; positions the schema does not
 // describe are Untyped.
-func (s slot) kind() reflectschema.Kind {
-	if s.t == nil {
-		return reflectschema.Untyped
-	}
-	return s.t.Kind
-}
+func (s slot) kind() reflectschema.Kind { return s.pos().Kind() }
 
 // child returns the slot of key inside an object at s.
-func (s slot) child(key string) slot {
-	if s.t == nil {
-		return slot{}
-	}
-	switch s.t.Kind {
-	case reflectschema.Struct:
-		if f := s.t.Field(key); f != nil {
-			return slot{t: f.Type, meta: f.Patch, quoted: f.Quoted}
-		}
-		return slot{unknown: !s.t.PreserveUnknown}
-	case reflectschema.Map:
-		return slot{t: s.t.Elem}
-	}
-	return slot{}
-}
+func (s slot) child(key string) slot { return slotAt(s.pos().Child(key)) }
 
-// elem returns the slot of a list element at s. Elements of a merge list
-// with retainKeys carry it, as seed 003 puts it on Volume.
-func (s slot) elem() slot {
-	if s.t == nil || s.t.Kind != reflectschema.List {
-		return slot{}
-	}
-	return slot{t: s.t.Elem, meta: reflectschema.PatchMeta{RetainKeys: s.meta.RetainKeys && s.meta.IsMergeList()}}
-}
+// elem returns the slot of a list element at s.
+func (s slot) elem() slot { return slotAt(s.pos().Elem()) }
 
 // isMergeList reports whether s is a list merged element by element.
-func (s slot) isMergeList() bool {
-	return s.kind() == reflectschema.List && s.meta.IsMergeList()
-}
+func (s slot) isMergeList() bool { return s.pos().IsMergeList() }
 
 // isObjectList reports whether a merge list holds objects (merged by key)
 // rather than scalars (merged as a set).
-func (s slot) isObjectList() bool {
-	if s.t == nil || s.t.Elem == nil {
-		return false
-	}
-	switch s.t.Elem.Kind {
-	case reflectschema.Struct, reflectschema.Map, reflectschema.Untyped:
-		return true
-	}
-	return false
-}
+func (s slot) isObjectList() bool { return s.pos().IsObjectList() }
 
 // schemaFor resolves the dataStruct argument of the Kubernetes-style API:
 // a struct value, a pointer to one, or a *reflectschema.Type, which must
