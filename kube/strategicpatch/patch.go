@@ -55,6 +55,9 @@ func CreateTwoWayMergePatch(original, modified []byte, dataStruct interface{}, f
 // with the schema given as a LookupPatchMeta.
 func CreateTwoWayMergePatchUsingLookupPatchMeta(original, modified []byte, schema LookupPatchMeta, fns ...mergepatch.PreconditionFunc) ([]byte, error) {
 	original, modified = orEmpty(original), orEmpty(modified)
+	if err := checkNumbers(original, modified); err != nil {
+		return nil, err
+	}
 	t, err := schemaForJSON(schema, original, modified)
 	if err != nil {
 		return nil, err
@@ -115,6 +118,9 @@ func StrategicMergePatchUsingLookupPatchMeta(original, patch []byte, schema Look
 	if len(original) == 0 || len(patch) == 0 {
 		return nil, mergepatch.ErrBadJSONDoc
 	}
+	if err := checkNumbers(original, patch); err != nil {
+		return nil, err
+	}
 	t, err := schemaForJSON(schema, original, patch)
 	if err != nil {
 		return nil, err
@@ -160,6 +166,9 @@ func StrategicMergeMapPatchUsingLookupPatchMeta(original, patch JSONMap, schema 
 // mergepatch.ErrConflict. Preconditions are checked first.
 func CreateThreeWayMergePatch(original, modified, current []byte, schema LookupPatchMeta, overwrite bool, fns ...mergepatch.PreconditionFunc) ([]byte, error) {
 	original, modified, current = orEmpty(original), orEmpty(modified), orEmpty(current)
+	if err := checkNumbers(original, modified, current); err != nil {
+		return nil, err
+	}
 	t, err := schemaForJSON(schema, original, modified, current)
 	if err != nil {
 		return nil, err
