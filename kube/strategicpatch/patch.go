@@ -121,9 +121,14 @@ func StrategicMergePatchUsingLookupPatchMeta(original, patch []byte, schema Look
 	if err := checkNumbers(original, patch); err != nil {
 		return nil, err
 	}
-	t, err := schemaForJSON(schema, original, patch)
+	t, maps, err := schemaAndMaps(schema, original, patch)
 	if err != nil {
 		return nil, err
+	}
+	if maps != nil {
+		if err := checkOrderLists(maps[0], maps[1], t, nil); err != nil {
+			return nil, err
+		}
 	}
 	out, err := smp.ApplyJSON(original, patch, t, engineOpts()...)
 	if err != nil {
@@ -227,16 +232,25 @@ func orEmpty(doc []byte) []byte {
 // schemaForJSON converts a LookupPatchMeta, decoding the documents when it
 // is one whose fields must be asked about (see walk).
 func schemaForJSON(schema LookupPatchMeta, docs ...[]byte) (t smpSchema, err error) {
+	t, _, err = schemaAndMaps(schema, docs...)
+	return t, err
+}
+
+// schemaAndMaps is schemaForJSON that also returns the decoded documents,
+// nil when it did not decode them.
+func schemaAndMaps(schema LookupPatchMeta, docs ...[]byte) (smpSchema, []map[string]interface{}, error) {
 	if !needsDocs(schema) {
-		return schemaOf(schema)
+		t, err := schemaOf(schema)
+		return t, nil, err
 	}
 	maps := make([]map[string]interface{}, len(docs))
 	for i, d := range docs {
 		if err := json.Unmarshal(d, &maps[i]); err != nil {
-			return nil, mergepatch.ErrBadJSONDoc
+			return nil, nil, mergepatch.ErrBadJSONDoc
 		}
 	}
-	return schemaOf(schema, maps...)
+	t, err := schemaOf(schema, maps...)
+	return t, maps, err
 }
 
 func encodePair(a, b map[string]interface{}) ([]byte, []byte, error) {
