@@ -32,6 +32,8 @@ type config struct {
 
 	preconditions []PreconditionFunc
 	noTypeChecks  bool
+	// repeatReplaced writes replace-strategy objects even when unchanged.
+	repeatReplaced bool
 }
 
 func newConfig(opts []Option) *config {
@@ -102,4 +104,14 @@ func WithPreconditions(fns ...PreconditionFunc) Option {
 // Kubernetes does; the default rejects them (docs/compat.md).
 func WithTypeChecks(check bool) Option {
 	return optionFunc(func(c *config) { c.noTypeChecks = !check })
+}
+
+// WithRepeatedReplaceFields(true) makes the differ write a field whose
+// patchStrategy is replace whenever both documents hold it as an object,
+// changed or not, as Kubernetes' differ does (policy/v1
+// PodDisruptionBudget's spec.selector; lists are written when changed). The result of applying the patch
+// is the same; the default writes it only when it changed. The kube
+// module sets it (docs/compat.md).
+func WithRepeatedReplaceFields(repeat bool) Option {
+	return optionFunc(func(c *config) { c.repeatReplaced = repeat })
 }
