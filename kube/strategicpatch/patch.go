@@ -2,6 +2,7 @@ package strategicpatch
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/typedpatch/typedpatch/smp"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -199,7 +200,7 @@ func CreateThreeWayMergePatch(original, modified, current []byte, schema LookupP
 	if err != nil {
 		return nil, kubeError(err)
 	}
-	return nil, mergepatch.NewErrConflict(yamlOf(patch), yamlOf(changed))
+	return nil, mergepatch.NewErrConflict(yamlOf(patch), yamlOf(changed, "$setElementOrder/"))
 }
 
 // MergingMapsHaveConflicts reports whether two patches set a field to
@@ -297,11 +298,35 @@ func checkPreconditions(patch []byte, fns []mergepatch.PreconditionFunc) error {
 	return nil
 }
 
-// yamlOf renders a JSON patch for a conflict message.
-func yamlOf(patch []byte) string {
+// yamlOf renders a JSON patch for a conflict message, leaving out keys
+// with the given prefixes at any depth (Kubernetes describes the changes
+// since the original without $setElementOrder).
+func yamlOf(patch []byte, drop ...string) string {
 	m, err := decodeMap(patch)
 	if err != nil {
 		return string(patch)
 	}
+	if len(drop) > 0 {
+		dropKeys(map[string]interface{}(m), drop)
+	}
 	return mergepatch.ToYAMLOrError(m)
+}
+
+// dropKeys deletes the keys with one of the prefixes from v's objects.
+func dropKeys(v interface{}, prefixes []string) {
+	switch v := v.(type) {
+	case map[string]interface{}:
+		for k, e := range v {
+			for _, p := range prefixes {
+				if strings.HasPrefix(k, p) {
+					delete(v, k)
+				}
+			}
+			dropKeys(e, prefixes)
+		}
+	case []interface{}:
+		for _, e := range v {
+			dropKeys(e, prefixes)
+		}
+	}
 }
