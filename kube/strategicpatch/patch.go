@@ -184,6 +184,11 @@ func CreateThreeWayMergePatch(original, modified, current []byte, schema LookupP
 		if err := checkPreconditions(patch, fns); err != nil {
 			return nil, err
 		}
+		if !overwrite {
+			if err := conflictCheckLookups(original, current, patch, t, schema); err != nil {
+				return nil, err
+			}
+		}
 		return patch, nil
 	}
 	if !smp.IsConflict(err) {
