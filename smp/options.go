@@ -34,6 +34,9 @@ type config struct {
 	noTypeChecks  bool
 	// repeatReplaced writes replace-strategy objects even when unchanged.
 	repeatReplaced bool
+	// kubeDirectiveScope takes $retainKeys and $setElementOrder where
+	// Kubernetes takes them.
+	kubeDirectiveScope bool
 }
 
 func newConfig(opts []Option) *config {
@@ -114,4 +117,17 @@ func WithTypeChecks(check bool) Option {
 // module sets it (docs/compat.md).
 func WithRepeatedReplaceFields(repeat bool) Option {
 	return optionFunc(func(c *config) { c.repeatReplaced = repeat })
+}
+
+// WithKubernetesDirectiveScope(true) makes the applier take $retainKeys on
+// any object and $setElementOrder on any list of scalars, as Kubernetes
+// does, instead of only where the schema gives the field that strategy:
+// $retainKeys clears the fields it does not list; $setElementOrder on a
+// list that does not merge reorders the live list, or checks the patch's
+// list against the order and takes it as it is. $deleteFromPrimitiveList
+// stays limited to merge lists of scalars, and $setElementOrder on a list
+// of objects that does not merge is still refused (Kubernetes panics
+// there). The kube module sets it (docs/compat.md).
+func WithKubernetesDirectiveScope(on bool) Option {
+	return optionFunc(func(c *config) { c.kubeDirectiveScope = on })
 }
