@@ -38,7 +38,7 @@ type MergeOptions struct {
 // engineOpts are the options of every operation: the directives
 // Kubernetes writes and understands, and no value type checks.
 func engineOpts(extra ...smp.Option) []smp.Option {
-	return append([]smp.Option{smp.WithDirectives(smp.DirectivesRetainKeys), smp.WithTypeChecks(false), smp.WithRepeatedReplaceFields(true)}, extra...)
+	return append([]smp.Option{smp.WithDirectives(smp.DirectivesRetainKeys), smp.WithTypeChecks(false), smp.WithRepeatedReplaceFields(true), smp.WithKubernetesDirectiveScope(true)}, extra...)
 }
 
 // CreateTwoWayMergePatch returns the patch that turns original into
