@@ -1,6 +1,7 @@
 package strategicpatch
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 
@@ -126,7 +127,7 @@ func StrategicMergePatchUsingLookupPatchMeta(original, patch []byte, schema Look
 	if err != nil {
 		return nil, err
 	}
-	if maps != nil {
+	if maps != nil && bytes.Contains(patch, []byte("$setElementOrder/")) {
 		if err := checkOrderLists(maps[0], maps[1], t, nil); err != nil {
 			return nil, err
 		}

@@ -53,14 +53,10 @@ func structSchema(s PatchMetaFromStruct, docs []map[string]interface{}) (*reflec
 	if s.T == nil {
 		return nil, errors.New("strategicpatch: PatchMetaFromStruct without a type")
 	}
-	w, err := walk(s, docs)
-	if err != nil {
-		return nil, err
-	}
 	if t, ok := typedSchema(s.T); ok {
-		return t, nil
+		return t, checkWalk(s, docs)
 	}
-	return w, nil
+	return walk(s, docs)
 }
 
 // ignoresTags caches, by type, whether reflectschema.Vet finds tags in it.

@@ -41,6 +41,18 @@ func walk(l LookupPatchMeta, docs []map[string]interface{}) (*reflectschema.Type
 	return finish(root, w.pending)
 }
 
+// checkWalk is walk without building the schema: it fails where walk
+// fails, for a type whose schema comes from reflectschema.
+func checkWalk(l LookupPatchMeta, docs []map[string]interface{}) error {
+	w := &walker{docs: docs}
+	roots := make([]member, 0, len(docs))
+	for i, d := range docs {
+		roots = append(roots, member{i, d})
+	}
+	_, err := w.object(l, roots)
+	return err
+}
+
 // object builds the struct type of the objects objs from lookup l.
 func (w *walker) object(l LookupPatchMeta, objs []member) (*reflectschema.Type, error) {
 	t := &reflectschema.Type{Kind: reflectschema.Struct, Name: "object"}
