@@ -123,11 +123,12 @@ func StrategicMergePatchUsingLookupPatchMeta(original, patch []byte, schema Look
 	if err := checkNumbers(original, patch); err != nil {
 		return nil, err
 	}
-	t, maps, err := schemaAndMaps(schema, original, patch)
+	orders := bytes.Contains(patch, []byte("$setElementOrder/"))
+	t, maps, err := schemaAndMaps(schema, orders, original, patch)
 	if err != nil {
 		return nil, err
 	}
-	if maps != nil && bytes.Contains(patch, []byte("$setElementOrder/")) {
+	if maps != nil && orders {
 		if err := checkOrderLists(maps[0], maps[1], t, nil); err != nil {
 			return nil, err
 		}
@@ -239,16 +240,20 @@ func orEmpty(doc []byte) []byte {
 // schemaForJSON converts a LookupPatchMeta, decoding the documents when it
 // is one whose fields must be asked about (see walk).
 func schemaForJSON(schema LookupPatchMeta, docs ...[]byte) (t smpSchema, err error) {
-	t, _, err = schemaAndMaps(schema, docs...)
+	t, _, err = schemaAndMaps(schema, false, docs...)
 	return t, err
 }
 
 // schemaAndMaps is schemaForJSON that also returns the decoded documents,
-// nil when it did not decode them.
-func schemaAndMaps(schema LookupPatchMeta, docs ...[]byte) (smpSchema, []map[string]interface{}, error) {
+// nil when it did not decode them: documents a typed data struct's schema
+// fits (rawSafe, with strictLists) need no walk.
+func schemaAndMaps(schema LookupPatchMeta, strictLists bool, docs ...[]byte) (smpSchema, []map[string]interface{}, error) {
 	if !needsDocs(schema) {
 		t, err := schemaOf(schema)
 		return t, nil, err
+	}
+	if t, ok := fittingSchema(schema, strictLists, docs); ok {
+		return t, nil, nil
 	}
 	maps := make([]map[string]interface{}, len(docs))
 	for i, d := range docs {

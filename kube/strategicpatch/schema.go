@@ -59,6 +59,34 @@ func structSchema(s PatchMetaFromStruct, docs []map[string]interface{}) (*reflec
 	return walk(s, docs)
 }
 
+// fittingSchema returns the typed schema of a PatchMetaFromStruct whose
+// documents it fits so well that walking them through the lookup cannot
+// fail (rawSafe, with strictLists).
+func fittingSchema(l LookupPatchMeta, strictLists bool, docs [][]byte) (*reflectschema.Type, bool) {
+	var s PatchMetaFromStruct
+	switch v := l.(type) {
+	case PatchMetaFromStruct:
+		s = v
+	case *PatchMetaFromStruct:
+		if v == nil {
+			return nil, false
+		}
+		s = *v
+	default:
+		return nil, false
+	}
+	t, ok := typedSchema(s.T)
+	if !ok {
+		return nil, false
+	}
+	for _, d := range docs {
+		if !rawSafe(d, t, strictLists) {
+			return nil, false
+		}
+	}
+	return t, true
+}
+
 // ignoresTags caches, by type, whether reflectschema.Vet finds tags in it.
 var ignoresTags sync.Map // map[reflect.Type]bool
 
