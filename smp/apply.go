@@ -137,6 +137,14 @@ func (a *applier) mergeName(res, pm map[string]any, p objectPatch, name string, 
 	if !in.origPresent && !inPatch {
 		return nil // ordering or deleting in a list that is not there
 	}
+	if !c.isMergeList() {
+		l, err := a.orderReplacedList(in, c, cat)
+		if err != nil {
+			return err
+		}
+		res[name] = l
+		return nil
+	}
 	l, err := a.mergeList(in, c, cat)
 	if err != nil {
 		return err
@@ -177,7 +185,7 @@ func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (obj
 				first.keep(k, newError(ErrInvalidDirective, at.field(k), "%s must be a list, not %s", k, kindOf(v).withArticle()))
 				continue
 			}
-			if !c.isMergeList() {
+			if !c.isMergeList() && !a.orderAnywhere(kind, c) {
 				first.keep(k, newError(ErrDirectiveNotAllowed, at.field(k), "%q is not a merge list (patchStrategy merge)", list))
 				continue
 			}
@@ -261,7 +269,7 @@ func (a *applier) retainKeys(res, pm map[string]any, s slot, at *pathNode) error
 		return nil
 	}
 	dat := at.field(keyRetainKeys)
-	if !s.meta.RetainKeys {
+	if !s.meta.RetainKeys && !a.cfg.kubeDirectiveScope {
 		return newError(ErrDirectiveNotAllowed, dat, "%s on an object whose field has no retainKeys strategy", keyRetainKeys)
 	}
 	list, ok := raw.([]any)

@@ -96,6 +96,9 @@ func (d *differ) diffField(patch map[string]any, k string, ov, mv any, c slot, a
 	}
 	switch o := ov.(type) {
 	case map[string]any:
+		if d.repeatReplaced(patch, k, mv, c) {
+			return false, nil
+		}
 		if c.kind() == reflectschema.Atomic || c.meta.Strategy == reflectschema.Replace {
 			d.replaceIfChanged(patch, k, ov, mv)
 			return false, nil
@@ -120,6 +123,19 @@ func (d *differ) diffField(patch map[string]any, k string, ov, mv any, c slot, a
 		d.replaceIfChanged(patch, k, ov, mv)
 	}
 	return false, nil
+}
+
+// repeatReplaced writes modified's value of a replace-strategy object,
+// changed or not, under WithRepeatedReplaceFields, reporting whether it
+// handled the field.
+func (d *differ) repeatReplaced(patch map[string]any, k string, mv any, c slot) bool {
+	if !d.cfg.repeatReplaced || c.meta.Strategy != reflectschema.Replace {
+		return false
+	}
+	if !d.ignoreChanges {
+		patch[k] = mv
+	}
+	return true
 }
 
 func (d *differ) replaceIfChanged(patch map[string]any, k string, ov, mv any) {

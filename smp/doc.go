@@ -33,7 +33,9 @@
 // older applier could merge wrongly. WithOverwrite resolves three-way
 // conflicts in modified's favour. WithLimits bounds the input; WithPreconditions checks
 // created patches; WithTypeChecks(false) accepts ill-typed patch values as
-// Kubernetes does.
+// Kubernetes does. WithRepeatedReplaceFields and
+// WithKubernetesDirectiveScope copy two more of Kubernetes' habits, for the
+// kube module (docs/compat.md).
 //
 // # Guarantees
 //

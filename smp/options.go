@@ -33,6 +33,11 @@ type config struct {
 	preconditions []PreconditionFunc
 	noTypeChecks  bool
 	mergeUnknown  bool
+	// repeatReplaced writes replace-strategy objects even when unchanged.
+	repeatReplaced bool
+	// kubeDirectiveScope takes $retainKeys and $setElementOrder where
+	// Kubernetes takes them.
+	kubeDirectiveScope bool
 }
 
 func newConfig(opts []Option) *config {
@@ -115,4 +120,27 @@ func WithTypeChecks(check bool) Option {
 // fail.
 func WithMergeUnknown(merge bool) Option {
 	return optionFunc(func(c *config) { c.mergeUnknown = merge })
+}
+
+// WithRepeatedReplaceFields(true) makes the differ write a field whose
+// patchStrategy is replace whenever both documents hold it as an object,
+// changed or not, as Kubernetes' differ does (policy/v1
+// PodDisruptionBudget's spec.selector; lists are written when changed).
+// The result of applying the patch is the same; the default writes it
+// only when it changed. The kube module sets it (docs/compat.md).
+func WithRepeatedReplaceFields(repeat bool) Option {
+	return optionFunc(func(c *config) { c.repeatReplaced = repeat })
+}
+
+// WithKubernetesDirectiveScope(true) makes the applier take $retainKeys on
+// any object and $setElementOrder on any list of scalars, as Kubernetes
+// does, instead of only where the schema gives the field that strategy:
+// $retainKeys clears the fields it does not list; $setElementOrder on a
+// list that does not merge reorders the live list, or checks the patch's
+// list against the order and takes it as it is. $deleteFromPrimitiveList
+// stays limited to merge lists of scalars, and $setElementOrder on a list
+// of objects that does not merge is still refused (Kubernetes panics
+// there). The kube module sets it (docs/compat.md).
+func WithKubernetesDirectiveScope(on bool) Option {
+	return optionFunc(func(c *config) { c.kubeDirectiveScope = on })
 }

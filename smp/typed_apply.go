@@ -26,6 +26,9 @@ func Apply[T any](current T, patch Patch, opts ...Option) (T, error) {
 	if err != nil {
 		return zero, err
 	}
+	if cfg.kubeDirectiveScope {
+		return applyViaJSON(current, patch, opts)
+	}
 	pm := patch.patchMap()
 	if err := checkDecodedLimits(pm, cfg.limits, "patch"); err != nil {
 		return zero, err

@@ -29,6 +29,10 @@ func Diff[T any](original, modified T, opts ...Option) (Patch, error) {
 	if err := checkTypedLimits(m, root.node, cfg.limits, "modified document"); err != nil {
 		return Patch{}, err
 	}
+	if cfg.repeatReplaced {
+		p, err := typedViaJSON(root, cfg, o, m)
+		return Patch{m: p}, err
+	}
 	d := &tdiffer{differ: &differ{cfg: cfg, setOrder: true}, scratch: getScratch()}
 	defer putScratch(d.scratch)
 	p, err := d.diffRoot(root, o, m)

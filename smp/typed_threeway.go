@@ -30,6 +30,10 @@ func ThreeWay[T any](original, modified, current T, opts ...Option) (Patch, erro
 			return Patch{}, err
 		}
 	}
+	if cfg.repeatReplaced {
+		p, err := typedViaJSON(root, cfg, o, m, c)
+		return Patch{m: p}, err
+	}
 	p, err := typedThreeWay(root, o, m, c, cfg)
 	if err != nil {
 		return Patch{}, err

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
+	"sync"
 
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 	openapi "k8s.io/kube-openapi/pkg/util/proto"
@@ -69,14 +71,40 @@ var _ LookupPatchMeta = PatchMetaFromStruct{}
 // LookupPatchMetadataForStruct returns the type of the field with JSON
 // name key (as encoding/json finds it) and its tags' metadata.
 func (s PatchMetaFromStruct) LookupPatchMetadataForStruct(key string) (LookupPatchMeta, PatchMeta, error) {
+	ck := fieldKey{s.T, key}
+	if v, ok := fieldMetaCache.Load(ck); ok {
+		hit := v.(cachedField)
+		return PatchMetaFromStruct{T: hit.t}, PatchMeta{
+			patchStrategies: slices.Clone(hit.meta.patchStrategies),
+			patchMergeKey:   hit.meta.patchMergeKey,
+		}, nil
+	}
 	f, err := jsonField(s.T, key)
 	if err != nil {
 		return nil, PatchMeta{}, err
 	}
-	return PatchMetaFromStruct{T: f.Type}, PatchMeta{
+	meta := PatchMeta{
 		patchStrategies: strings.Split(f.Tag.Get("patchStrategy"), ","),
 		patchMergeKey:   f.Tag.Get("patchMergeKey"),
-	}, nil
+	}
+	if f.Name == key { // exact names only: the cache stays as small as the types
+		fieldMetaCache.Store(ck, cachedField{f.Type, PatchMeta{slices.Clone(meta.patchStrategies), meta.patchMergeKey}})
+	}
+	return PatchMetaFromStruct{T: f.Type}, meta, nil
+}
+
+// fieldMetaCache holds LookupPatchMetadataForStruct's answers for a
+// struct type and one of its fields' exact JSON names.
+var fieldMetaCache sync.Map // map[fieldKey]cachedField
+
+type fieldKey struct {
+	t   reflect.Type
+	key string
+}
+
+type cachedField struct {
+	t    reflect.Type
+	meta PatchMeta
 }
 
 // LookupPatchMetadataForSlice returns the element type of the list field

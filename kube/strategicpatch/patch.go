@@ -1,7 +1,9 @@
 package strategicpatch
 
 import (
+	"bytes"
 	"encoding/json"
+	"strings"
 
 	"github.com/typedpatch/typedpatch/smp"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -37,7 +39,7 @@ type MergeOptions struct {
 // engineOpts are the options of every operation: the directives
 // Kubernetes writes and understands, and no value type checks.
 func engineOpts(extra ...smp.Option) []smp.Option {
-	return append([]smp.Option{smp.WithDirectives(smp.DirectivesRetainKeys), smp.WithTypeChecks(false)}, extra...)
+	return append([]smp.Option{smp.WithDirectives(smp.DirectivesRetainKeys), smp.WithTypeChecks(false), smp.WithRepeatedReplaceFields(true), smp.WithKubernetesDirectiveScope(true)}, extra...)
 }
 
 // CreateTwoWayMergePatch returns the patch that turns original into
@@ -55,6 +57,9 @@ func CreateTwoWayMergePatch(original, modified []byte, dataStruct interface{}, f
 // with the schema given as a LookupPatchMeta.
 func CreateTwoWayMergePatchUsingLookupPatchMeta(original, modified []byte, schema LookupPatchMeta, fns ...mergepatch.PreconditionFunc) ([]byte, error) {
 	original, modified = orEmpty(original), orEmpty(modified)
+	if err := checkNumbers(original, modified); err != nil {
+		return nil, err
+	}
 	t, err := schemaForJSON(schema, original, modified)
 	if err != nil {
 		return nil, err
@@ -115,9 +120,18 @@ func StrategicMergePatchUsingLookupPatchMeta(original, patch []byte, schema Look
 	if len(original) == 0 || len(patch) == 0 {
 		return nil, mergepatch.ErrBadJSONDoc
 	}
-	t, err := schemaForJSON(schema, original, patch)
+	if err := checkNumbers(original, patch); err != nil {
+		return nil, err
+	}
+	orders := bytes.Contains(patch, []byte("$setElementOrder/"))
+	t, maps, err := schemaAndMaps(schema, orders, original, patch)
 	if err != nil {
 		return nil, err
+	}
+	if maps != nil && orders {
+		if err := checkOrderLists(maps[0], maps[1], t, nil); err != nil {
+			return nil, err
+		}
 	}
 	out, err := smp.ApplyJSON(original, patch, t, engineOpts()...)
 	if err != nil {
@@ -160,6 +174,9 @@ func StrategicMergeMapPatchUsingLookupPatchMeta(original, patch JSONMap, schema 
 // mergepatch.ErrConflict. Preconditions are checked first.
 func CreateThreeWayMergePatch(original, modified, current []byte, schema LookupPatchMeta, overwrite bool, fns ...mergepatch.PreconditionFunc) ([]byte, error) {
 	original, modified, current = orEmpty(original), orEmpty(modified), orEmpty(current)
+	if err := checkNumbers(original, modified, current); err != nil {
+		return nil, err
+	}
 	t, err := schemaForJSON(schema, original, modified, current)
 	if err != nil {
 		return nil, err
@@ -168,6 +185,11 @@ func CreateThreeWayMergePatch(original, modified, current []byte, schema LookupP
 	if err == nil {
 		if err := checkPreconditions(patch, fns); err != nil {
 			return nil, err
+		}
+		if !overwrite {
+			if err := conflictCheckLookups(original, current, patch, t, schema); err != nil {
+				return nil, err
+			}
 		}
 		return patch, nil
 	}
@@ -185,7 +207,7 @@ func CreateThreeWayMergePatch(original, modified, current []byte, schema LookupP
 	if err != nil {
 		return nil, kubeError(err)
 	}
-	return nil, mergepatch.NewErrConflict(yamlOf(patch), yamlOf(changed))
+	return nil, mergepatch.NewErrConflict(yamlOf(patch), yamlOf(changed, "$setElementOrder/"))
 }
 
 // MergingMapsHaveConflicts reports whether two patches set a field to
@@ -218,16 +240,29 @@ func orEmpty(doc []byte) []byte {
 // schemaForJSON converts a LookupPatchMeta, decoding the documents when it
 // is one whose fields must be asked about (see walk).
 func schemaForJSON(schema LookupPatchMeta, docs ...[]byte) (t smpSchema, err error) {
+	t, _, err = schemaAndMaps(schema, false, docs...)
+	return t, err
+}
+
+// schemaAndMaps is schemaForJSON that also returns the decoded documents,
+// nil when it did not decode them: documents a typed data struct's schema
+// fits (rawSafe, with strictLists) need no walk.
+func schemaAndMaps(schema LookupPatchMeta, strictLists bool, docs ...[]byte) (smpSchema, []map[string]interface{}, error) {
 	if !needsDocs(schema) {
-		return schemaOf(schema)
+		t, err := schemaOf(schema)
+		return t, nil, err
+	}
+	if t, ok := fittingSchema(schema, strictLists, docs); ok {
+		return t, nil, nil
 	}
 	maps := make([]map[string]interface{}, len(docs))
 	for i, d := range docs {
 		if err := json.Unmarshal(d, &maps[i]); err != nil {
-			return nil, mergepatch.ErrBadJSONDoc
+			return nil, nil, mergepatch.ErrBadJSONDoc
 		}
 	}
-	return schemaOf(schema, maps...)
+	t, err := schemaOf(schema, maps...)
+	return t, maps, err
 }
 
 func encodePair(a, b map[string]interface{}) ([]byte, []byte, error) {
@@ -274,11 +309,35 @@ func checkPreconditions(patch []byte, fns []mergepatch.PreconditionFunc) error {
 	return nil
 }
 
-// yamlOf renders a JSON patch for a conflict message.
-func yamlOf(patch []byte) string {
+// yamlOf renders a JSON patch for a conflict message, leaving out keys
+// with the given prefixes at any depth (Kubernetes describes the changes
+// since the original without $setElementOrder).
+func yamlOf(patch []byte, drop ...string) string {
 	m, err := decodeMap(patch)
 	if err != nil {
 		return string(patch)
 	}
+	if len(drop) > 0 {
+		dropKeys(map[string]interface{}(m), drop)
+	}
 	return mergepatch.ToYAMLOrError(m)
+}
+
+// dropKeys deletes the keys with one of the prefixes from v's objects.
+func dropKeys(v interface{}, prefixes []string) {
+	switch v := v.(type) {
+	case map[string]interface{}:
+		for k, e := range v {
+			for _, p := range prefixes {
+				if strings.HasPrefix(k, p) {
+					delete(v, k)
+				}
+			}
+			dropKeys(e, prefixes)
+		}
+	case []interface{}:
+		for _, e := range v {
+			dropKeys(e, prefixes)
+		}
+	}
 }

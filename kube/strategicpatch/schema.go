@@ -33,36 +33,58 @@ func schemaOf(l LookupPatchMeta, docs ...map[string]interface{}) (*reflectschema
 
 // needsDocs reports whether schemaOf reads the documents for l.
 func needsDocs(l LookupPatchMeta) bool {
-	switch v := l.(type) {
-	case PatchMetaFromStruct:
-		return !structOK(v.T)
-	case *PatchMetaFromStruct:
-		return v == nil || !structOK(v.T)
+	switch l.(type) {
 	case typeMeta, nil:
 		return false
 	}
 	return true
 }
 
-// structOK reports whether t is read whole from reflectschema's schema.
-func structOK(t reflect.Type) bool {
-	_, ok := typedSchema(t)
-	return ok
-}
-
 // structSchema is reflectschema's schema of the type; a type reflectschema
 // rejects, or one with a tag Kubernetes ignores (which reflectschema drops,
 // but which Kubernetes still obeys where the documents disagree with the
 // type, as a list under a pointer to a struct), is read field by field
-// through the lookup instead, as Kubernetes reads it.
+// through the lookup instead, as Kubernetes reads it. Either way the lookup
+// walks the documents first, so that an operation fails where Kubernetes'
+// lookup fails: two objects or lists under a field the type does not
+// declare, inside a type with its own JSON encoding (a RawExtension), or
+// under an untyped field (docs/compat.md, "objects under unknown fields").
 func structSchema(s PatchMetaFromStruct, docs []map[string]interface{}) (*reflectschema.Type, error) {
 	if s.T == nil {
 		return nil, errors.New("strategicpatch: PatchMetaFromStruct without a type")
 	}
 	if t, ok := typedSchema(s.T); ok {
-		return t, nil
+		return t, checkWalk(s, docs)
 	}
 	return walk(s, docs)
+}
+
+// fittingSchema returns the typed schema of a PatchMetaFromStruct whose
+// documents it fits so well that walking them through the lookup cannot
+// fail (rawSafe, with strictLists).
+func fittingSchema(l LookupPatchMeta, strictLists bool, docs [][]byte) (*reflectschema.Type, bool) {
+	var s PatchMetaFromStruct
+	switch v := l.(type) {
+	case PatchMetaFromStruct:
+		s = v
+	case *PatchMetaFromStruct:
+		if v == nil {
+			return nil, false
+		}
+		s = *v
+	default:
+		return nil, false
+	}
+	t, ok := typedSchema(s.T)
+	if !ok {
+		return nil, false
+	}
+	for _, d := range docs {
+		if !rawSafe(d, t, strictLists) {
+			return nil, false
+		}
+	}
+	return t, true
 }
 
 // ignoresTags caches, by type, whether reflectschema.Vet finds tags in it.

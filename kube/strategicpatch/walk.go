@@ -1,10 +1,12 @@
 package strategicpatch
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp"
 )
 
 // member is a value at one schema position and the document it is in.
@@ -19,6 +21,7 @@ type member struct {
 // is visited once and each field looked up once.
 type walker struct {
 	pending []pendingField
+	docs    []map[string]interface{}
 }
 
 // walk builds the schema covering the keys of docs. A lookup that fails
@@ -26,7 +29,7 @@ type walker struct {
 // Kubernetes would recurse) fails the walk; otherwise the field is left
 // out of the schema, as plain JSON.
 func walk(l LookupPatchMeta, docs []map[string]interface{}) (*reflectschema.Type, error) {
-	w := &walker{}
+	w := &walker{docs: docs}
 	roots := make([]member, 0, len(docs))
 	for i, d := range docs {
 		roots = append(roots, member{i, d})
@@ -36,6 +39,18 @@ func walk(l LookupPatchMeta, docs []map[string]interface{}) (*reflectschema.Type
 		return nil, err
 	}
 	return finish(root, w.pending)
+}
+
+// checkWalk is walk without building the schema: it fails where walk
+// fails, for a type whose schema comes from reflectschema.
+func checkWalk(l LookupPatchMeta, docs []map[string]interface{}) error {
+	w := &walker{docs: docs}
+	roots := make([]member, 0, len(docs))
+	for i, d := range docs {
+		roots = append(roots, member{i, d})
+	}
+	_, err := w.object(l, roots)
+	return err
 }
 
 // object builds the struct type of the objects objs from lookup l.
@@ -133,6 +148,9 @@ func lookupFailure(err error, vals []member) error {
 
 // list builds the type of a list field from the elements of its values.
 func (w *walker) list(sub LookupPatchMeta, lists []member, meta PatchMeta) (*reflectschema.Type, error) {
+	if bad, ok := keyless(lists, meta.GetPatchMergeKey()); ok {
+		return nil, w.missingKey(bad, meta.GetPatchMergeKey())
+	}
 	var objs []member
 	for _, l := range lists {
 		for _, e := range l.v.([]interface{}) {
@@ -173,4 +191,76 @@ func addKeyFields(elem *reflectschema.Type, mergeKey string) {
 			elem.Fields = append(elem.Fields, &reflectschema.Field{Name: k, Type: scalar()})
 		}
 	}
+}
+
+// keyless returns an object without the merge key (a Go zero key left
+// out by omitempty) in a merge list Kubernetes would merge or diff: where
+// the second document (the patch, or modified) and another document both
+// hold the list. Kubernetes fails there. Elements carrying $patch are
+// directives, which the engine checks.
+func keyless(lists []member, mergeKey string) (member, bool) {
+	if mergeKey == "" || !sharedWithSecond(lists) {
+		return member{}, false
+	}
+	keys := strings.Split(mergeKey, ",")
+	for _, l := range lists {
+		for _, e := range l.v.([]interface{}) {
+			m, ok := e.(map[string]interface{})
+			if !ok {
+				continue
+			}
+			if _, directive := m["$patch"]; directive {
+				continue
+			}
+			for _, k := range keys {
+				if _, ok := m[k]; !ok {
+					return member{l.doc, m}, true
+				}
+			}
+		}
+	}
+	return member{}, false
+}
+
+// sharedWithSecond reports whether document 1 and another document both
+// hold one of lists.
+func sharedWithSecond(lists []member) bool {
+	second, other := false, false
+	for _, l := range lists {
+		second = second || l.doc == 1
+		other = other || l.doc != 1
+	}
+	return second && other
+}
+
+// missingKey is the error for element bad: the engine's, at its path, with
+// Kubernetes' words first.
+func (w *walker) missingKey(bad member, mergeKey string) error {
+	path, _ := pathTo(w.docs[bad.doc], bad.v, nil)
+	return &textError{"element does not contain declared merge key", &smp.Error{
+		Kind: smp.ErrMissingMergeKey, Path: path,
+		Msg: fmt.Sprintf("map: %v does not contain declared merge key: %s", bad.v, mergeKey),
+	}}
+}
+
+// pathTo returns the path from v to the object target (the same map).
+func pathTo(v, target interface{}, at smp.Path) (smp.Path, bool) {
+	switch v := v.(type) {
+	case map[string]interface{}:
+		if reflect.ValueOf(v).UnsafePointer() == reflect.ValueOf(target).UnsafePointer() {
+			return at, true
+		}
+		for k, e := range v {
+			if p, ok := pathTo(e, target, append(at[:len(at):len(at)], smp.FieldStep(k))); ok {
+				return p, true
+			}
+		}
+	case []interface{}:
+		for i, e := range v {
+			if p, ok := pathTo(e, target, append(at[:len(at):len(at)], smp.IndexStep(i))); ok {
+				return p, true
+			}
+		}
+	}
+	return nil, false
 }
