@@ -22,6 +22,7 @@ type neSpec struct {
 	Obj    map[string]string `json:"obj"`
 	Items  []neItem          `json:"items" patchStrategy:"merge" patchMergeKey:"name"`
 	Inner  *neSpec           `json:"inner,omitempty"`
+	Whole  []neItem          `json:"whole,omitempty"` // replaced whole
 }
 
 type neItem struct {
@@ -54,6 +55,13 @@ func TestThreeWayEmptyChangesDoNotConflict(t *testing.T) {
 		{"a real change in an added element", `{"spec":{"items":[]}}`,
 			`{"spec":{"items":[{"name":"x","tol":["t"]}]}}`,
 			`{"spec":{"items":[{"name":"x","tol":["c"],"sub":{}}]}}`, "spec.items[name=x].tol"},
+		// A list replaced whole is one value: an empty list inside an
+		// element does not make current's list no change (the property
+		// suite found this on HTTPRoute's rules).
+		{"a list replaced whole, added with an empty list inside", `{}`,
+			`{"spec":{"whole":[{"name":"x","tol":["t"]}]}}`,
+			`{"spec":{"whole":[{"name":"x","tol":[]}]}}`, "spec.whole[0].tol"},
+		{"a list replaced whole, added empty", `{}`, `{"spec":{"whole":[{"name":"x"}]}}`, `{"spec":{"whole":[]}}`, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p, err := smp.ThreeWayJSON([]byte(c.original), []byte(c.modified), []byte(c.current), neDoc{})

@@ -152,8 +152,8 @@ func narrowList(pl []any, ol, cl any, s slot) []any {
 // dropEmptyListChanges is dropEmptyChanges inside the elements of a
 // merge-list change list that the original list ol holds.
 func dropEmptyListChanges(pl []any, ol any, s slot) {
-	if !s.isObjectList() {
-		return
+	if !s.isMergeList() || !s.isObjectList() {
+		return // a list replaced whole changed as a whole
 	}
 	ks := listKeysOf(pl, s)
 	os := byIdentity(ol, ks)
