@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/typedpatch/typedpatch/kube/internal/sources"
 )
 
 // consumers are the packages issue 15 names: client-go's fake clientset
@@ -27,6 +29,9 @@ func TestConsumersWithImportSwapped(t *testing.T) {
 	dir := os.Getenv("KUBE_CONSUMERS_DIR") // set to keep the workspace for debugging
 	if dir == "" {
 		dir = t.TempDir()
+	}
+	if err := sources.Read("../.."); err != nil { // the engine, which only the go commands read
+		t.Fatal(err)
 	}
 	start := time.Now()
 	w, err := Prepare(dir, "..", consumers)

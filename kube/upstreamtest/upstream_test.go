@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/typedpatch/typedpatch/kube/internal/sources"
+
 	// The test file's own imports, kept in this module's go.mod.
 	_ "k8s.io/apimachinery/pkg/util/strategicpatch/testing"
 	_ "k8s.io/utils/dump"
@@ -45,6 +47,9 @@ func TestKubernetesPatchTestFile(t *testing.T) {
 	dir := os.Getenv("KUBE_UPSTREAM_DIR") // set to keep the copy for debugging
 	if dir == "" {
 		dir = t.TempDir()
+	}
+	if err := sources.Read("../.."); err != nil { // the engine, which only the go command reads
+		t.Fatal(err)
 	}
 	pkg, err := Prepare(dir, "..", upstream)
 	if err != nil {
