@@ -36,12 +36,12 @@ func (d *differ) addedElement(m map[string]any, es slot) (map[string]any, bool) 
 func (d *differ) addedValue(v any, s slot) (out any, changed, whole bool) {
 	switch x := v.(type) {
 	case map[string]any:
-		if k := s.kind(); k == reflectschema.Atomic || k == reflectschema.Untyped {
+		if k := s.Kind(); k == reflectschema.Atomic || k == reflectschema.Untyped {
 			return v, false, false
 		}
 		var res map[string]any
 		for k, e := range x {
-			c := s.child(k)
+			c := s.Child(k)
 			if setWithDuplicates(e, c) {
 				return v, true, true
 			}
@@ -64,7 +64,7 @@ func (d *differ) addedValue(v any, s slot) (out any, changed, whole bool) {
 			return res, true, false
 		}
 	case []any:
-		if !s.isMergeList() || !s.isObjectList() {
+		if !s.IsMergeList() || !s.IsObjectList() {
 			// A set holding a value twice is the caller's (setWithDuplicates).
 			return v, false, false
 		}
@@ -78,7 +78,7 @@ func (d *differ) addedValue(v any, s slot) (out any, changed, whole bool) {
 // as an omitempty zero value is) or not twice (a duplicated key, or an
 // element to be replaced whole), else each element's idempotent form.
 func (d *differ) addedObjectList(x []any, s slot) (any, bool, bool) {
-	es := s.elem()
+	es := s.Elem()
 	var out []any
 	for i, e := range x {
 		ne, changed, whole := d.addedValue(e, es)
@@ -122,5 +122,5 @@ func (d *differ) addedObjectList(x []any, s slot) (any, bool, bool) {
 // it.
 func setWithDuplicates(v any, s slot) bool {
 	l, ok := v.([]any)
-	return ok && s.isMergeList() && !s.isObjectList() && hasDuplicates(scalarIDs(l))
+	return ok && s.IsMergeList() && !s.IsObjectList() && hasDuplicates(scalarIDs(l))
 }

@@ -23,11 +23,11 @@ func (a *applier) mergeValue(ov any, present bool, pv any, s slot, at *pathNode)
 	if err := a.checkType(pv, s, at); err != nil {
 		return nil, false, err
 	}
-	k := s.kind()
+	k := s.Kind()
 	if k == reflectschema.Atomic {
 		return pv, true, nil
 	}
-	if s.unknown && present {
+	if s.Undeclared && present {
 		ov = expand(ov)
 		if err := unknownMerge(a.cfg, ov, pv, s, at); err != nil {
 			return nil, false, err
@@ -36,9 +36,9 @@ func (a *applier) mergeValue(ov any, present bool, pv any, s slot, at *pathNode)
 	switch p := pv.(type) {
 	case map[string]any:
 		om, _ := expand(ov).(map[string]any)
-		return a.mergeObject(om, p, s, s.meta.Strategy == reflectschema.Replace, at)
+		return a.mergeObject(om, p, s, s.Patch.Strategy == reflectschema.Replace, at)
 	case []any:
-		if k == reflectschema.Untyped || !s.isMergeList() {
+		if k == reflectschema.Untyped || !s.IsMergeList() {
 			l, err := a.finalizeList(p, s, at)
 			return l, true, err
 		}
@@ -94,7 +94,7 @@ func (a *applier) mergeObject(om, pm map[string]any, s slot, replace bool, at *p
 // mergeName merges the patch's field name, with its parallel directives,
 // into res.
 func (a *applier) mergeName(res, pm map[string]any, p objectPatch, name string, s slot, at *pathNode) error {
-	c := s.child(name)
+	c := s.Child(name)
 	pv, inPatch := pm[name]
 	if inPatch && pv == nil {
 		delete(res, name)
@@ -137,7 +137,7 @@ func (a *applier) mergeName(res, pm map[string]any, p objectPatch, name string, 
 	if !in.origPresent && !inPatch {
 		return nil // ordering or deleting in a list that is not there
 	}
-	if !c.isMergeList() {
+	if !c.IsMergeList() {
 		l, err := a.orderReplacedList(in, c, cat)
 		if err != nil {
 			return err
@@ -179,18 +179,18 @@ func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (obj
 			first.keep(k, newError(ErrDirectiveNotAllowed, at.field(k), "%s belongs in an element of a merge list of objects", keyPatchMergeKey))
 			continue
 		case dirSetOrder, dirDeleteFromList:
-			c := s.child(list)
+			c := s.Child(list)
 			l, ok := v.([]any)
 			if !ok {
 				first.keep(k, newError(ErrInvalidDirective, at.field(k), "%s must be a list, not %s", k, kindOf(v).withArticle()))
 				continue
 			}
-			if !c.isMergeList() && !a.orderAnywhere(kind, c) {
+			if !c.IsMergeList() && !a.orderAnywhere(kind, c) {
 				first.keep(k, newError(ErrDirectiveNotAllowed, at.field(k), "%q is not a merge list (patchStrategy merge)", list))
 				continue
 			}
 			if kind == dirDeleteFromList {
-				if c.isObjectList() {
+				if c.IsObjectList() {
 					first.keep(k, newError(ErrDirectiveNotAllowed, at.field(k), "%q is a list of objects; delete its elements with %s: %s", list, keyPatch, patchDelete))
 					continue
 				}
@@ -206,7 +206,7 @@ func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (obj
 			}
 			add(list)
 		case dirUnknown:
-			if s.kind() == reflectschema.Struct && s.t.Field(k) == nil {
+			if s.Kind() == reflectschema.Struct && s.Type.Field(k) == nil {
 				first.keep(k, newError(ErrUnknownDirective, at.field(k), "unknown directive %q", k))
 				continue
 			}
@@ -269,7 +269,7 @@ func (a *applier) retainKeys(res, pm map[string]any, s slot, at *pathNode) error
 		return nil
 	}
 	dat := at.field(keyRetainKeys)
-	if !s.meta.RetainKeys && !a.cfg.kubeDirectiveScope {
+	if !s.Patch.RetainKeys && !a.cfg.kubeDirectiveScope {
 		return newError(ErrDirectiveNotAllowed, dat, "%s on an object whose field has no retainKeys strategy", keyRetainKeys)
 	}
 	list, ok := raw.([]any)
@@ -307,9 +307,9 @@ func (a *applier) retainKeys(res, pm map[string]any, s slot, at *pathNode) error
 // exception: a result never holds a $ key the patch meant as a directive.
 func (a *applier) finalizeList(p []any, s slot, at *pathNode) ([]any, error) {
 	out := make([]any, 0, len(p))
-	es := s.elem()
+	es := s.Elem()
 	for i, e := range p {
-		if l, ok := e.([]any); ok && es.kind() == reflectschema.Untyped {
+		if l, ok := e.([]any); ok && es.Kind() == reflectschema.Untyped {
 			fl, err := a.finalizeList(l, es, at.index(i))
 			if err != nil {
 				return nil, err
@@ -328,7 +328,7 @@ func (a *applier) finalizeList(p []any, s slot, at *pathNode) ([]any, error) {
 		if _, directive := m[keyPatch]; directive {
 			continue
 		}
-		if es.kind() == reflectschema.Atomic {
+		if es.Kind() == reflectschema.Atomic {
 			out = append(out, m)
 			continue
 		}

@@ -21,7 +21,7 @@ type listInput struct {
 
 // mergeList merges a merge list (patchStrategy merge).
 func (a *applier) mergeList(in listInput, s slot, at *pathNode) ([]any, error) {
-	if s.isObjectList() {
+	if s.IsObjectList() {
 		return a.mergeObjectList(in, s, at)
 	}
 	for i, v := range in.orig {
@@ -70,7 +70,7 @@ func (a *applier) patchScalarIDs(l []any, es slot, what string, at *pathNode) ([
 // mergeScalarList merges a list of scalars as a set, then orders it and
 // removes the $deleteFromPrimitiveList values.
 func (a *applier) mergeScalarList(in listInput, s slot, at *pathNode) ([]any, error) {
-	es := s.elem()
+	es := s.Elem()
 	pids, err := a.patchScalarIDs(in.patch, es, "patch list", at)
 	if err != nil {
 		return nil, err

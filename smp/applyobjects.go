@@ -81,7 +81,7 @@ func (a *applier) parseObjectElems(l []any, lk listKeys, keyless bool, at *pathN
 // its identity or appended, then the result ordered.
 func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, error) {
 	lk := keysOf(s)
-	es := s.elem()
+	es := s.Elem()
 	elems, err := a.parseObjectElems(in.patch, lk, hasReplaceMarker(in.patch), at)
 	if err != nil {
 		return nil, err

@@ -15,11 +15,11 @@ import (
 // the Go field it is for: a typed client could not decode the result.
 // WithTypeChecks(false) turns it off, for Kubernetes' leniency.
 func (a *applier) checkType(v any, s slot, at *pathNode) error {
-	if v == nil || s.t == nil || a.cfg.noTypeChecks {
+	if v == nil || s.Type == nil || a.cfg.noTypeChecks {
 		return nil
 	}
 	want := ""
-	switch s.t.Kind {
+	switch s.Type.Kind {
 	case reflectschema.Struct, reflectschema.Map:
 		if _, ok := v.(map[string]any); !ok {
 			want = "an object"
@@ -32,7 +32,7 @@ func (a *applier) checkType(v any, s slot, at *pathNode) error {
 		return checkScalar(v, s, at)
 	}
 	if want != "" {
-		return newError(ErrTypeMismatch, at, "expected %s for %s, found %s", want, s.t, kindOf(v).withArticle())
+		return newError(ErrTypeMismatch, at, "expected %s for %s, found %s", want, s.Type, kindOf(v).withArticle())
 	}
 	return nil
 }
@@ -40,14 +40,14 @@ func (a *applier) checkType(v any, s slot, at *pathNode) error {
 // checkScalar checks a scalar against its Go kind, including integer range
 // and the json ",string" option.
 func checkScalar(v any, s slot, at *pathNode) error {
-	if s.t.Go == nil {
-		return checkJSONScalar(v, s.t, at)
+	if s.Type.Go == nil {
+		return checkJSONScalar(v, s.Type, at)
 	}
-	gk := s.t.Go.Kind()
-	if s.quoted && gk != reflect.String {
+	gk := s.Type.Go.Kind()
+	if s.Quoted && gk != reflect.String {
 		str, ok := v.(string)
 		if !ok {
-			return newError(ErrTypeMismatch, at, "expected a quoted %s for %s, found %s", gk, s.t, kindOf(v).withArticle())
+			return newError(ErrTypeMismatch, at, "expected a quoted %s for %s, found %s", gk, s.Type, kindOf(v).withArticle())
 		}
 		if gk == reflect.Bool {
 			if str != "true" && str != "false" {
@@ -57,15 +57,15 @@ func checkScalar(v any, s slot, at *pathNode) error {
 		}
 		v = json.Number(str)
 	}
-	if s.t.Go == jsonNumberType {
+	if s.Type.Go == jsonNumberType {
 		// json.Number is a string type that encodes as a number.
 		if _, ok := v.(json.Number); !ok {
-			return newError(ErrTypeMismatch, at, "expected a number for %s, found %s", s.t, kindOf(v).withArticle())
+			return newError(ErrTypeMismatch, at, "expected a number for %s, found %s", s.Type, kindOf(v).withArticle())
 		}
 		return nil
 	}
 	mismatch := func(want string) error {
-		return newError(ErrTypeMismatch, at, "expected %s for %s, found %s", want, s.t, kindOf(v).withArticle())
+		return newError(ErrTypeMismatch, at, "expected %s for %s, found %s", want, s.Type, kindOf(v).withArticle())
 	}
 	switch gk {
 	case reflect.String:
@@ -89,9 +89,9 @@ func checkScalar(v any, s slot, at *pathNode) error {
 		if !ok {
 			return mismatch("an integer")
 		}
-		i, err := strconv.ParseInt(string(n), 10, s.t.Go.Bits())
+		i, err := strconv.ParseInt(string(n), 10, s.Type.Go.Bits())
 		if err != nil {
-			return newError(ErrInvalidValue, at, "%s does not fit %s", n, s.t)
+			return newError(ErrInvalidValue, at, "%s does not fit %s", n, s.Type)
 		}
 		_ = i
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
@@ -99,17 +99,17 @@ func checkScalar(v any, s slot, at *pathNode) error {
 		if !ok {
 			return mismatch("an unsigned integer")
 		}
-		if _, err := strconv.ParseUint(string(n), 10, s.t.Go.Bits()); err != nil {
-			return newError(ErrInvalidValue, at, "%s does not fit %s", n, s.t)
+		if _, err := strconv.ParseUint(string(n), 10, s.Type.Go.Bits()); err != nil {
+			return newError(ErrInvalidValue, at, "%s does not fit %s", n, s.Type)
 		}
 	case reflect.Float32, reflect.Float64:
 		n, ok := v.(json.Number)
 		if !ok {
 			return mismatch("a number")
 		}
-		f, err := strconv.ParseFloat(string(n), s.t.Go.Bits())
+		f, err := strconv.ParseFloat(string(n), s.Type.Go.Bits())
 		if err != nil || math.IsInf(f, 0) {
-			return newError(ErrInvalidValue, at, "%s does not fit %s", n, s.t)
+			return newError(ErrInvalidValue, at, "%s does not fit %s", n, s.Type)
 		}
 	}
 	return nil

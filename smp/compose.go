@@ -150,7 +150,7 @@ func (c *composer) refuse(at *pathNode, format string, args ...any) error {
 // known to be absent before a (a replaced or recreated it), so that what
 // a removes need not be removed again.
 func (c *composer) object(a, b map[string]any, s slot, at *pathNode, fresh bool) (map[string]any, error) {
-	if s.meta.Strategy == reflectschema.Replace {
+	if s.Patch.Strategy == reflectschema.Replace {
 		return b, nil // b replaces the object whatever a left there
 	}
 	switch b[keyPatch] {
@@ -179,9 +179,9 @@ func (c *composer) object(a, b map[string]any, s slot, at *pathNode, fresh bool)
 		case clearedByA(name):
 			ap = fieldPart{has: true} // a cleared it: b applies to nothing
 		}
-		cs, cat := s.child(name), at.field(name)
+		cs, cat := s.Child(name), at.field(name)
 		var out fieldPart
-		if cs.isMergeList() {
+		if cs.IsMergeList() {
 			out, err = c.listField(ap, bp, cs, cat, fresh)
 		} else {
 			out, err = c.valueField(ap, bp, cs, cat, fresh)
@@ -325,7 +325,7 @@ func (c *composer) valueField(a, b fieldPart, s slot, at *pathNode, fresh bool) 
 		return b, nil
 	}
 	bm, ok := b.val.(map[string]any)
-	if !ok || s.kind() == reflectschema.Atomic {
+	if !ok || s.Kind() == reflectschema.Atomic {
 		return b, nil // scalars and replaced lists do not depend on what was there
 	}
 	am, ok := a.val.(map[string]any)

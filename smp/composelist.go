@@ -20,7 +20,7 @@ func (c *composer) listField(a, b fieldPart, s slot, at *pathNode, fresh bool) (
 	case fresh:
 		return c.materialized(s, at, false, a, b)
 	}
-	if !s.isObjectList() {
+	if !s.IsObjectList() {
 		return c.scalarList(a, b, s, at)
 	}
 	al, _ := a.val.([]any)
@@ -52,7 +52,7 @@ func (c *composer) overNothing(b fieldPart, s slot, at *pathNode) (fieldPart, er
 	if !b.has {
 		return fieldPart{has: true}, nil // ordering or deleting in no list
 	}
-	if !s.isObjectList() {
+	if !s.IsObjectList() {
 		return fieldPart{}, c.refuse(at, "the set is filled by %s after %s removed it; no one patch can empty a set and fill it, whatever the document holds", c.later, c.earlier)
 	}
 	return c.materialized(s, at, true, b)
@@ -227,7 +227,7 @@ func (c *composer) readSide(p fieldPart, lk listKeys, s slot, at *pathNode, ks *
 			side.merged = append(side.merged, id)
 			return nil
 		}
-		op.body, err = c.object(op.body, body, s.elem(), at.keyed(*ks, m), op.del != nil)
+		op.body, err = c.object(op.body, body, s.Elem(), at.keyed(*ks, m), op.del != nil)
 		return err
 	}
 	for _, e := range l {
@@ -253,7 +253,7 @@ func (c *composer) composeOp(oa, ob *elemOp, s slot, at *pathNode) (*elemOp, err
 	case oa.body == nil:
 		return &elemOp{del: oa.del, body: ob.body, elem: ob.elem}, nil
 	}
-	body, err := c.object(oa.body, ob.body, s.elem(), at, oa.del != nil)
+	body, err := c.object(oa.body, ob.body, s.Elem(), at, oa.del != nil)
 	if err != nil {
 		return nil, err
 	}

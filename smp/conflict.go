@@ -34,7 +34,7 @@ func (c *conflicts) values(left, right any, s slot, at *pathNode) bool {
 		if (lok || rok) && (lok != rok || !equalJSON(lm, rm)) {
 			return c.found(at)
 		}
-		if s.meta.Strategy == reflectschema.Replace {
+		if s.Patch.Strategy == reflectschema.Replace {
 			return false
 		}
 		for _, k := range sortedKeys(l) {
@@ -45,7 +45,7 @@ func (c *conflicts) values(left, right any, s slot, at *pathNode) bool {
 			if kind, _ := classify(k); kind != notDirective && kind != dirUnknown {
 				continue // parallel lists and directives do not conflict
 			}
-			if c.values(l[k], rv, s.child(k), at.field(k)) {
+			if c.values(l[k], rv, s.Child(k), at.field(k)) {
 				return true
 			}
 		}
@@ -64,8 +64,8 @@ func (c *conflicts) values(left, right any, s slot, at *pathNode) bool {
 }
 
 func (c *conflicts) lists(l, r []any, s slot, at *pathNode) bool {
-	if s.isMergeList() {
-		if !s.isObjectList() {
+	if s.IsMergeList() {
+		if !s.IsObjectList() {
 			return false // merging sets of scalars cannot conflict
 		}
 		if hasReplaceMarker(l) || hasReplaceMarker(r) {
@@ -79,8 +79,8 @@ func (c *conflicts) lists(l, r []any, s slot, at *pathNode) bool {
 		for _, e := range r {
 			right[idOf(ks, e)] = e
 		}
-		es := s.elem()
-		es.meta = reflectschema.PatchMeta{}
+		es := s.Elem()
+		es.Patch = reflectschema.PatchMeta{}
 		for _, e := range l {
 			id := idOf(ks, e)
 			if re, ok := right[id]; ok {
@@ -105,7 +105,7 @@ func (c *conflicts) lists(l, r []any, s slot, at *pathNode) bool {
 		return false
 	}
 	for i := range l {
-		if c.values(l[i], r[i], slot{t: s.elem().t}, at.index(i)) {
+		if c.values(l[i], r[i], slot{Type: s.Elem().Type}, at.index(i)) {
 			return true
 		}
 	}

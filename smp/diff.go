@@ -45,7 +45,7 @@ func (d *differ) descend(child any) func() {
 // key by key (a list of scalars holding duplicates).
 func (d *differ) diffObject(om, mm map[string]any, s slot, at *pathNode) (patch map[string]any, replaceUp bool, err error) {
 	patch = map[string]any{}
-	buildRetain := s.meta.RetainKeys && d.cfg.directives.understood(dirRetainKeys)
+	buildRetain := s.Patch.RetainKeys && d.cfg.directives.understood(dirRetainKeys)
 	var retain []any
 	for _, k := range sortedKeys(mm) {
 		mv := mm[k]
@@ -55,7 +55,7 @@ func (d *differ) diffObject(om, mm map[string]any, s slot, at *pathNode) (patch 
 		ov, ok := om[k]
 		if !ok || kindOf(ov) != kindOf(mv) {
 			if !d.ignoreChanges {
-				c := s.child(k)
+				c := s.Child(k)
 				if setWithDuplicates(mv, c) {
 					return nil, true, nil // a set with a value twice: replace this object
 				}
@@ -63,7 +63,7 @@ func (d *differ) diffObject(om, mm map[string]any, s slot, at *pathNode) (patch 
 			}
 			continue
 		}
-		up, err := d.diffField(patch, k, ov, mv, s.child(k), at.field(k))
+		up, err := d.diffField(patch, k, ov, mv, s.Child(k), at.field(k))
 		if err != nil {
 			return nil, false, err
 		}
@@ -99,7 +99,7 @@ func (d *differ) diffField(patch map[string]any, k string, ov, mv any, c slot, a
 		if d.repeatReplaced(patch, k, mv, c) {
 			return false, nil
 		}
-		if c.kind() == reflectschema.Atomic || c.meta.Strategy == reflectschema.Replace {
+		if c.Kind() == reflectschema.Atomic || c.Patch.Strategy == reflectschema.Replace {
 			d.replaceIfChanged(patch, k, ov, mv)
 			return false, nil
 		}
@@ -114,7 +114,7 @@ func (d *differ) diffField(patch map[string]any, k string, ov, mv any, c slot, a
 			patch[k] = sub
 		}
 	case []any:
-		if !c.isMergeList() {
+		if !c.IsMergeList() {
 			d.replaceIfChanged(patch, k, ov, mv)
 			return false, nil
 		}
@@ -129,7 +129,7 @@ func (d *differ) diffField(patch map[string]any, k string, ov, mv any, c slot, a
 // changed or not, under WithRepeatedReplaceFields, reporting whether it
 // handled the field.
 func (d *differ) repeatReplaced(patch map[string]any, k string, mv any, c slot) bool {
-	if !d.cfg.repeatReplaced || c.meta.Strategy != reflectschema.Replace {
+	if !d.cfg.repeatReplaced || c.Patch.Strategy != reflectschema.Replace {
 		return false
 	}
 	if !d.ignoreChanges {

@@ -11,7 +11,7 @@ import (
 // list under k, and the $deleteFromPrimitiveList and $setElementOrder
 // parallel lists. replaceUp asks for the enclosing object to be replaced.
 func (d *differ) diffList(patch map[string]any, k string, ol, ml []any, s slot, at *pathNode) (replaceUp bool, err error) {
-	if !s.isObjectList() {
+	if !s.IsObjectList() {
 		// Apply would refuse the patch (Kubernetes' ErrNoListOfLists).
 		if err := scalarsOnly(ol, at); err != nil {
 			return false, err
@@ -29,7 +29,7 @@ func (d *differ) diffList(patch map[string]any, k string, ol, ml []any, s slot, 
 		}
 		return false, nil
 	}
-	if s.isObjectList() {
+	if s.IsObjectList() {
 		return false, d.diffObjectList(patch, k, ol, ml, s, at)
 	}
 	return d.diffScalarList(patch, k, ol, ml)
@@ -134,7 +134,7 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 		}
 		return nil
 	}
-	es := s.elem()
+	es := s.Elem()
 	// The original's elements by identity, in the delta half of a
 	// three-way patch (withBase).
 	var baseElems map[string]any

@@ -156,7 +156,7 @@ type listKeys struct {
 }
 
 func keysOf(s slot) listKeys {
-	return listKeys{def: s.meta.MergeKey, rec: s.meta.RecommendedMergeKey}
+	return listKeys{def: s.Patch.MergeKey, rec: s.Patch.RecommendedMergeKey}
 }
 
 func (lk listKeys) defaultSet() keySet { return keySet{fields: lk.def} }

@@ -10,7 +10,7 @@ import (
 // which does not merge: $setElementOrder on a list that is not of objects,
 // under WithKubernetesDirectiveScope.
 func (a *applier) orderAnywhere(kind directiveKind, c slot) bool {
-	return a.cfg.kubeDirectiveScope && kind == dirSetOrder && c.kind() == reflectschema.List && !c.isObjectList()
+	return a.cfg.kubeDirectiveScope && kind == dirSetOrder && c.Kind() == reflectschema.List && !c.IsObjectList()
 }
 
 // orderReplacedList applies $setElementOrder to a list that does not
@@ -21,7 +21,7 @@ func (a *applier) orderReplacedList(in listInput, c slot, at *pathNode) ([]any, 
 	if !in.inPatch {
 		return a.mergeList(in, c, at) // c holds no objects: a set's reordering
 	}
-	es := c.elem()
+	es := c.Elem()
 	pids, err := a.patchScalarIDs(in.patch, es, "patch list", at)
 	if err != nil {
 		return nil, err

@@ -33,7 +33,7 @@ func narrowDeletions(patch, original, current map[string]any, s slot) {
 			continue
 		}
 		if pl, ok := pv.([]any); ok {
-			if pl = narrowList(pl, ov, cv, s.child(k)); len(pl) == 0 && len(pv.([]any)) > 0 {
+			if pl = narrowList(pl, ov, cv, s.Child(k)); len(pl) == 0 && len(pv.([]any)) > 0 {
 				delete(patch, k)
 			} else {
 				patch[k] = pl
@@ -47,8 +47,8 @@ func narrowDeletions(patch, original, current map[string]any, s slot) {
 			}
 			om, ok1 := ov.(map[string]any)
 			cm, ok2 := cv.(map[string]any)
-			if ok1 && ok2 && narrowable(s.child(k)) && !clearedByRetainKeys(patch, k) && addedBelow(cm, om, s.child(k)) {
-				patch[k] = narrowed(om, cm, s.child(k))
+			if ok1 && ok2 && narrowable(s.Child(k)) && !clearedByRetainKeys(patch, k) && addedBelow(cm, om, s.Child(k)) {
+				patch[k] = narrowed(om, cm, s.Child(k))
 			}
 			continue
 		}
@@ -56,7 +56,7 @@ func narrowDeletions(patch, original, current map[string]any, s slot) {
 		om, ok2 := ov.(map[string]any)
 		cm, ok3 := cv.(map[string]any)
 		if ok1 && ok2 && ok3 && len(pm) > 0 {
-			narrowDeletions(pm, om, cm, s.child(k))
+			narrowDeletions(pm, om, cm, s.Child(k))
 			if len(pm) == 0 {
 				delete(patch, k) // all it did was delete what current lacks
 			}
@@ -76,7 +76,7 @@ func addedBelow(cm, om map[string]any, s slot) bool {
 		if ov == nil {
 			return true
 		}
-		c := s.child(k)
+		c := s.Child(k)
 		cvm, ok1 := cv.(map[string]any)
 		ovm, ok2 := ov.(map[string]any)
 		if ok1 && ok2 && narrowable(c) && addedBelow(cvm, ovm, c) {
@@ -95,7 +95,7 @@ func narrowed(om, cm map[string]any, s slot) map[string]any {
 		if ov == nil || isEmptyCollection(ov) {
 			continue
 		}
-		c := s.child(k)
+		c := s.Child(k)
 		ovm, ok1 := ov.(map[string]any)
 		cvm, ok2 := cm[k].(map[string]any)
 		if ok1 && ok2 && narrowable(c) && addedBelow(cvm, ovm, c) {
@@ -119,7 +119,7 @@ func clearedByRetainKeys(patch map[string]any, k string) bool {
 // pl that the original list ol and current's cl both hold; an element left
 // with nothing but its keys is dropped. It returns the list left.
 func narrowList(pl []any, ol, cl any, s slot) []any {
-	if !s.isObjectList() || !hasNull(pl) || hasReplaceMarker(pl) {
+	if !s.IsObjectList() || !hasNull(pl) || hasReplaceMarker(pl) {
 		return pl
 	}
 	ks := listKeysOf(pl, s)
@@ -139,7 +139,7 @@ func narrowList(pl []any, ol, cl any, s slot) []any {
 		cm, ok2 := cs[id].(map[string]any)
 		if ok1 && ok2 {
 			before := len(pe)
-			narrowDeletions(pe, om, cm, s.elem())
+			narrowDeletions(pe, om, cm, s.Elem())
 			if len(pe) < before && onlyKeys(pe, ks) {
 				continue
 			}
@@ -152,7 +152,7 @@ func narrowList(pl []any, ol, cl any, s slot) []any {
 // dropEmptyListChanges is dropEmptyChanges inside the elements of a
 // merge-list change list that the original list ol holds.
 func dropEmptyListChanges(pl []any, ol any, s slot) {
-	if !s.isMergeList() || !s.isObjectList() {
+	if !s.IsMergeList() || !s.IsObjectList() {
 		return // a list replaced whole changed as a whole
 	}
 	ks := listKeysOf(pl, s)
@@ -167,7 +167,7 @@ func dropEmptyListChanges(pl []any, ol any, s slot) {
 		}
 		oe, inO := os[idOf(ks, pe)]
 		if om, ok := oe.(map[string]any); ok || !inO {
-			dropEmptyChanges(pe, om, s.elem()) // om nil: an element current added
+			dropEmptyChanges(pe, om, s.Elem()) // om nil: an element current added
 		}
 	}
 }
@@ -240,9 +240,9 @@ func hasNull(v any) bool {
 // narrowable reports whether an object field may be patched entry by
 // entry: not atomic, not replaced whole.
 func narrowable(s slot) bool {
-	k := s.kind()
+	k := s.Kind()
 	return (k == reflectschema.Map || k == reflectschema.Struct || k == reflectschema.Untyped) &&
-		s.meta.Strategy != reflectschema.Replace && !s.meta.RetainKeys
+		s.Patch.Strategy != reflectschema.Replace && !s.Patch.RetainKeys
 }
 
 // dropEmptyChanges removes from the original→current changes the deletion
@@ -259,13 +259,13 @@ func dropEmptyChanges(changed, original map[string]any, s slot) {
 			delete(changed, k) // an empty collection added, or reshaped
 		case v != nil:
 			if cl, ok := v.([]any); ok {
-				dropEmptyListChanges(cl, ov, s.child(k))
+				dropEmptyListChanges(cl, ov, s.Child(k))
 				continue
 			}
 			cm, ok1 := v.(map[string]any)
 			om, ok2 := ov.(map[string]any)
 			if ok1 && (ok2 || ov == nil) && len(cm) > 0 {
-				if dropEmptyChanges(cm, om, s.child(k)); len(cm) == 0 {
+				if dropEmptyChanges(cm, om, s.Child(k)); len(cm) == 0 {
 					delete(changed, k) // only empty changes below
 				}
 			}

@@ -36,7 +36,7 @@ func (d *differ) mergePatches(a, b map[string]any, s slot, at *pathNode) (map[st
 		// (pairElements) it names them by their live keys, which the
 		// deletions half, written from modified alone, cannot know.
 		res[k] = b[k]
-		c := s.child(list)
+		c := s.Child(list)
 		al, aok := res[list].([]any)
 		bl, bok := b[list].([]any)
 		var merged []any
@@ -71,10 +71,10 @@ func (d *differ) mergePatches(a, b map[string]any, s slot, at *pathNode) (map[st
 			res[k] = d.dropDeletions(bv)
 			continue
 		}
-		c := s.child(k)
+		c := s.Child(k)
 		switch bt := bv.(type) {
 		case map[string]any:
-			if c.kind() == reflectschema.Atomic || c.meta.Strategy == reflectschema.Replace {
+			if c.Kind() == reflectschema.Atomic || c.Patch.Strategy == reflectschema.Replace {
 				res[k] = bv
 				continue
 			}
@@ -84,7 +84,7 @@ func (d *differ) mergePatches(a, b map[string]any, s slot, at *pathNode) (map[st
 			}
 			res[k] = m
 		case []any:
-			if c.isMergeList() {
+			if c.IsMergeList() {
 				l, err := d.mergePatchLists(av.([]any), bt, c, at.field(k))
 				if err != nil {
 					return nil, err
@@ -110,7 +110,7 @@ func (d *differ) mergePatches(a, b map[string]any, s slot, at *pathNode) (map[st
 // objects by key, deletion entries apart from the items they delete (so
 // they sort after everything).
 func patchListIDs(l []any, ks keySet, s slot) []string {
-	if !s.isObjectList() {
+	if !s.IsObjectList() {
 		return scalarIDs(l)
 	}
 	ids := make([]string, len(l))
@@ -134,7 +134,7 @@ func (d *differ) mergePatchLists(a, b []any, s slot, at *pathNode) ([]any, error
 	aids, bids := patchListIDs(a, ks, s), patchListIDs(b, ks, s)
 	merged := make([]any, 0, len(a)+len(b))
 	ids := make([]string, 0, len(a)+len(b))
-	if s.isObjectList() {
+	if s.IsObjectList() {
 		// As Kubernetes merges two patch lists: a deletion in the later
 		// one drops the earlier one's entries for that key and itself.
 		deleted := map[string]bool{}
@@ -167,7 +167,7 @@ func (d *differ) mergePatchLists(a, b []any, s slot, at *pathNode) ([]any, error
 			merged = append(merged, a[i])
 			ids = append(ids, id)
 		}
-		es := s.elem()
+		es := s.Elem()
 		for i, e := range b {
 			if p, ok := pos[bids[i]]; ok {
 				am, aok := merged[p].(map[string]any)

@@ -87,10 +87,10 @@ func (c *conflicts) replaced(repl, changed map[string]any, s slot, at *pathNode)
 			if cv != nil {
 				c.found(at.field(k))
 			}
-		case rIsMap && cIsMap && cm[keyPatch] == nil && rm[keyPatch] == nil && s.child(k).kind() != reflectschema.Atomic:
-			c.replaced(rm, cm, s.child(k), at.field(k))
+		case rIsMap && cIsMap && cm[keyPatch] == nil && rm[keyPatch] == nil && s.Child(k).Kind() != reflectschema.Atomic:
+			c.replaced(rm, cm, s.Child(k), at.field(k))
 		default:
-			c.values(rv, cv, s.child(k), at.field(k))
+			c.values(rv, cv, s.Child(k), at.field(k))
 		}
 	}
 }

@@ -185,7 +185,7 @@ func (a *tapplier) mergeName(dst, cur reflect.Value, pm map[string]any, p object
 		// Not a field: the JSON result would hold it and decoding would
 		// drop it, but the patch value must still be valid.
 		if inPatch && pv != nil {
-			_, _, err := a.mergeValue(nil, false, pv, s.child(name), cat)
+			_, _, err := a.mergeValue(nil, false, pv, s.Child(name), cat)
 			return err
 		}
 		return nil
@@ -268,7 +268,7 @@ func (a *tapplier) mergeValueTyped(dv, cv reflect.Value, present bool, pv any, n
 	if err := a.checkType(pv, c, at); err != nil {
 		return false, err
 	}
-	if c.kind() == reflectschema.Atomic {
+	if c.Kind() == reflectschema.Atomic {
 		return true, a.soft(fromJSONValue(dv, pv, n, quoted, at))
 	}
 	switch p := pv.(type) {
@@ -280,7 +280,7 @@ func (a *tapplier) mergeValueTyped(dv, cv reflect.Value, present bool, pv any, n
 					cs = d
 				}
 			}
-			return a.mergeStruct(allocChain(dv), cs, p, n, c, c.meta.Strategy == reflectschema.Replace, at)
+			return a.mergeStruct(allocChain(dv), cs, p, n, c, c.Patch.Strategy == reflectschema.Replace, at)
 		}
 		var om map[string]any
 		if present {
@@ -290,13 +290,13 @@ func (a *tapplier) mergeValueTyped(dv, cv reflect.Value, present bool, pv any, n
 			}
 			om, _ = j.(map[string]any)
 		}
-		v, keep, err := a.mergeObject(om, p, c, c.meta.Strategy == reflectschema.Replace, at)
+		v, keep, err := a.mergeObject(om, p, c, c.Patch.Strategy == reflectschema.Replace, at)
 		if err != nil || !keep {
 			return false, err
 		}
 		return true, a.soft(fromJSONValue(dv, v, n, quoted, at))
 	case []any:
-		if c.kind() == reflectschema.Untyped || !c.isMergeList() {
+		if c.Kind() == reflectschema.Untyped || !c.IsMergeList() {
 			l, err := a.finalizeList(p, c, at)
 			if err != nil {
 				return false, err

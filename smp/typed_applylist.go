@@ -11,7 +11,7 @@ import (
 // false). Lists of structs pass the JSON applier stand-ins for their
 // elements (see mergeStructList); other lists pass their JSON.
 func (a *tapplier) mergeListTyped(dv, cur reflect.Value, in listInput, n *tnode, c slot, at *pathNode) error {
-	if c.isObjectList() && n.elem.kind == reflectschema.Struct {
+	if c.IsObjectList() && n.elem.kind == reflectschema.Struct {
 		return a.mergeStructList(dv, cur, in, n, c, at)
 	}
 	if in.origPresent {
@@ -191,7 +191,7 @@ func lightPatch(patch []any, def keySet) []any {
 func (a *tapplier) typedResult(dv, cur reflect.Value, res []any, index map[uintptr]int, bodies map[string]map[string]any, def keySet, n *tnode, c slot, at *pathNode) error {
 	dv = allocChain(dv)
 	out := reflect.MakeSlice(dv.Type(), len(res), len(res))
-	es := c.elem()
+	es := c.Elem()
 	for j, item := range res {
 		if i, ok := standIn(item, index); ok {
 			err := a.copyValue(out.Index(j), cur.Index(i), n.elem)
@@ -387,7 +387,7 @@ func (a *tapplier) plainStructList(dv, cur reflect.Value, in listInput, bodies m
 	saved := a.decodeErr
 	dv = allocChain(dv)
 	out := reflect.MakeSlice(dv.Type(), len(items), len(items))
-	es := c.elem()
+	es := c.Elem()
 	for j, it := range items {
 		src := it.(int)
 		var ce reflect.Value

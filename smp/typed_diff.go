@@ -165,7 +165,7 @@ func (d *tdiffer) diffStruct(o, m reflect.Value, n *tnode, s slot) (patch map[st
 			return nil, true, nil
 		}
 	}
-	if s.meta.RetainKeys && d.cfg.directives.understood(dirRetainKeys) {
+	if s.Patch.RetainKeys && d.cfg.directives.understood(dirRetainKeys) {
 		var retain []any
 		for _, f := range n.sorted {
 			if mv, mp := fieldValue(m, f); mp && !isNullValue(mv, f.node) {
@@ -248,7 +248,7 @@ func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Valu
 	}
 	switch n.kind {
 	case reflectschema.Struct, reflectschema.Map:
-		if c.meta.Strategy == reflectschema.Replace {
+		if c.Patch.Strategy == reflectschema.Replace {
 			return false, d.replaceIfChanged(patch, k, ov, mv, n, quoted)
 		}
 		var sub map[string]any
@@ -276,7 +276,7 @@ func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Valu
 		}
 		return false, nil
 	case reflectschema.List:
-		if !c.isMergeList() {
+		if !c.IsMergeList() {
 			return false, d.replaceIfChanged(patch, k, ov, mv, n, quoted)
 		}
 		return d.diffList(patch, k, od, md, n, c)
@@ -311,7 +311,7 @@ func (d *tdiffer) diffJSONValue(patch *map[string]any, k string, ov, mv any, c s
 	}
 	switch o := ov.(type) {
 	case map[string]any:
-		if c.kind() == reflectschema.Atomic || c.meta.Strategy == reflectschema.Replace {
+		if c.Kind() == reflectschema.Atomic || c.Patch.Strategy == reflectschema.Replace {
 			d.jsonReplaceIfChanged(patch, k, ov, mv)
 			return false, nil
 		}
@@ -326,7 +326,7 @@ func (d *tdiffer) diffJSONValue(patch *map[string]any, k string, ov, mv any, c s
 		}
 		return false, nil
 	case []any:
-		if !c.isMergeList() {
+		if !c.IsMergeList() {
 			d.jsonReplaceIfChanged(patch, k, ov, mv)
 			return false, nil
 		}
@@ -368,7 +368,7 @@ func (d *tdiffer) diffMap(o, m reflect.Value, n *tnode, s slot) (patch map[strin
 	} else if patch, up, err = d.diffGenericMap(o, m, n); err != nil || up {
 		return nil, up, err
 	}
-	if s.meta.RetainKeys && d.cfg.directives.understood(dirRetainKeys) {
+	if s.Patch.RetainKeys && d.cfg.directives.understood(dirRetainKeys) {
 		return d.mapRetainKeys(patch, o, m, n)
 	}
 	return patch, false, nil
@@ -389,7 +389,7 @@ func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *tnode) (patch map[string
 	var ovBig reflect.Value
 	var first keyedErr // every entry is visited, so that errors do not depend on the order
 	replace := false
-	es := slot{t: n.elem.t}
+	es := slot{Type: n.elem.t}
 	var it reflect.MapIter
 	it.Reset(m)
 	for it.Next() {

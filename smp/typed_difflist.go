@@ -26,12 +26,12 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 		}
 		return false, nil
 	}
-	if c.isObjectList() && n.elem.kind == reflectschema.Struct {
+	if c.IsObjectList() && n.elem.kind == reflectschema.Struct {
 		return false, d.diffStructList(patch, k, o, m, n, c)
 	}
 	// Equal lists yield nothing, but for the pairing of repeated keys
 	// (keyedOnly) with elements that differ.
-	if (!c.isObjectList() || !d.keyedOnly) && d.equal(o, m, n) {
+	if (!c.IsObjectList() || !d.keyedOnly) && d.equal(o, m, n) {
 		return false, nil
 	}
 	ol, err := listToJSON(o, n)
@@ -45,7 +45,7 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 	if *patch == nil {
 		*patch = map[string]any{}
 	}
-	if c.isObjectList() {
+	if c.IsObjectList() {
 		restore, err := d.jsonBase(n)
 		if err != nil {
 			return false, err
@@ -267,7 +267,7 @@ func scalarKeyOf(v reflect.Value, f *tfield) (string, error) {
 // diffPositional diffs lists that positional accepted: element i of one
 // with element i of the other.
 func (d *tdiffer) diffPositional(patch *map[string]any, k string, o, m reflect.Value, n *tnode, c slot, ks keySet) error {
-	en, es := n.elem, c.elem()
+	en, es := n.elem, c.Elem()
 	base := d.tbase
 	defer func() { d.tbase = base }()
 	var bases baseKeys
@@ -454,7 +454,7 @@ func setOrderList(m reflect.Value, en *tnode, ks keySet) ([]any, error) {
 // elements added, removed or moved, without converting the others. done
 // is false when the list is not such a list.
 func (d *tdiffer) diffKeyed(patch *map[string]any, k string, o, m reflect.Value, n *tnode, c slot, ks, def keySet) (done bool, err error) {
-	en, es := n.elem, c.elem()
+	en, es := n.elem, c.Elem()
 	var kfa, dfa [4]*tfield
 	kf, ok1 := keyFields(en, ks, kfa[:0])
 	df, ok2 := keyFields(en, def, dfa[:0])

@@ -26,7 +26,7 @@ func narrowTyped(patch map[string]any, o, c reflect.Value, n *tnode, s slot) err
 		cnull = cnull || !inC
 		oObj, cObj := !onull && isObjectNode(cn), !cnull && isObjectNode(cn)
 		_, list := pv.([]any)
-		if opaque(cn) || list && hasNull(pv) || pv == nil && oObj && cObj && narrowable(s.child(k)) && !clearedByRetainKeys(patch, k) {
+		if opaque(cn) || list && hasNull(pv) || pv == nil && oObj && cObj && narrowable(s.Child(k)) && !clearedByRetainKeys(patch, k) {
 			if err := jsonWrapped(patch, k, ov, cv, inC, cn, func(p, o, c map[string]any) { narrowDeletions(p, o, c, s) }); err != nil {
 				return err
 			}
@@ -45,7 +45,7 @@ func narrowTyped(patch map[string]any, o, c reflect.Value, n *tnode, s slot) err
 		if len(pm) == 0 {
 			continue // an empty object the patch sets
 		}
-		if err := narrowTyped(pm, od, cd, cn, s.child(k)); err != nil {
+		if err := narrowTyped(pm, od, cd, cn, s.Child(k)); err != nil {
 			return err
 		}
 		if len(pm) == 0 {
@@ -73,16 +73,16 @@ func dropEmptyTyped(changed map[string]any, o reflect.Value, n *tnode, s slot) e
 			delete(changed, k) // as dropEmptyChanges
 		case v != nil:
 			if l, ok := v.([]any); ok && (!inO || onull) {
-				dropEmptyListChanges(l, nil, s.child(k))
+				dropEmptyListChanges(l, nil, s.Child(k))
 			}
 			cm, ok := v.(map[string]any)
 			if !ok || len(cm) == 0 {
 				continue
 			}
 			if !inO || onull {
-				dropEmptyChanges(cm, nil, s.child(k)) // added by current
+				dropEmptyChanges(cm, nil, s.Child(k)) // added by current
 			} else if isObjectNode(cn) {
-				if err := dropEmptyTyped(cm, od, cn, s.child(k)); err != nil {
+				if err := dropEmptyTyped(cm, od, cn, s.Child(k)); err != nil {
 					return err
 				}
 			}

@@ -205,7 +205,7 @@ func buildNode(t *reflectschema.Type, built map[*reflectschema.Type]*tnode) *tno
 			tf := &tfield{
 				f: f, name: f.Name, index: f.Index,
 				node:   buildNode(f.Type, built),
-				slot:   slot{t: f.Type, meta: f.Patch, quoted: f.Quoted},
+				slot:   slot{Type: f.Type, Patch: f.Patch, Quoted: f.Quoted},
 				viaPtr: crossesPointer(t.Go, f.Index),
 			}
 			tf.quoted = f.Quoted && quotable(f.GoType) && f.Type.Kind == reflectschema.Scalar
@@ -490,4 +490,4 @@ func (r typedRoot) value(v reflect.Value) reflect.Value {
 }
 
 // slot returns the root's slot.
-func (r typedRoot) slot() slot { return slot{t: r.node.t} }
+func (r typedRoot) slot() slot { return slot{Type: r.node.t} }

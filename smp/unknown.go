@@ -9,7 +9,7 @@ package smp
 // unknownMerge returns the error for patch value pv meeting document value
 // ov (expanded) at slot s, or nil.
 func unknownMerge(cfg *config, ov, pv any, s slot, at *pathNode) error {
-	if !s.unknown || cfg.mergeUnknown {
+	if !s.Undeclared || cfg.mergeUnknown {
 		return nil
 	}
 	k := kindOf(pv)
@@ -27,7 +27,7 @@ func unknownMerge(cfg *config, ov, pv any, s slot, at *pathNode) error {
 // unknownChange returns the error for a field the schema does not declare
 // whose object or list differs from original ov to modified mv, or nil.
 func unknownChange(cfg *config, ov, mv any, s slot, at *pathNode) error {
-	if !s.unknown || cfg.mergeUnknown {
+	if !s.Undeclared || cfg.mergeUnknown {
 		return nil
 	}
 	k := kindOf(mv)
