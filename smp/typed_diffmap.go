@@ -1,0 +1,185 @@
+package smp
+
+import (
+	"reflect"
+	"slices"
+)
+
+// Diffing typed maps: maps of any key type, their retainKeys, and the
+// base entries a three-way delta pairs with.
+
+// diffMap is diffObject for two non-nil maps.
+func (d *tdiffer) diffMap(o, m reflect.Value, n *tnode, s slot) (patch map[string]any, up bool, err error) {
+	if d.keysCollide(o, n) || d.keysCollide(m, n) {
+		return d.diffMapJSON(o, m, n, s) // mapkeys.go
+	}
+	if n.stringMap {
+		om, mm := asStringMap(o), asStringMap(m)
+		for k, mv := range mm {
+			ov, ok := om[k]
+			if !d.ignoreChanges && (!ok || !sameWireString(ov, mv)) {
+				put(&patch, wireString(k), wireString(mv))
+			}
+		}
+		if !d.ignoreDeletions {
+			for k := range om {
+				if _, ok := mm[k]; !ok {
+					put(&patch, wireString(k), nil)
+				}
+			}
+		}
+	} else if patch, up, err = d.diffGenericMap(o, m, n); err != nil || up {
+		return nil, up, err
+	}
+	if s.Patch.RetainKeys && d.cfg.directives.understood(dirRetainKeys) {
+		return d.mapRetainKeys(patch, o, m, n)
+	}
+	return patch, false, nil
+}
+
+// diffGenericMap diffs maps entry by entry, reading entries into scratch
+// values: the original's entries all at once when it is small.
+func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *tnode) (patch map[string]any, up bool, err error) {
+	t := m.Type()
+	key, mv := d.take(t.Key()), d.take(t.Elem())
+	defer func() { d.give(key); d.give(mv) }()
+	var small mapEntries
+	var found uint64 // the small original's entries m also has
+	if o.Len() <= smallMap {
+		small = d.readMap(o, n)
+		defer d.release(small)
+	}
+	var ovBig reflect.Value
+	var first keyedErr // every entry is visited, so that errors do not depend on the order
+	replace := false
+	es := slot{Type: n.elem.t}
+	var it reflect.MapIter
+	it.Reset(m)
+	for it.Next() {
+		key.SetIterKey(&it)
+		mv.SetIterValue(&it)
+		var ov reflect.Value
+		if small.keys.IsValid() {
+			if j := small.find(key); j >= 0 {
+				ov = small.vals.Index(j)
+				found |= 1 << j
+			}
+		} else {
+			if !ovBig.IsValid() {
+				ovBig = d.take(t.Elem())
+				defer d.give(ovBig)
+			}
+			if d.mapLookup(o, key, ovBig) {
+				ov = ovBig
+			}
+		}
+		if !ov.IsValid() {
+			if !d.ignoreChanges {
+				k, err := mapKeyText(key, n)
+				if err != nil {
+					first.keep(fmtKey(key), err) // the least key's error: mapkeys.go
+					continue
+				}
+				j, err := toJSONValue(detach(mv, n.elem), n.elem, false)
+				if err != nil {
+					first.keep(k, under(err, FieldStep(k)))
+					continue
+				}
+				if setWithDuplicates(j, es) {
+					replace = true
+				}
+				put(&patch, k, d.added(j, es))
+			}
+			continue
+		}
+		k, err := mapKeyText(key, n)
+		if err != nil {
+			first.keep(fmtKey(key), err)
+			continue
+		}
+		var base reflect.Value
+		if d.withBase {
+			base = d.tbase
+			d.tbase = d.baseEntry(base, key)
+		}
+		up, err := d.diffValue(&patch, k, detach(ov, n.elem), detach(mv, n.elem), n.elem, es, false)
+		if d.withBase {
+			d.tbase = base
+		}
+		if err != nil {
+			first.keep(k, under(err, FieldStep(k)))
+			continue
+		}
+		replace = replace || up
+	}
+	if first.err != nil || replace {
+		return nil, replace && first.err == nil, first.err
+	}
+	if d.ignoreDeletions {
+		return patch, false, nil
+	}
+	if small.keys.IsValid() {
+		for j := range small.n {
+			if found&(1<<j) == 0 {
+				k, err := mapKeyText(small.keys.Index(j), n)
+				if err != nil {
+					return nil, false, err
+				}
+				put(&patch, k, nil)
+			}
+		}
+		return patch, false, nil
+	}
+	it.Reset(o)
+	for it.Next() {
+		key.SetIterKey(&it)
+		if !m.MapIndex(key).IsValid() {
+			k, err := mapKeyText(key, n)
+			if err != nil {
+				return nil, false, err
+			}
+			put(&patch, k, nil)
+		}
+	}
+	return patch, false, nil
+}
+
+// baseEntry is the base map's value for key, dereferenced; invalid when
+// absent or null.
+func (d *tdiffer) baseEntry(base, key reflect.Value) reflect.Value {
+	if !base.IsValid() || base.Kind() != reflect.Map {
+		return reflect.Value{}
+	}
+	v := base.MapIndex(key)
+	if !v.IsValid() {
+		return reflect.Value{}
+	}
+	if v, null := derefNull(v); !null {
+		return v
+	}
+	return reflect.Value{}
+}
+
+// mapRetainKeys adds $retainKeys to a map's patch, as diffObject does for
+// a map field with the retainKeys strategy: every non-null key, sorted.
+func (d *tdiffer) mapRetainKeys(patch map[string]any, o, m reflect.Value, n *tnode) (map[string]any, bool, error) {
+	mj, err := toJSONValue(m, n, false)
+	if err != nil {
+		return nil, false, err
+	}
+	oj, err := toJSONValue(o, n, false)
+	if err != nil {
+		return nil, false, err
+	}
+	mm, om := mj.(map[string]any), oj.(map[string]any)
+	var retain []any
+	for _, k := range sortedKeys(mm) {
+		if mm[k] != nil {
+			retain = append(retain, k)
+		}
+	}
+	if len(retain) > 0 && (len(patch) > 0 || hasAdditionalField(om, mm)) {
+		put(&patch, keyRetainKeys, slices.Clip(retain))
+	}
+	return patch, false, nil
+}

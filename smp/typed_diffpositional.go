@@ -1,0 +1,306 @@
+package smp
+
+import (
+	"reflect"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/typedpatch/typedpatch/reflectschema"
+)
+
+// Positional diffing of typed lists: when element i of one list pairs
+// with element i of the other, and the element keys that decide it.
+
+// positional reports whether the two lists hold, place by place, elements
+// with one identity under ks, all keyable and none repeated: then
+// diffObjectList pairs element i with element i and writes no deletions
+// and no new order.
+func (d *tdiffer) positional(o, m reflect.Value, en *tnode, ks, def keySet) bool {
+	const maxScan = 64
+	l := o.Len()
+	if l != m.Len() || l > maxScan {
+		return false
+	}
+	var kfa, dfa [4]*tfield
+	kf, ok1 := keyFields(en, ks, kfa[:0])
+	df, ok2 := keyFields(en, def, dfa[:0])
+	if !ok1 || !ok2 {
+		return false
+	}
+	if len(kf) == 1 && kf[0].fast == fastString && len(df) == 1 {
+		if ok, sure := d.positionalByString(o, m, kf[0]); sure {
+			return ok
+		}
+	}
+	for i := range l {
+		oe, onull := derefNull(o.Index(i))
+		me, mnull := derefNull(m.Index(i))
+		if onull || mnull || !hasKeyFields(oe, df) || !hasKeyFields(me, df) || !d.sameID(oe, me, kf) {
+			return false
+		}
+	}
+	skew := d.cfg.skewSafe && ks.directive
+	for i := range l {
+		oi, _ := derefNull(o.Index(i))
+		for j := i + 1; j < l; j++ {
+			oj, _ := derefNull(o.Index(j))
+			if d.sameID(oi, oj, kf) || skew && d.sameID(oi, oj, df) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// positionalByString is positional for lists keyed by one string field,
+// reading the keys from memory. sure is false when it cannot tell (an
+// element not addressable, a key that is not valid UTF-8).
+func (d *tdiffer) positionalByString(o, m reflect.Value, f *tfield) (ok, sure bool) {
+	var keys [64]string
+	l := o.Len()
+	for i := range l {
+		oe, onull := derefNull(o.Index(i))
+		me, mnull := derefNull(m.Index(i))
+		if onull || mnull {
+			return false, true
+		}
+		po, okO := structBase(oe)
+		pm, okM := structBase(me)
+		if !okO || !okM {
+			return false, false
+		}
+		if !fastPresent(po, f) || !fastPresent(pm, f) {
+			return false, true // not keyable
+		}
+		ko, km := *(*string)(unsafe.Add(po, f.offset)), *(*string)(unsafe.Add(pm, f.offset))
+		if !utf8.ValidString(ko) || !utf8.ValidString(km) {
+			return false, false
+		}
+		if ko != km {
+			return false, true
+		}
+		keys[i] = ko
+	}
+	for i := range l {
+		for j := i + 1; j < l; j++ {
+			if keys[i] == keys[j] {
+				return false, true
+			}
+		}
+	}
+	return true, true
+}
+
+// keyFields resolves a key set's fields; ok is false when one is not a
+// field of the element (absent from every element).
+func keyFields(en *tnode, ks keySet, into []*tfield) ([]*tfield, bool) {
+	for _, name := range ks.fields {
+		f := en.byName[name]
+		if f == nil {
+			return nil, false
+		}
+		into = append(into, f)
+	}
+	return into, true
+}
+
+// hasKeyFields reports whether a struct element carries every field of
+// the default key (keyable).
+func hasKeyFields(e reflect.Value, def []*tfield) bool {
+	for _, f := range def {
+		if _, ok := fieldValue(e, f); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// sameID reports whether two struct elements have one identity under the
+// key fields, as keySet.id compares them.
+func (d *tdiffer) sameID(a, b reflect.Value, kf []*tfield) bool {
+	for _, f := range kf {
+		va, pa := fieldValue(a, f)
+		vb, pb := fieldValue(b, f)
+		if pa != pb {
+			return false
+		}
+		if !pa {
+			continue
+		}
+		if !plainKey(f) {
+			ia, _ := scalarKeyOf(va, f)
+			ib, _ := scalarKeyOf(vb, f)
+			if ia != ib {
+				return false
+			}
+			continue
+		}
+		if !d.equal(va, vb, f.node) {
+			return false
+		}
+	}
+	return true
+}
+
+// plainKey reports whether JSON equality of a key field's values is
+// equality of their identities: strings, integers, booleans, bytes. Floats
+// are not (-0 and 0 differ in JSON but are one key), nor are numbers held
+// as text.
+func plainKey(f *tfield) bool {
+	if f.node.kind != reflectschema.Scalar || f.node.isNumber || f.quoted {
+		return false
+	}
+	switch f.node.goType.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return false
+	}
+	return true
+}
+
+// scalarKeyOf is scalarKey of a field value's JSON.
+func scalarKeyOf(v reflect.Value, f *tfield) (string, error) {
+	j, err := toJSONValue(v, f.node, f.quoted)
+	if err != nil {
+		return "", err
+	}
+	k, _ := scalarKey(j)
+	return k, nil
+}
+
+// diffPositional diffs lists that positional accepted: element i of one
+// with element i of the other.
+func (d *tdiffer) diffPositional(patch *map[string]any, k string, o, m reflect.Value, n *tnode, c slot, ks keySet) error {
+	en, es := n.elem, c.Elem()
+	base := d.tbase
+	defer func() { d.tbase = base }()
+	var bases baseKeys
+	if d.withBase {
+		bases.read(base, en, ks)
+	}
+	var list []any
+	var index *baseIndex // for the elements bases does not hold
+	for i := range m.Len() {
+		oe, _ := derefNull(o.Index(i))
+		me, _ := derefNull(m.Index(i))
+		if d.memorySkips() && d.sameMemory(oe, me, en) {
+			continue
+		}
+		if d.withBase {
+			if e, ok := bases.find(base, me); ok {
+				d.tbase = e
+			} else {
+				if index == nil {
+					index = d.newBaseIndex(base, en, ks)
+				}
+				d.tbase = index.elem(me)
+			}
+		}
+		sub, up, err := d.diffStruct(oe, me, en, es)
+		if err != nil {
+			return under(err, keyStepOf(me, en, ks))
+		}
+		if up {
+			return d.replaceWholeList(patch, k, m, n)
+		}
+		if len(sub) > 0 {
+			// The live element's keys name it.
+			if err := addKeyFields(sub, oe, en, ks); err != nil {
+				return err
+			}
+			list = append(list, withKeyDirective(sub, ks, true))
+		}
+	}
+	if len(list) > 0 {
+		put(patch, k, list)
+	}
+	if d.wantSetOrder(len(list) > 0 && (!d.ignoreChanges || !d.ignoreDeletions)) {
+		order, err := setOrderList(m, en, ks)
+		if err != nil {
+			return err
+		}
+		put(patch, prefixSetOrder+k, order)
+	}
+	return nil
+}
+
+// baseKeys holds the keys of a base list keyed by one string field, read
+// once, to find base elements by comparing strings.
+type baseKeys struct {
+	f    *tfield
+	keys [64]string
+	ok   [64]bool // the element is an object with the key
+	n    int
+}
+
+// read reads the keys, when the list is short and its key one string
+// field; otherwise find always defers to baseElem.
+func (b *baseKeys) read(base reflect.Value, en *tnode, ks keySet) {
+	if !base.IsValid() || base.Kind() != reflect.Slice && base.Kind() != reflect.Array || base.Len() > len(b.keys) || len(ks.fields) != 1 {
+		return
+	}
+	f := en.byName[ks.fields[0]]
+	if f == nil || f.fast != fastString {
+		return
+	}
+	for i := range base.Len() {
+		e, null := derefNull(base.Index(i))
+		if null {
+			continue
+		}
+		p, ok := structBase(e)
+		if !ok {
+			return
+		}
+		if fastPresent(p, f) {
+			k := *(*string)(unsafe.Add(p, f.offset))
+			if !utf8.ValidString(k) {
+				return
+			}
+			b.keys[i], b.ok[i] = k, true
+		}
+	}
+	b.f, b.n = f, base.Len()
+}
+
+// find returns the last base element with me's key; ok is false when
+// the keys were not read.
+func (b *baseKeys) find(base, me reflect.Value) (reflect.Value, bool) {
+	if b.f == nil {
+		return reflect.Value{}, false
+	}
+	p, ok := structBase(me)
+	if !ok || !fastPresent(p, b.f) {
+		return reflect.Value{}, false
+	}
+	k := *(*string)(unsafe.Add(p, b.f.offset))
+	if !utf8.ValidString(k) {
+		return reflect.Value{}, false
+	}
+	for i := b.n - 1; i >= 0; i-- {
+		if b.ok[i] && b.keys[i] == k {
+			e, _ := derefNull(base.Index(i))
+			return e, true
+		}
+	}
+	return reflect.Value{}, true
+}
+
+// baseElem finds in the base list the element diffObjectList descends
+// into for modified element me: the last with its identity under ks.
+func (d *tdiffer) baseElem(base, me reflect.Value, en *tnode, ks keySet) reflect.Value {
+	if !base.IsValid() || base.Kind() != reflect.Slice && base.Kind() != reflect.Array {
+		return reflect.Value{}
+	}
+	var kfa [4]*tfield
+	kf, ok := keyFields(en, ks, kfa[:0])
+	if !ok {
+		return reflect.Value{}
+	}
+	for i := base.Len() - 1; i >= 0; i-- {
+		be, null := derefNull(base.Index(i))
+		if !null && d.sameID(be, me, kf) {
+			return be
+		}
+	}
+	return reflect.Value{}
+}

@@ -1,0 +1,240 @@
+package smp
+
+import (
+	"reflect"
+	"unsafe"
+
+	"github.com/typedpatch/typedpatch/reflectschema"
+)
+
+// What a type's plan records beyond its fields: addressability, lists,
+// depth bounds, pointers, quoting and how zero values are told apart.
+
+// markAddr sets addrSensitive on structs and arrays that hold an
+// addressability-sensitive value directly (not through a pointer, slice,
+// map or interface, whose elements are addressable or not either way).
+func markAddr(n *tnode, seen map[*tnode]bool) bool {
+	if n.addrSensitive || seen[n] {
+		return n.addrSensitive
+	}
+	seen[n] = true
+	switch n.kind {
+	case reflectschema.Struct:
+		for _, f := range n.fields {
+			if f.f.GoType.Kind() != reflect.Pointer && markAddr(f.node, seen) {
+				n.addrSensitive = true
+			}
+		}
+	case reflectschema.List, reflectschema.Atomic:
+		if n.elem != nil && n.goType.Kind() == reflect.Array && n.goType.Elem().Kind() != reflect.Pointer {
+			n.addrSensitive = markAddr(n.elem, seen)
+		}
+	}
+	return n.addrSensitive
+}
+
+// detach returns a value that encodes as v does when it is not
+// addressable, as encoding/json sees map values.
+func detach(v reflect.Value, n *tnode) reflect.Value {
+	if n.addrSensitive && v.CanAddr() {
+		return reflect.ValueOf(v.Interface())
+	}
+	return v
+}
+
+// markLists sets listReach on n if a list or an untyped value is
+// reachable from it.
+func markLists(n *tnode, seen map[*tnode]bool) bool {
+	if n.listReach || seen[n] {
+		return n.listReach
+	}
+	seen[n] = true
+	switch n.kind {
+	case reflectschema.List, reflectschema.Untyped:
+		n.listReach = true
+	case reflectschema.Atomic:
+		n.listReach = !n.marshaler
+	case reflectschema.Struct:
+		for _, f := range n.fields {
+			if markLists(f.node, seen) {
+				n.listReach = true
+			}
+		}
+	case reflectschema.Map:
+		n.listReach = markLists(n.elem, seen)
+	}
+	return n.listReach
+}
+
+// depthBound is the deepest level, below a value of n, at which
+// walkLimits checks the depth: one more for each object member that is an
+// object or array and for each array element. It is -1 for types that
+// nest without bound.
+func depthBound(n *tnode, onPath map[*tnode]bool) int {
+	if onPath[n] {
+		return -1
+	}
+	onPath[n] = true
+	defer delete(onPath, n)
+	below := func(c *tnode) int {
+		if !composite(c) {
+			return 0
+		}
+		d := depthBound(c, onPath)
+		if d < 0 {
+			return -1
+		}
+		return d + 1
+	}
+	switch n.kind {
+	case reflectschema.Untyped:
+		return -1
+	case reflectschema.Struct:
+		deepest := 0
+		for _, f := range n.fields {
+			d := below(f.node)
+			if d < 0 {
+				return -1
+			}
+			deepest = max(deepest, d)
+		}
+		return deepest
+	case reflectschema.Map:
+		return below(n.elem)
+	case reflectschema.List, reflectschema.Atomic:
+		if n.kind == reflectschema.Atomic && n.marshaler {
+			return 0
+		}
+		d := below(n.elem)
+		if d < 0 {
+			return -1
+		}
+		return max(d, 1) // scalar elements are checked one level down too
+	}
+	return 0
+}
+
+// crossesPointer reports whether an index path goes through an embedded
+// pointer, which may be nil.
+func crossesPointer(t reflect.Type, index []int) bool {
+	for i, x := range index {
+		if t.Kind() == reflect.Pointer {
+			return true
+		}
+		if i < len(index)-1 {
+			t = t.Field(x).Type
+		}
+	}
+	return false
+}
+
+// quotable reports whether encoding/json honours ",string" on a field of
+// type t: strings, numbers and booleans, or an unnamed pointer to one.
+func quotable(t reflect.Type) bool {
+	if t.Name() == "" && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.String,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
+}
+
+// zeroModeOf picks the IsZero rule encoding/json uses for omitzero.
+func zeroModeOf(t reflect.Type) zeroMode {
+	switch {
+	case t.Kind() == reflect.Interface && t.Implements(isZeroerType):
+		return zeroMethodIface
+	case t.Kind() == reflect.Pointer && t.Implements(isZeroerType):
+		return zeroMethodPtr
+	case t.Implements(isZeroerType):
+		return zeroMethodValue
+	case reflect.PointerTo(t).Implements(isZeroerType):
+		return zeroMethodAddr
+	}
+	return zeroReflect
+}
+
+// pointerFree reports whether a value of t holds no pointer, slice, map,
+// interface, channel or function, so that assigning it copies it deeply.
+func pointerFree(t reflect.Type, depth int) bool {
+	if depth > 32 {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.String,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return true
+	case reflect.Array:
+		return pointerFree(t.Elem(), depth+1)
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if !pointerFree(t.Field(i).Type, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// plainCheck compiles, for type t, the test that a value of it holds no
+// non-nil pointer, slice, map, interface, channel or function: then
+// assigning it copies it deeply. Types nested too deep are never plain.
+func plainCheck(t reflect.Type, depth int) func(unsafe.Pointer) bool {
+	always := func(unsafe.Pointer) bool { return true }
+	if depth > 32 {
+		return func(unsafe.Pointer) bool { return false }
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Chan, reflect.Func, reflect.UnsafePointer:
+		return func(p unsafe.Pointer) bool { return *(*unsafe.Pointer)(p) == nil }
+	case reflect.Slice:
+		return func(p unsafe.Pointer) bool { return (*reflectSlice)(p).data == nil }
+	case reflect.Interface:
+		return func(p unsafe.Pointer) bool { return *(*[2]unsafe.Pointer)(p) == [2]unsafe.Pointer{} }
+	case reflect.Array:
+		if pointerFree(t, 0) {
+			return always
+		}
+		elem, size, n := plainCheck(t.Elem(), depth+1), t.Elem().Size(), t.Len()
+		return func(p unsafe.Pointer) bool {
+			for i := range n {
+				if !elem(unsafe.Add(p, uintptr(i)*size)) {
+					return false
+				}
+			}
+			return true
+		}
+	case reflect.Struct:
+		if pointerFree(t, 0) {
+			return always
+		}
+		type field struct {
+			off   uintptr
+			plain func(unsafe.Pointer) bool
+		}
+		var fields []field
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			if !pointerFree(sf.Type, 0) {
+				fields = append(fields, field{sf.Offset, plainCheck(sf.Type, depth+1)})
+			}
+		}
+		return func(p unsafe.Pointer) bool {
+			for _, f := range fields {
+				if !f.plain(unsafe.Add(p, f.off)) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return always
+}
