@@ -112,7 +112,7 @@ func DiffJSON(original, modified []byte, dataStruct any, opts ...Option) ([]byte
 
 // twoWay diffs decoded documents and checks the preconditions.
 func twoWay(om, mm map[string]any, s slot, cfg *config) (map[string]any, error) {
-	d := &differ{cfg: cfg, setOrder: true}
+	d := &differ{cfg: cfg, pass: passTwoWay}
 	p, up, err := d.diffObject(om, mm, s, nil)
 	if err != nil {
 		return nil, err
@@ -183,7 +183,7 @@ func PatchesConflict(left, right map[string]any, dataStruct any, opts ...Option)
 	if err != nil {
 		return false, err
 	}
-	c := &conflicts{d: &differ{cfg: cfg}}
+	c := &conflicts{d: &differ{cfg: cfg, pass: passCompare}}
 	c.values(l, r, s, nil)
 	return len(c.paths) > 0, nil
 }

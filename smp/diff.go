@@ -6,32 +6,56 @@ import (
 	"github.com/typedpatch/typedpatch/reflectschema"
 )
 
-// differ computes a patch from an original to a modified document, the
-// way Kubernetes' diffMaps does. The flags select the halves of a
-// three-way patch.
+// differ computes a patch from one document to another, the way
+// Kubernetes' diffMaps does, in one of the passes below.
 type differ struct {
-	cfg *config
-	// ignoreChanges leaves out additions and changes (the deletions half).
-	ignoreChanges bool
-	// ignoreDeletions leaves out deletions (the delta half).
-	ignoreDeletions bool
-	// setOrder writes $setElementOrder for changed merge lists.
-	setOrder bool
-	// keyedOnly never falls back to replacing a list or object when
-	// duplicates make a keyed patch lossy: the changes a three-way patch is
-	// checked against for conflicts are described key by key, as
-	// Kubernetes does, skew-safe mode or not.
-	keyedOnly bool
-	// withBase makes the differ follow a third document alongside the two
-	// it compares: in the delta half of a three-way patch, the original,
-	// which pairElements consults. base is the original's value at the
-	// current position.
-	withBase bool
-	base     any
-	// spared holds the deletions the delta half wrote to re-create an
-	// element (deletionOf), which merging the halves keeps.
+	cfg  *config
+	pass pass
+	// base is, in a three-way pass, the value at the current position of
+	// the third document the pass follows (see pass).
+	base any
+	// spared holds the deletions the delta pass wrote to re-create an
+	// element (deletionOf), which merging the passes keeps.
 	spared map[uintptr]bool
 }
+
+// pass names what a differ computes. A two-way patch is one pass; a
+// three-way patch is made of three, each following the third document
+// alongside the two it compares.
+type pass uint8
+
+const (
+	// passTwoWay: original → modified, all of it, with $setElementOrder.
+	passTwoWay pass = iota
+	// passDelta: current → modified, changes and additions only; it
+	// follows the original, which pairElements consults.
+	passDelta
+	// passDeletions: original → modified, deletions only; it follows
+	// current.
+	passDeletions
+	// passChanges: original → current, for the conflict check, key by key
+	// (never a list replaced for duplicates, as Kubernetes describes
+	// them); it follows modified.
+	passChanges
+	// passCompare: two patches compared by PatchesConflict; no order.
+	passCompare
+)
+
+// ignoreChanges leaves out additions and changes (the deletions pass).
+func (d *differ) ignoreChanges() bool { return d.pass == passDeletions }
+
+// ignoreDeletions leaves out deletions (the delta pass).
+func (d *differ) ignoreDeletions() bool { return d.pass == passDelta }
+
+// setOrder writes $setElementOrder for changed merge lists.
+func (d *differ) setOrder() bool { return d.pass <= passDeletions }
+
+// keyedOnly never falls back to replacing a list or object when
+// duplicates make a keyed patch lossy (the changes pass).
+func (d *differ) keyedOnly() bool { return d.pass == passChanges }
+
+// withBase reports whether the pass follows a third document (base).
+func (d *differ) withBase() bool { return d.pass >= passDelta && d.pass <= passChanges }
 
 // descend sets the base to child and returns a function restoring it.
 func (d *differ) descend(child any) func() {
@@ -54,7 +78,7 @@ func (d *differ) diffObject(om, mm map[string]any, s slot, at *pathNode) (patch 
 		}
 		ov, ok := om[k]
 		if !ok || kindOf(ov) != kindOf(mv) {
-			if !d.ignoreChanges {
+			if !d.ignoreChanges() {
 				c := s.Child(k)
 				if setWithDuplicates(mv, c) {
 					return nil, true, nil // a set with a value twice: replace this object
@@ -71,7 +95,7 @@ func (d *differ) diffObject(om, mm map[string]any, s slot, at *pathNode) (patch 
 			return nil, true, nil
 		}
 	}
-	if !d.ignoreDeletions {
+	if !d.ignoreDeletions() {
 		for k := range om {
 			if _, ok := mm[k]; !ok {
 				patch[k] = nil
@@ -90,7 +114,7 @@ func (d *differ) diffField(patch map[string]any, k string, ov, mv any, c slot, a
 	if err := unknownChange(d.cfg, ov, mv, c, at); err != nil {
 		return false, err
 	}
-	if d.withBase {
+	if d.withBase() {
 		bm, _ := d.base.(map[string]any)
 		defer d.descend(bm[k])()
 	}
@@ -108,7 +132,7 @@ func (d *differ) diffField(patch map[string]any, k string, ov, mv any, c slot, a
 			return false, err
 		}
 		switch {
-		case up && !d.ignoreChanges:
+		case up && !d.ignoreChanges():
 			patch[k] = replaceObject(mv.(map[string]any))
 		case len(sub) > 0:
 			patch[k] = sub
@@ -132,14 +156,14 @@ func (d *differ) repeatReplaced(patch map[string]any, k string, mv any, c slot) 
 	if !d.cfg.repeatReplaced || c.Patch.Strategy != reflectschema.Replace {
 		return false
 	}
-	if !d.ignoreChanges {
+	if !d.ignoreChanges() {
 		patch[k] = mv
 	}
 	return true
 }
 
 func (d *differ) replaceIfChanged(patch map[string]any, k string, ov, mv any) {
-	if !d.ignoreChanges && !equalJSON(ov, mv) {
+	if !d.ignoreChanges() && !equalJSON(ov, mv) {
 		patch[k] = mv
 	}
 }

@@ -21,7 +21,7 @@ func (d *differ) diffList(patch map[string]any, k string, ol, ml []any, s slot, 
 		}
 	}
 	if len(ol) == 0 {
-		if len(ml) > 0 && !d.ignoreChanges {
+		if len(ml) > 0 && !d.ignoreChanges() {
 			if setWithDuplicates(ml, s) {
 				return true, nil // as when the list is absent: a set cannot say it
 			}
@@ -104,8 +104,8 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 	ks := d.listKeySet(s)
 	oids, mids := idsUnder(ks, ol), idsUnder(ks, ml)
 	def := lk.defaultSet()
-	mustReplace := !keyable(ol, def) || !keyable(ml, def) || !d.keyedOnly && !keyedSafe(oids, mids)
-	if !mustReplace && d.cfg.skewSafe && ks.directive && !d.keyedOnly {
+	mustReplace := !keyable(ol, def) || !keyable(ml, def) || !d.keyedOnly() && !keyedSafe(oids, mids)
+	if !mustReplace && d.cfg.skewSafe && ks.directive && !d.keyedOnly() {
 		mustReplace = hasDuplicates(idsUnder(def, ml))
 		if !mustReplace && hasDuplicates(idsUnder(def, ol)) {
 			// Only the original shares a default key. The deletions half
@@ -114,11 +114,11 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 			// either: each deletion then addresses one live element on
 			// any server, or is left out (below).
 			bl, _ := d.base.([]any)
-			mustReplace = !d.withBase || !d.ignoreChanges || d.ignoreDeletions || !keyable(bl, def) || hasDuplicates(idsUnder(def, bl))
+			mustReplace = !d.withBase() || !d.ignoreChanges() || d.ignoreDeletions() || !keyable(bl, def) || hasDuplicates(idsUnder(def, bl))
 		}
 	}
 	if mustReplace {
-		if !d.ignoreChanges && !equalJSON(ol, ml) {
+		if !d.ignoreChanges() && !equalJSON(ol, ml) {
 			patch[k] = replaceList(ml)
 		}
 		return nil
@@ -127,14 +127,14 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 	// The original's elements by identity, in the delta half of a
 	// three-way patch (withBase).
 	var baseElems map[string]any
-	if bl, ok := d.base.([]any); ok && d.withBase {
+	if bl, ok := d.base.([]any); ok && d.withBase() {
 		baseElems = make(map[string]any, len(bl))
 		for _, e := range bl {
 			baseElems[idOf(ks, e)] = e
 		}
 	}
 	pairs := d.pairElements(ol, ml, oids, mids, lk, ks, baseElems)
-	if d.cfg.skewSafe && ks.directive && !d.keyedOnly && d.withBase && d.ignoreDeletions && !d.ignoreChanges &&
+	if d.cfg.skewSafe && ks.directive && !d.keyedOnly() && d.withBase() && d.ignoreDeletions() && !d.ignoreChanges() &&
 		survivorShares(ol, ml, oids, mids, pairs, baseElems, d.base, def, ks) {
 		patch[k] = replaceList(withLiveKeys(ml, ol, pairs, ks))
 		return nil
@@ -144,7 +144,7 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 	// already holds the element: a server that knows no $patchMergeKey
 	// deletes by the default key, which takes the element with it.
 	var rekeyed map[string]bool
-	if d.ignoreChanges && !d.ignoreDeletions && ks.directive {
+	if d.ignoreChanges() && !d.ignoreDeletions() && ks.directive {
 		inM := make(map[string]bool, len(mids))
 		for _, id := range mids {
 			inM[id] = true
@@ -164,11 +164,11 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 		m := e.(map[string]any)
 		p := pairs[i]
 		if p < 0 {
-			if !d.ignoreChanges || rekeyed[idOf(def, m)] {
+			if !d.ignoreChanges() || rekeyed[idOf(def, m)] {
 				add, whole := d.addedElement(m, es)
 				if whole && d.recreates() {
 					recreated = append(recreated, d.deletionOf(m, ks))
-				} else if whole && !d.ignoreChanges && !d.keyedOnly {
+				} else if whole && !d.ignoreChanges() && !d.keyedOnly() {
 					patch[k] = replaceList(ml)
 					return nil
 				}
@@ -189,7 +189,7 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 		}
 		from := ol[p].(map[string]any)
 		keyed := from // the live element's keys name it
-		filled := d.keyedOnly && oids[p] != mids[i]
+		filled := d.keyedOnly() && oids[p] != mids[i]
 		if filled {
 			keyed = m // paired by pairFilled: current's keys name it
 		}
@@ -204,7 +204,7 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 			return err
 		}
 		if up {
-			if !d.ignoreChanges {
+			if !d.ignoreChanges() {
 				patch[k] = replaceList(ml)
 			}
 			return nil
@@ -229,7 +229,7 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 	}
 	var deletions []any
 	var baseDefaults map[string]bool // current's default keys, built on first use
-	if !d.ignoreDeletions {
+	if !d.ignoreDeletions() {
 		paired := make([]bool, len(ol)) // by pairFilled, under other keys
 		for _, p := range pairs {
 			if p >= 0 {
@@ -241,7 +241,7 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 				continue
 			}
 			m := e.(map[string]any)
-			if baseElems != nil && ks.directive && d.ignoreChanges {
+			if baseElems != nil && ks.directive && d.ignoreChanges() {
 				// The deletions half of a three-way patch, for an element
 				// current does not hold under this identity: delete the
 				// live element whose key fields the server filled in;
@@ -270,7 +270,7 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 		patch[k] = list
 	}
 	orderSame := slices.Equal(oids, mids)
-	if len(ml) > 0 && d.wantSetOrder((!d.ignoreChanges && (len(list) > 0 || !orderSame)) || (!d.ignoreDeletions && len(list) > 0)) {
+	if len(ml) > 0 && d.wantSetOrder((!d.ignoreChanges() && (len(list) > 0 || !orderSame)) || (!d.ignoreDeletions() && len(list) > 0)) {
 		order := make([]any, len(ml))
 		for i, e := range ml {
 			m := e.(map[string]any)
@@ -299,7 +299,7 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 // patches and the delta half of a three-way patch (whose merge keeps
 // these deletions: spared). The changes a three-way patch is checked
 // against write the creation alone.
-func (d *differ) recreates() bool { return !d.keyedOnly && !d.ignoreChanges }
+func (d *differ) recreates() bool { return !d.keyedOnly() && !d.ignoreChanges() }
 
 // deletionOf is the deletion that goes with the re-creation of element m,
 // named by key set ks.
@@ -310,7 +310,7 @@ func (d *differ) deletionOf(m map[string]any, ks keySet) map[string]any {
 			del[f] = v
 		}
 	}
-	if d.ignoreDeletions {
+	if d.ignoreDeletions() {
 		if d.spared == nil {
 			d.spared = map[uintptr]bool{}
 		}
@@ -329,7 +329,7 @@ func sortDeletions(dels []any, ks keySet) []any {
 }
 
 func (d *differ) wantSetOrder(changed bool) bool {
-	return changed && d.setOrder && d.cfg.directives.understood(dirSetOrder)
+	return changed && d.setOrder() && d.cfg.directives.understood(dirSetOrder)
 }
 
 // withKeyDirective adds $patchMergeKey naming every key of a directive key

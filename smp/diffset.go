@@ -22,9 +22,9 @@ func scalarsOnly(l []any, at *pathNode) error {
 // patch list, removals in $deleteFromPrimitiveList.
 func (d *differ) diffScalarList(patch map[string]any, k string, ol, ml []any) (bool, error) {
 	oids, mids := scalarIDs(ol), scalarIDs(ml)
-	if !d.keyedOnly && !keyedSafe(oids, mids) {
+	if !d.keyedOnly() && !keyedSafe(oids, mids) {
 		// A set cannot say how many times a value occurs.
-		return !d.ignoreChanges && !equalJSON(ol, ml), nil
+		return !d.ignoreChanges() && !equalJSON(ol, ml), nil
 	}
 	inO := make(map[string]bool, len(ol))
 	for _, id := range oids {
@@ -34,12 +34,12 @@ func (d *differ) diffScalarList(patch map[string]any, k string, ol, ml []any) (b
 	var adds []any
 	for i, id := range mids {
 		inM[id] = true
-		if !inO[id] && !d.ignoreChanges {
+		if !inO[id] && !d.ignoreChanges() {
 			adds = append(adds, ml[i])
 		}
 	}
 	var dels []any
-	if !d.ignoreDeletions {
+	if !d.ignoreDeletions() {
 		seen := make(map[string]bool)
 		for i, id := range oids {
 			if !inM[id] && !seen[id] {
@@ -58,7 +58,7 @@ func (d *differ) diffScalarList(patch map[string]any, k string, ol, ml []any) (b
 	// Kubernetes sorts the original list in place before comparing it with
 	// modified, so a reorder into sorted order writes no order and is lost
 	// (docs/compat.md); here any change of order writes it.
-	if len(ml) > 0 && d.wantSetOrder((!d.ignoreDeletions && len(dels) > 0) || (!d.ignoreChanges && !equalJSON(ol, ml))) {
+	if len(ml) > 0 && d.wantSetOrder((!d.ignoreDeletions() && len(dels) > 0) || (!d.ignoreChanges() && !equalJSON(ol, ml))) {
 		patch[prefixSetOrder+k] = ml
 	}
 	return false, nil

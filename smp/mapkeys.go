@@ -113,7 +113,7 @@ func (d *tdiffer) diffMapJSON(o, m reflect.Value, n *tnode, s slot) (map[string]
 	if err != nil {
 		return nil, false, err
 	}
-	if d.withBase {
+	if d.withBase() {
 		saved := d.differ.base
 		defer func() { d.differ.base = saved }()
 		d.differ.base = nil

@@ -42,11 +42,11 @@ func (d *differ) pairElements(ol, ml []any, oids, mids []string, lk listKeys, ks
 		pairs[i] = p
 		taken[p] = true
 	}
-	if unpaired > 0 && ks.directive && d.keyedOnly {
+	if unpaired > 0 && ks.directive && d.keyedOnly() {
 		d.pairFilled(ol, ml, mids, pairs, taken, lk, ks, base)
 		return pairs
 	}
-	if unpaired == 0 || !ks.directive || !d.withBase || !d.ignoreDeletions || d.ignoreChanges {
+	if unpaired == 0 || !ks.directive || !d.withBase() || !d.ignoreDeletions() || d.ignoreChanges() {
 		return pairs // only the delta half pairs on partial keys
 	}
 	cands := newAgreeIndex(lk.defaultSet(), ks)
@@ -120,7 +120,7 @@ func claim(claims map[int]int, target, by int) {
 // changes would address an element current does not hold. base holds
 // current's elements by identity. It returns the live element, or nil.
 func (d *differ) liveRename(m map[string]any, mid string, cands **agreeIndex, oids, mids []string, base map[string]any, lk listKeys, ks keySet) map[string]any {
-	if !d.withBase || !d.ignoreChanges || !ks.directive || base == nil {
+	if !d.withBase() || !d.ignoreChanges() || !ks.directive || base == nil {
 		return nil
 	}
 	if _, exact := base[mid]; exact {

@@ -8,7 +8,7 @@ import "github.com/typedpatch/typedpatch/reflectschema"
 // to modified. Unless overwriting, a patch that changes a field current
 // also changed differently is a conflict.
 func threeWay(original, modified, current map[string]any, s slot, cfg *config, fns []PreconditionFunc) (map[string]any, error) {
-	delta := &differ{cfg: cfg, ignoreDeletions: true, setOrder: true, withBase: true, base: original}
+	delta := &differ{cfg: cfg, pass: passDelta, base: original}
 	dp, up, err := delta.diffObject(current, modified, s, nil)
 	if err != nil {
 		return nil, err
@@ -16,7 +16,7 @@ func threeWay(original, modified, current map[string]any, s slot, cfg *config, f
 	if up {
 		dp = replaceObject(modified)
 	}
-	deletions := &differ{cfg: cfg, ignoreChanges: true, setOrder: true, withBase: true, base: current}
+	deletions := &differ{cfg: cfg, pass: passDeletions, base: current}
 	xp, _, err := deletions.diffObject(original, modified, s, nil)
 	if err != nil {
 		return nil, err
@@ -32,7 +32,7 @@ func threeWay(original, modified, current map[string]any, s slot, cfg *config, f
 	if cfg.overwrite {
 		return patch, nil
 	}
-	changes := &differ{cfg: cfg, keyedOnly: true, withBase: true, base: modified}
+	changes := &differ{cfg: cfg, pass: passChanges, base: modified}
 	changed, up, err := changes.diffObject(original, current, s, nil)
 	if err != nil {
 		return nil, err

@@ -32,7 +32,7 @@ func Diff[T any](original, modified T, opts ...Option) (Patch, error) {
 		p, err := typedViaJSON(root, cfg, o, m)
 		return Patch{m: p}, err
 	}
-	d := &tdiffer{differ: &differ{cfg: cfg, setOrder: true}, scratch: getScratch()}
+	d := &tdiffer{differ: &differ{cfg: cfg, pass: passTwoWay}, scratch: getScratch()}
 	defer putScratch(d.scratch)
 	p, err := d.diffRoot(root, o, m)
 	if err != nil {
@@ -90,7 +90,7 @@ func structJSON(v reflect.Value, n *tnode) (map[string]any, error) {
 // memorySkips reports whether values that are equal in memory need no
 // diff: they yield nothing, unless repeated keys are paired (keyedOnly)
 // with elements that differ.
-func (d *tdiffer) memorySkips() bool { return !d.keyedOnly }
+func (d *tdiffer) memorySkips() bool { return !d.keyedOnly() }
 
 // put sets a patch key, making the patch on first use.
 func put(p *map[string]any, k string, v any) {
@@ -113,7 +113,7 @@ func (d *tdiffer) diffStruct(o, m reflect.Value, n *tnode, s slot) (patch map[st
 			mp, op = fastPresent(pm, f), fastPresent(po, f)
 			if mp && f.fastScalar() {
 				if !op || !fastEqual(po, pm, f) {
-					if !d.ignoreChanges {
+					if !d.ignoreChanges() {
 						put(&patch, f.name, fastJSON(pm, f))
 					}
 				}
@@ -130,13 +130,13 @@ func (d *tdiffer) diffStruct(o, m reflect.Value, n *tnode, s slot) (patch map[st
 			ov, op = fieldValue(o, f)
 		}
 		if !mp {
-			if op && !d.ignoreDeletions {
+			if op && !d.ignoreDeletions() {
 				put(&patch, f.name, nil)
 			}
 			continue
 		}
 		if !op {
-			if !d.ignoreChanges {
+			if !d.ignoreChanges() {
 				j, err := toJSONValue(mv, f.node, f.quoted)
 				if err != nil {
 					return nil, false, under(err, FieldStep(f.name))
@@ -149,12 +149,12 @@ func (d *tdiffer) diffStruct(o, m reflect.Value, n *tnode, s slot) (patch map[st
 			continue
 		}
 		var base reflect.Value
-		if d.withBase {
+		if d.withBase() {
 			base = d.tbase
 			d.tbase = baseChild(base, f)
 		}
 		up, err := d.diffValue(&patch, f.name, ov, mv, f.node, f.slot, f.quoted)
-		if d.withBase {
+		if d.withBase() {
 			d.tbase = base
 		}
 		if err != nil {
@@ -233,7 +233,7 @@ func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Valu
 	od, onull := derefNull(ov)
 	md, mnull := derefNull(mv)
 	if onull || mnull {
-		if onull != mnull && !d.ignoreChanges {
+		if onull != mnull && !d.ignoreChanges() {
 			j, err := toJSONValue(mv, n, quoted)
 			if err != nil {
 				return false, err
@@ -264,7 +264,7 @@ func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Valu
 		switch {
 		case err != nil:
 			return false, err
-		case up && !d.ignoreChanges:
+		case up && !d.ignoreChanges():
 			j, err := toJSONValue(md, n, false)
 			if err != nil {
 				return false, err
@@ -285,7 +285,7 @@ func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Valu
 
 // replaceIfChanged sets k to mv when it differs from ov.
 func (d *tdiffer) replaceIfChanged(patch *map[string]any, k string, ov, mv reflect.Value, n *tnode, quoted bool) error {
-	if d.ignoreChanges || d.equal(ov, mv, n) {
+	if d.ignoreChanges() || d.equal(ov, mv, n) {
 		return nil
 	}
 	j, err := toJSONValue(mv, n, quoted)
@@ -300,7 +300,7 @@ func (d *tdiffer) replaceIfChanged(patch *map[string]any, k string, ov, mv refle
 // of diffObject's loop, for marshallers and untyped values.
 func (d *tdiffer) diffJSONValue(patch *map[string]any, k string, ov, mv any, c slot) (bool, error) {
 	if kindOf(ov) != kindOf(mv) {
-		if !d.ignoreChanges {
+		if !d.ignoreChanges() {
 			if setWithDuplicates(mv, c) {
 				return true, nil
 			}
@@ -318,7 +318,7 @@ func (d *tdiffer) diffJSONValue(patch *map[string]any, k string, ov, mv any, c s
 		switch {
 		case err != nil:
 			return false, err
-		case up && !d.ignoreChanges:
+		case up && !d.ignoreChanges():
 			put(patch, k, replaceObject(mv.(map[string]any)))
 		case len(sub) > 0:
 			put(patch, k, sub)
@@ -339,7 +339,7 @@ func (d *tdiffer) diffJSONValue(patch *map[string]any, k string, ov, mv any, c s
 }
 
 func (d *tdiffer) jsonReplaceIfChanged(patch *map[string]any, k string, ov, mv any) {
-	if !d.ignoreChanges && !equalJSON(ov, mv) {
+	if !d.ignoreChanges() && !equalJSON(ov, mv) {
 		put(patch, k, mv)
 	}
 }

@@ -12,7 +12,7 @@ import (
 // go to the JSON engine once they are known to differ.
 func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, n *tnode, c slot) (bool, error) {
 	if o.Len() == 0 {
-		if m.Len() > 0 && !d.ignoreChanges {
+		if m.Len() > 0 && !d.ignoreChanges() {
 			ml, err := listToJSON(m, n)
 			if err != nil {
 				return false, err
@@ -29,7 +29,7 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 	}
 	// Equal lists yield nothing, but for the pairing of repeated keys
 	// (keyedOnly) with elements that differ.
-	if (!c.IsObjectList() || !d.keyedOnly) && d.equal(o, m, n) {
+	if (!c.IsObjectList() || !d.keyedOnly()) && d.equal(o, m, n) {
 		return false, nil
 	}
 	ol, err := listToJSON(o, n)
@@ -57,7 +57,7 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 // jsonBase hands the JSON engine the base (the original's list here) in
 // decoded form, for a list diffed in the delta half of a three-way patch.
 func (d *tdiffer) jsonBase(n *tnode) (func(), error) {
-	if !d.withBase {
+	if !d.withBase() {
 		return func() {}, nil
 	}
 	var b any
@@ -78,7 +78,7 @@ func (d *tdiffer) diffStructList(patch *map[string]any, k string, o, m reflect.V
 	def := keysOf(c).defaultSet()
 	// The deletions half of a three-way patch may rename elements by
 	// current's keys (liveRename): the JSON engine does it.
-	renames := d.withBase && d.ignoreChanges && ks.directive
+	renames := d.withBase() && d.ignoreChanges() && ks.directive
 	if !renames && d.positional(o, m, n.elem, ks, def) {
 		return d.diffPositional(patch, k, o, m, n, c, ks)
 	}
@@ -109,7 +109,7 @@ func (d *tdiffer) diffStructList(patch *map[string]any, k string, o, m reflect.V
 // replaceWholeList writes the list as a replacement, as diffObjectList
 // does when an element cannot be patched.
 func (d *tdiffer) replaceWholeList(patch *map[string]any, k string, m reflect.Value, n *tnode) error {
-	if d.ignoreChanges {
+	if d.ignoreChanges() {
 		return nil
 	}
 	ml, err := listToJSON(m, n)
@@ -173,7 +173,7 @@ func (d *tdiffer) diffKeyed(patch *map[string]any, k string, o, m reflect.Value,
 	if err != nil || hasDuplicates(oids) || hasDuplicates(mids) {
 		return false, nil
 	}
-	if d.cfg.skewSafe && ks.directive && !d.keyedOnly {
+	if d.cfg.skewSafe && ks.directive && !d.keyedOnly() {
 		odef, _ := typedIDs(o, en, df)
 		mdef, _ := typedIDs(m, en, df)
 		if hasDuplicates(odef) || hasDuplicates(mdef) {
@@ -186,7 +186,7 @@ func (d *tdiffer) diffKeyed(patch *map[string]any, k string, o, m reflect.Value,
 	}
 	base := d.tbase
 	for _, id := range mids {
-		if _, paired := opos[id]; !paired && ks.directive && (d.keyedOnly || d.withBase) {
+		if _, paired := opos[id]; !paired && ks.directive && (d.keyedOnly() || d.withBase()) {
 			return false, nil // pairElements may pair it otherwise
 		}
 	}
@@ -197,7 +197,7 @@ func (d *tdiffer) diffKeyed(patch *map[string]any, k string, o, m reflect.Value,
 		me, _ := derefNull(m.Index(i))
 		p, paired := opos[mids[i]]
 		if !paired {
-			if !d.ignoreChanges {
+			if !d.ignoreChanges() {
 				j, err := toJSONValue(me, en, false)
 				if err != nil {
 					return true, under(err, keyStepOf(me, en, ks))
@@ -205,7 +205,7 @@ func (d *tdiffer) diffKeyed(patch *map[string]any, k string, o, m reflect.Value,
 				add, whole := d.addedElement(j.(map[string]any), es)
 				if whole && d.recreates() {
 					recreated = append(recreated, d.deletionOf(add, ks))
-				} else if whole && !d.keyedOnly {
+				} else if whole && !d.keyedOnly() {
 					return true, d.replaceWholeList(patch, k, m, n)
 				}
 				list = append(list, withKeyDirective(add, ks, true))
@@ -216,7 +216,7 @@ func (d *tdiffer) diffKeyed(patch *map[string]any, k string, o, m reflect.Value,
 		if d.memorySkips() && d.sameMemory(oe, me, en) {
 			continue
 		}
-		if d.withBase {
+		if d.withBase() {
 			if index == nil {
 				index = d.newBaseIndex(base, en, ks)
 			}
@@ -236,7 +236,7 @@ func (d *tdiffer) diffKeyed(patch *map[string]any, k string, o, m reflect.Value,
 			list = append(list, withKeyDirective(sub, ks, true))
 		}
 	}
-	if !d.ignoreDeletions {
+	if !d.ignoreDeletions() {
 		inModified := make(map[string]bool, len(mids))
 		for _, id := range mids {
 			inModified[id] = true
@@ -260,7 +260,7 @@ func (d *tdiffer) diffKeyed(patch *map[string]any, k string, o, m reflect.Value,
 		put(patch, k, list)
 	}
 	orderSame := slices.Equal(oids, mids)
-	if m.Len() > 0 && d.wantSetOrder((!d.ignoreChanges && (len(list) > 0 || !orderSame)) || (!d.ignoreDeletions && len(list) > 0)) {
+	if m.Len() > 0 && d.wantSetOrder((!d.ignoreChanges() && (len(list) > 0 || !orderSame)) || (!d.ignoreDeletions() && len(list) > 0)) {
 		order, err := setOrderList(m, en, ks)
 		if err != nil {
 			return true, err

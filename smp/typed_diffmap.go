@@ -17,11 +17,11 @@ func (d *tdiffer) diffMap(o, m reflect.Value, n *tnode, s slot) (patch map[strin
 		om, mm := asStringMap(o), asStringMap(m)
 		for k, mv := range mm {
 			ov, ok := om[k]
-			if !d.ignoreChanges && (!ok || !sameWireString(ov, mv)) {
+			if !d.ignoreChanges() && (!ok || !sameWireString(ov, mv)) {
 				put(&patch, wireString(k), wireString(mv))
 			}
 		}
-		if !d.ignoreDeletions {
+		if !d.ignoreDeletions() {
 			for k := range om {
 				if _, ok := mm[k]; !ok {
 					put(&patch, wireString(k), nil)
@@ -74,7 +74,7 @@ func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *tnode) (patch map[string
 			}
 		}
 		if !ov.IsValid() {
-			if !d.ignoreChanges {
+			if !d.ignoreChanges() {
 				k, err := mapKeyText(key, n)
 				if err != nil {
 					first.keep(fmtKey(key), err) // the least key's error: mapkeys.go
@@ -98,12 +98,12 @@ func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *tnode) (patch map[string
 			continue
 		}
 		var base reflect.Value
-		if d.withBase {
+		if d.withBase() {
 			base = d.tbase
 			d.tbase = d.baseEntry(base, key)
 		}
 		up, err := d.diffValue(&patch, k, detach(ov, n.elem), detach(mv, n.elem), n.elem, es, false)
-		if d.withBase {
+		if d.withBase() {
 			d.tbase = base
 		}
 		if err != nil {
@@ -115,7 +115,7 @@ func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *tnode) (patch map[string
 	if first.err != nil || replace {
 		return nil, replace && first.err == nil, first.err
 	}
-	if d.ignoreDeletions {
+	if d.ignoreDeletions() {
 		return patch, false, nil
 	}
 	if small.keys.IsValid() {

@@ -174,7 +174,7 @@ func (d *tdiffer) diffPositional(patch *map[string]any, k string, o, m reflect.V
 	base := d.tbase
 	defer func() { d.tbase = base }()
 	var bases baseKeys
-	if d.withBase {
+	if d.withBase() {
 		bases.read(base, en, ks)
 	}
 	var list []any
@@ -185,7 +185,7 @@ func (d *tdiffer) diffPositional(patch *map[string]any, k string, o, m reflect.V
 		if d.memorySkips() && d.sameMemory(oe, me, en) {
 			continue
 		}
-		if d.withBase {
+		if d.withBase() {
 			if e, ok := bases.find(base, me); ok {
 				d.tbase = e
 			} else {
@@ -213,7 +213,7 @@ func (d *tdiffer) diffPositional(patch *map[string]any, k string, o, m reflect.V
 	if len(list) > 0 {
 		put(patch, k, list)
 	}
-	if d.wantSetOrder(len(list) > 0 && (!d.ignoreChanges || !d.ignoreDeletions)) {
+	if d.wantSetOrder(len(list) > 0 && (!d.ignoreChanges() || !d.ignoreDeletions())) {
 		order, err := setOrderList(m, en, ks)
 		if err != nil {
 			return err

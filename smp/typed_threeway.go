@@ -48,12 +48,12 @@ func typedThreeWay(root typedRoot, o, m, c reflect.Value, cfg *config) (map[stri
 	n, s := root.node, root.slot()
 	sc := getScratch()
 	defer putScratch(sc)
-	delta := &tdiffer{differ: &differ{cfg: cfg, ignoreDeletions: true, setOrder: true, withBase: true}, scratch: sc, tbase: o}
+	delta := &tdiffer{differ: &differ{cfg: cfg, pass: passDelta}, scratch: sc, tbase: o}
 	dp, err := delta.diffRoot(root, c, m)
 	if err != nil {
 		return nil, err
 	}
-	deletions := &tdiffer{differ: &differ{cfg: cfg, ignoreChanges: true, setOrder: true, withBase: true}, scratch: sc, tbase: c}
+	deletions := &tdiffer{differ: &differ{cfg: cfg, pass: passDeletions}, scratch: sc, tbase: c}
 	xp, _, err := deletions.diffStruct(o, m, n, s)
 	if err != nil {
 		return nil, err
@@ -71,7 +71,7 @@ func typedThreeWay(root typedRoot, o, m, c reflect.Value, cfg *config) (map[stri
 	if cfg.overwrite {
 		return patch, nil
 	}
-	changes := &tdiffer{differ: &differ{cfg: cfg, keyedOnly: true, withBase: true}, scratch: sc, tbase: m}
+	changes := &tdiffer{differ: &differ{cfg: cfg, pass: passChanges}, scratch: sc, tbase: m}
 	changed, err := changes.diffRoot(root, o, c)
 	if err != nil {
 		return nil, err
