@@ -2,7 +2,6 @@ package smp
 
 import (
 	"cmp"
-	"maps"
 	"reflect"
 	"slices"
 )
@@ -100,195 +99,34 @@ func keyable(l []any, def keySet) bool {
 
 // diffObjectList diffs a merge list of objects element by element.
 func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s slot, at *pathNode) error {
-	lk := keysOf(s)
-	ks := d.listKeySet(s)
-	oids, mids := idsUnder(ks, ol), idsUnder(ks, ml)
-	def := lk.defaultSet()
-	mustReplace := !keyable(ol, def) || !keyable(ml, def) || !d.keyedOnly() && !keyedSafe(oids, mids)
-	if !mustReplace && d.cfg.skewSafe && ks.directive && !d.keyedOnly() {
-		mustReplace = hasDuplicates(idsUnder(def, ml))
-		if !mustReplace && hasDuplicates(idsUnder(def, ol)) {
-			// Only the original shares a default key. The deletions half
-			// of a three-way patch, which writes no list whole, names
-			// elements one by one where current does not share it
-			// either: each deletion then addresses one live element on
-			// any server, or is left out (below).
-			bl, _ := d.base.([]any)
-			mustReplace = !d.withBase() || !d.ignoreChanges() || d.ignoreDeletions() || !keyable(bl, def) || hasDuplicates(idsUnder(def, bl))
-		}
-	}
-	if mustReplace {
+	x := d.newObjList(ol, ml, s, at)
+	if x.mustReplace() {
 		if !d.ignoreChanges() && !equalJSON(ol, ml) {
 			patch[k] = replaceList(ml)
 		}
 		return nil
 	}
-	es := s.Elem()
-	// The original's elements by identity, in the delta half of a
-	// three-way patch (withBase).
-	var baseElems map[string]any
-	if bl, ok := d.base.([]any); ok && d.withBase() {
-		baseElems = make(map[string]any, len(bl))
-		for _, e := range bl {
-			baseElems[idOf(ks, e)] = e
-		}
-	}
-	pairs := d.pairElements(ol, ml, oids, mids, lk, ks, baseElems)
-	if d.cfg.skewSafe && ks.directive && !d.keyedOnly() && d.withBase() && d.ignoreDeletions() && !d.ignoreChanges() &&
-		survivorShares(ol, ml, oids, mids, pairs, baseElems, d.base, def, ks) {
-		patch[k] = replaceList(withLiveKeys(ml, ol, pairs, ks))
+	x.indexBase()
+	x.pair()
+	if d.cfg.skewSafe && x.ks.directive && !d.keyedOnly() && d.pass == passDelta && x.survivorShares() {
+		patch[k] = replaceList(withLiveKeys(ml, ol, x.pairs, x.ks))
 		return nil
 	}
-	// A key change is a deletion and a creation (seed 000). The deletions
-	// half of a three-way patch writes the creation too, even when current
-	// already holds the element: a server that knows no $patchMergeKey
-	// deletes by the default key, which takes the element with it.
-	var rekeyed map[string]bool
-	if d.ignoreChanges() && !d.ignoreDeletions() && ks.directive {
-		inM := make(map[string]bool, len(mids))
-		for _, id := range mids {
-			inM[id] = true
-		}
-		for j, e := range ol {
-			if !inM[oids[j]] {
-				if rekeyed == nil {
-					rekeyed = map[string]bool{}
-				}
-				rekeyed[idOf(def, e)] = true
-			}
-		}
+	list, recreated, whole, err := x.changes()
+	if err != nil {
+		return err
 	}
-	var list, recreated []any
-	var renames *agreeIndex // liveRename's candidates, built on first use
-	for i, e := range ml {
-		m := e.(map[string]any)
-		p := pairs[i]
-		if p < 0 {
-			if !d.ignoreChanges() || rekeyed[idOf(def, m)] {
-				add, whole := d.addedElement(m, es)
-				if whole && d.recreates() {
-					recreated = append(recreated, d.deletionOf(m, ks))
-				} else if whole && !d.ignoreChanges() && !d.keyedOnly() {
-					patch[k] = replaceList(ml)
-					return nil
-				}
-				// The delta half may have paired this element with a
-				// live one whose key fields the server filled in: the
-				// creation names that element, as its order entry does.
-				if live := d.liveRename(m, mids[i], &renames, oids, mids, baseElems, lk, ks); live != nil {
-					add = maps.Clone(add)
-					for _, f := range ks.fields {
-						if v, ok := live[f]; ok {
-							add[f] = v
-						}
-					}
-				}
-				list = append(list, withKeyDirective(add, ks, false))
-			}
-			continue
+	if whole {
+		if !d.ignoreChanges() {
+			patch[k] = replaceList(ml)
 		}
-		from := ol[p].(map[string]any)
-		keyed := from // the live element's keys name it
-		filled := d.keyedOnly() && oids[p] != mids[i]
-		if filled {
-			keyed = m // paired by pairFilled: current's keys name it
-		}
-		baseElem := baseElems[mids[i]]
-		if live := d.liveRename(m, mids[i], &renames, oids, mids, baseElems, lk, ks); live != nil {
-			keyed, baseElem = live, live
-		}
-		restore := d.descend(baseElem)
-		sub, up, err := d.diffObject(from, m, es, at.key(ks.step(m)))
-		restore()
-		if err != nil {
-			return err
-		}
-		if up {
-			if !d.ignoreChanges() {
-				patch[k] = replaceList(ml)
-			}
-			return nil
-		}
-		if filled {
-			for _, f := range ks.fields {
-				delete(sub, f) // key fields the server filled in are no change
-			}
-		}
-		if len(sub) > 0 {
-			for _, f := range ks.fields {
-				if v, ok := keyed[f]; ok {
-					sub[f] = v
-				}
-			}
-			list = append(list, withKeyDirective(sub, ks, true))
-		}
+		return nil
 	}
-	inModified := make(map[string]bool, len(ml))
-	for _, id := range mids {
-		inModified[id] = true
-	}
-	var deletions []any
-	var baseDefaults map[string]bool // current's default keys, built on first use
-	if !d.ignoreDeletions() {
-		paired := make([]bool, len(ol)) // by pairFilled, under other keys
-		for _, p := range pairs {
-			if p >= 0 {
-				paired[p] = true
-			}
-		}
-		for i, e := range ol {
-			if inModified[oids[i]] || paired[i] {
-				continue
-			}
-			m := e.(map[string]any)
-			if baseElems != nil && ks.directive && d.ignoreChanges() {
-				// The deletions half of a three-way patch, for an element
-				// current does not hold under this identity: delete the
-				// live element whose key fields the server filled in;
-				// else, where current holds another element of the same
-				// default key, write nothing (a no-op here, but a server
-				// that knows no $patchMergeKey would delete that one).
-				if _, held := baseElems[oids[i]]; !held {
-					if live := d.liveRename(m, oids[i], &renames, oids, mids, baseElems, lk, ks); live != nil {
-						m = live
-					} else if heldDefaults(&baseDefaults, baseElems, def)[idOf(def, m)] {
-						continue
-					}
-				}
-			}
-			del := map[string]any{keyPatch: patchDelete}
-			for _, f := range ks.fields {
-				if v, ok := m[f]; ok {
-					del[f] = v
-				}
-			}
-			deletions = append(deletions, withKeyDirective(del, ks, true))
-		}
-	}
-	list = append(list, sortDeletions(append(deletions, recreated...), ks)...)
+	list = append(list, sortDeletions(append(x.deletions(), recreated...), x.ks)...)
 	if len(list) > 0 {
 		patch[k] = list
 	}
-	orderSame := slices.Equal(oids, mids)
-	if len(ml) > 0 && d.wantSetOrder((!d.ignoreChanges() && (len(list) > 0 || !orderSame)) || (!d.ignoreDeletions() && len(list) > 0)) {
-		order := make([]any, len(ml))
-		for i, e := range ml {
-			m := e.(map[string]any)
-			if pairs[i] >= 0 {
-				// A pair made on partial keys names the live element, as
-				// the patch list does.
-				m = ol[pairs[i]].(map[string]any)
-			}
-			entry := make(map[string]any, len(ks.fields)+1)
-			for _, f := range ks.fields {
-				if v, ok := m[f]; ok {
-					entry[f] = v
-				}
-			}
-			order[i] = withKeyDirective(entry, ks, true)
-		}
-		patch[prefixSetOrder+k] = order
-	}
+	x.writeOrder(patch, k, len(list) > 0)
 	return nil
 }
 

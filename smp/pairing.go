@@ -24,7 +24,8 @@ import (
 // field the server filled in (protocol: TCP) is not a new element. Had the
 // original held it, the deletions half removes it and the modified
 // element must be created, so it is not paired.
-func (d *differ) pairElements(ol, ml []any, oids, mids []string, lk listKeys, ks keySet, base map[string]any) []int {
+func (x *objList) pair() {
+	d, ol, ml, oids, mids, ks, base := x.d, x.ol, x.ml, x.oids, x.mids, x.ks, x.base
 	opos := make(map[string]int, len(ol))
 	for i, id := range oids {
 		opos[id] = i
@@ -42,14 +43,15 @@ func (d *differ) pairElements(ol, ml []any, oids, mids []string, lk listKeys, ks
 		pairs[i] = p
 		taken[p] = true
 	}
+	x.pairs = pairs
 	if unpaired > 0 && ks.directive && d.keyedOnly() {
-		d.pairFilled(ol, ml, mids, pairs, taken, lk, ks, base)
-		return pairs
+		x.pairFilled(taken)
+		return
 	}
-	if unpaired == 0 || !ks.directive || !d.withBase() || !d.ignoreDeletions() || d.ignoreChanges() {
-		return pairs // only the delta half pairs on partial keys
+	if unpaired == 0 || !ks.directive || d.pass != passDelta {
+		return // only the delta pass pairs on partial keys
 	}
-	cands := newAgreeIndex(lk.defaultSet(), ks)
+	cands := newAgreeIndex(x.def, ks)
 	for p, e := range ol {
 		if _, inOriginal := base[oids[p]]; !taken[p] && !inOriginal {
 			cands.add(e, p)
@@ -69,7 +71,6 @@ func (d *differ) pairElements(ol, ml []any, oids, mids []string, lk listKeys, ks
 			pairs[i] = p
 		}
 	}
-	return pairs
 }
 
 // pairFilled is pairElements for the changes a three-way patch is checked
@@ -79,8 +80,9 @@ func (d *differ) pairElements(ol, ml []any, oids, mids []string, lk listKeys, ks
 // key field it has, and that modified (base) does not hold: the server
 // filled in the others, as the delta half sees it. Pairs are made only
 // where both sides are unique.
-func (d *differ) pairFilled(ol, ml []any, mids []string, pairs []int, taken []bool, lk listKeys, ks keySet, base map[string]any) {
-	cands := newAgreeIndex(lk.defaultSet(), ks) // unpaired elements of current
+func (x *objList) pairFilled(taken []bool) {
+	ol, ml, mids, pairs, base := x.ol, x.ml, x.mids, x.pairs, x.base
+	cands := newAgreeIndex(x.def, x.ks) // unpaired elements of current
 	for i, e := range ml {
 		if _, inModified := base[mids[i]]; pairs[i] < 0 && !inModified {
 			cands.add(e, i)
@@ -119,8 +121,9 @@ func claim(claims map[int]int, target, by int) {
 // original against modified, must name that element the same way, or its
 // changes would address an element current does not hold. base holds
 // current's elements by identity. It returns the live element, or nil.
-func (d *differ) liveRename(m map[string]any, mid string, cands **agreeIndex, oids, mids []string, base map[string]any, lk listKeys, ks keySet) map[string]any {
-	if !d.withBase() || !d.ignoreChanges() || !ks.directive || base == nil {
+func (x *objList) liveRename(m map[string]any, mid string) map[string]any {
+	d, cands, oids, mids, base, ks := x.d, &x.renames, x.oids, x.mids, x.base, x.ks
+	if d.pass != passDeletions || !ks.directive || base == nil {
 		return nil
 	}
 	if _, exact := base[mid]; exact {
@@ -136,7 +139,7 @@ func (d *differ) liveRename(m map[string]any, mid string, cands **agreeIndex, oi
 		for _, id := range mids {
 			taken[id] = true
 		}
-		*cands = newAgreeIndex(lk.defaultSet(), ks)
+		*cands = newAgreeIndex(x.def, ks)
 		bl, _ := d.base.([]any) // base collapses repeated elements: count each
 		for p, e := range bl {
 			if _, ok := e.(map[string]any); ok && !taken[idOf(ks, e)] {
@@ -170,7 +173,8 @@ func heldDefaults(set *map[string]bool, base map[string]any, def keySet) map[str
 // shares its default key with an element of modified that is new: the
 // result would hold both, which a server that knows no $patchMergeKey
 // merges into one. Skew-safe mode writes such a list whole.
-func survivorShares(ol, ml []any, oids, mids []string, pairs []int, base map[string]any, baseList any, def, ks keySet) bool {
+func (x *objList) survivorShares() bool {
+	ol, ml, oids, mids, pairs, base, baseList, def, ks := x.ol, x.ml, x.oids, x.mids, x.pairs, x.base, x.d.base, x.def, x.ks
 	var fresh map[string]bool // default keys of modified's new elements
 	for i, p := range pairs {
 		if p < 0 {

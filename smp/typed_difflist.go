@@ -2,7 +2,6 @@ package smp
 
 import (
 	"reflect"
-	"slices"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
 )
@@ -83,7 +82,8 @@ func (d *tdiffer) diffStructList(patch *map[string]any, k string, o, m reflect.V
 		return d.diffPositional(patch, k, o, m, n, c, ks)
 	}
 	if !renames {
-		if done, err := d.diffKeyed(patch, k, o, m, n, c, ks, def); done || err != nil {
+		x := &tkeyedList{d: d, k: k, o: o, m: m, n: n, en: n.elem, es: c.Elem(), ks: ks}
+		if done, err := x.diff(patch, def); done || err != nil {
 			return err
 		}
 	}
@@ -150,124 +150,6 @@ func setOrderList(m reflect.Value, en *tnode, ks keySet) ([]any, error) {
 		order[i] = withKeyDirective(entry, ks, true)
 	}
 	return order, nil
-}
-
-// diffKeyed is diffObjectList for lists of structs whose elements all have
-// their keys, each once on each side, and where no element pairs but by
-// its identity (pairElements' server-filled keys do not come into play):
-// elements added, removed or moved, without converting the others. done
-// is false when the list is not such a list.
-func (d *tdiffer) diffKeyed(patch *map[string]any, k string, o, m reflect.Value, n *tnode, c slot, ks, def keySet) (done bool, err error) {
-	en, es := n.elem, c.Elem()
-	var kfa, dfa [4]*tfield
-	kf, ok1 := keyFields(en, ks, kfa[:0])
-	df, ok2 := keyFields(en, def, dfa[:0])
-	if !ok1 || !ok2 || !keyableList(o, df) || !keyableList(m, df) {
-		return false, nil
-	}
-	oids, err := typedIDs(o, en, kf)
-	if err != nil {
-		return false, nil
-	}
-	mids, err := typedIDs(m, en, kf)
-	if err != nil || hasDuplicates(oids) || hasDuplicates(mids) {
-		return false, nil
-	}
-	if d.cfg.skewSafe && ks.directive && !d.keyedOnly() {
-		odef, _ := typedIDs(o, en, df)
-		mdef, _ := typedIDs(m, en, df)
-		if hasDuplicates(odef) || hasDuplicates(mdef) {
-			return false, nil
-		}
-	}
-	opos := make(map[string]int, len(oids))
-	for i, id := range oids {
-		opos[id] = i
-	}
-	base := d.tbase
-	for _, id := range mids {
-		if _, paired := opos[id]; !paired && ks.directive && (d.keyedOnly() || d.withBase()) {
-			return false, nil // pairElements may pair it otherwise
-		}
-	}
-	defer func() { d.tbase = base }()
-	var list, recreated []any
-	var index *baseIndex
-	for i := range m.Len() {
-		me, _ := derefNull(m.Index(i))
-		p, paired := opos[mids[i]]
-		if !paired {
-			if !d.ignoreChanges() {
-				j, err := toJSONValue(me, en, false)
-				if err != nil {
-					return true, under(err, keyStepOf(me, en, ks))
-				}
-				add, whole := d.addedElement(j.(map[string]any), es)
-				if whole && d.recreates() {
-					recreated = append(recreated, d.deletionOf(add, ks))
-				} else if whole && !d.keyedOnly() {
-					return true, d.replaceWholeList(patch, k, m, n)
-				}
-				list = append(list, withKeyDirective(add, ks, true))
-			}
-			continue
-		}
-		oe, _ := derefNull(o.Index(p))
-		if d.memorySkips() && d.sameMemory(oe, me, en) {
-			continue
-		}
-		if d.withBase() {
-			if index == nil {
-				index = d.newBaseIndex(base, en, ks)
-			}
-			d.tbase = index.elem(me)
-		}
-		sub, up, err := d.diffStruct(oe, me, en, es)
-		if err != nil {
-			return true, under(err, keyStepOf(me, en, ks))
-		}
-		if up {
-			return true, d.replaceWholeList(patch, k, m, n)
-		}
-		if len(sub) > 0 {
-			if err := addKeyFields(sub, oe, en, ks); err != nil {
-				return true, err
-			}
-			list = append(list, withKeyDirective(sub, ks, true))
-		}
-	}
-	if !d.ignoreDeletions() {
-		inModified := make(map[string]bool, len(mids))
-		for _, id := range mids {
-			inModified[id] = true
-		}
-		var deletions []any
-		for i := range o.Len() {
-			if inModified[oids[i]] {
-				continue
-			}
-			oe, _ := derefNull(o.Index(i))
-			del := map[string]any{keyPatch: patchDelete}
-			if err := addKeyFields(del, oe, en, ks); err != nil {
-				return true, err
-			}
-			deletions = append(deletions, withKeyDirective(del, ks, true))
-		}
-		recreated = append(deletions, recreated...)
-	}
-	list = append(list, sortDeletions(recreated, ks)...)
-	if len(list) > 0 {
-		put(patch, k, list)
-	}
-	orderSame := slices.Equal(oids, mids)
-	if m.Len() > 0 && d.wantSetOrder((!d.ignoreChanges() && (len(list) > 0 || !orderSame)) || (!d.ignoreDeletions() && len(list) > 0)) {
-		order, err := setOrderList(m, en, ks)
-		if err != nil {
-			return true, err
-		}
-		put(patch, prefixSetOrder+k, order)
-	}
-	return true, nil
 }
 
 // keyableList is keyable for a typed list: every element an object
