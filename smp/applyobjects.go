@@ -110,6 +110,10 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 	var mergedIDs []string
 	var server, orderServer map[string]int
 	var frontIDs []string
+	// A patch element named by part of its keys ($patchMergeKey) is
+	// placed as the live element it merged into: by that one's identity.
+	var renamed map[string]string
+	var x *listIndex // the live list being patched, when there is one
 	switch {
 	case replace || !in.origPresent:
 		for _, pe := range elems {
@@ -126,7 +130,7 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 		}
 		server = firstRanks(idsUnder(orderKS, in.orig))
 	default:
-		x := newListIndex(in.orig)
+		x = newListIndex(in.orig)
 		reset := deleteElems(x, elems, in.hasSetOrder)
 		survivors, survivorIDs := x.live(orderKS)
 		server = firstRanks(survivorIDs)
@@ -135,7 +139,6 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 			if pe.directive != "" {
 				continue
 			}
-			frontIDs = append(frontIDs, idOf(orderKS, pe.body))
 			p, n := x.first(pe.ks, pe.id)
 			if n > 1 && lk.partial(pe.ks) {
 				matches := x.positions(pe.ks, pe.id)
@@ -157,12 +160,20 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 					return nil, err
 				}
 				x.set(p, v)
+				frontIDs = append(frontIDs, idOf(orderKS, v))
+				if from, to := idOf(orderKS, pe.body), frontIDs[len(frontIDs)-1]; from != to {
+					if renamed == nil {
+						renamed = map[string]string{}
+					}
+					renamed[from] = to
+				}
 				continue
 			}
 			v, _, err := a.mergeObject(nil, pe.body, es, false, pe.at)
 			if err != nil {
 				return nil, err
 			}
+			frontIDs = append(frontIDs, idOf(orderKS, pe.body))
 			x.add(v)
 			added = append(added, v)
 		}
@@ -199,6 +210,7 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 		if err := checkSetOrder(patchIDs, orderIDs, at, in.orderAt); err != nil {
 			return nil, err
 		}
+		resolvePartial(orderIDs, orderEntries, renamed, x, lk, orderKS)
 		merged, _ = arrange(merged, ids, firstRanks(orderIDs), orderServer, a.cfg.ordering)
 	}
 	if merged == nil {
@@ -255,4 +267,25 @@ func idsUnder(ks keySet, items []any) []string {
 		ids[i] = idOf(ks, it)
 	}
 	return ids
+}
+
+// resolvePartial names each $setElementOrder entry that gives part of its
+// keys ($patchMergeKey) by the identity of the element it names: the
+// patch element's merged result (renamed), or the one live element with
+// those keys; an entry naming several live elements is left as it is.
+func resolvePartial(orderIDs []string, entries []patchElem, renamed map[string]string, x *listIndex, lk listKeys, orderKS keySet) {
+	i := 0
+	for _, e := range entries {
+		if e.directive != "" {
+			continue
+		}
+		if to, ok := renamed[orderIDs[i]]; ok {
+			orderIDs[i] = to
+		} else if x != nil && lk.partial(e.ks) {
+			if p, n := x.first(e.ks, e.id); n == 1 {
+				orderIDs[i] = idOf(orderKS, x.items[p])
+			}
+		}
+		i++
+	}
 }

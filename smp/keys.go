@@ -68,6 +68,9 @@ func appendKeyPart(b []byte, v any, present bool) []byte {
 	if !present {
 		return append(b, 'a')
 	}
+	if r, raw := v.(rawJSON); raw {
+		v = expand(r) // a live element's field, merged but not decoded
+	}
 	switch v := v.(type) {
 	case string:
 		return append(binary.AppendUvarint(append(b, 's'), uint64(len(v))), v...)
@@ -124,6 +127,9 @@ func (ks keySet) rawID(r rawJSON) string {
 // string starts with. absentMark and the other marks start with control
 // characters too, so no two values share an identity.
 func singleKey(v any) string {
+	if r, raw := v.(rawJSON); raw {
+		v = expand(r)
+	}
 	switch v := v.(type) {
 	case string:
 		if v == "" || v[0] >= 0x20 {
