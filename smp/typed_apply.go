@@ -152,11 +152,25 @@ func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *tno
 		}
 	}
 	// As in mergeObject, the least name's error wins.
+	m := structMerge{dst: dst, cur: cur, pm: pm, p: p, n: n, s: s, keep: keep, at: at}
 	var first keyedErr
 	for _, name := range p.names {
-		first.keep(name, a.mergeName(dst, cur, pm, p, name, n, s, keep, at))
+		first.keep(name, a.mergeName(&m, name))
 	}
 	return first.err == nil, first.err
+}
+
+// structMerge is one struct being merged: the destination (a settable
+// zero struct), the current value (invalid when absent), the patch object
+// sorted out, and the fields $retainKeys keeps (nil: all).
+type structMerge struct {
+	dst, cur reflect.Value
+	pm       map[string]any
+	p        objectPatch
+	n        *tnode
+	s        slot
+	keep     map[string]bool
+	at       *pathNode
 }
 
 // retained validates a $retainKeys directive as mergeObject does and
@@ -177,7 +191,8 @@ func (a *tapplier) retained(pm map[string]any, s slot, at *pathNode) (map[string
 }
 
 // mergeName is the body of mergeObject's loop for one name.
-func (a *tapplier) mergeName(dst, cur reflect.Value, pm map[string]any, p objectPatch, name string, n *tnode, s slot, keep map[string]bool, at *pathNode) error {
+func (a *tapplier) mergeName(m *structMerge, name string) error {
+	dst, cur, pm, p, n, s, keep, at := m.dst, m.cur, m.pm, m.p, m.n, m.s, m.keep, m.at
 	cat := at.field(name)
 	pv, inPatch := pm[name]
 	f := n.byName[name]
