@@ -78,11 +78,11 @@ func (d *tdiffer) diffStructList(patch *map[string]any, k string, o, m reflect.V
 	// The deletions half of a three-way patch may rename elements by
 	// current's keys (liveRename): the JSON engine does it.
 	renames := d.withBase() && d.ignoreChanges() && ks.directive
+	x := &tstructList{d: d, k: k, o: o, m: m, n: n, en: n.elem, es: c.Elem(), ks: ks}
 	if !renames && d.positional(o, m, n.elem, ks, def) {
-		return d.diffPositional(patch, k, o, m, n, c, ks)
+		return x.diffPositional(patch)
 	}
 	if !renames {
-		x := &tkeyedList{d: d, k: k, o: o, m: m, n: n, en: n.elem, es: c.Elem(), ks: ks}
 		if done, err := x.diff(patch, def); done || err != nil {
 			return err
 		}

@@ -169,8 +169,8 @@ func scalarKeyOf(v reflect.Value, f *tfield) (string, error) {
 
 // diffPositional diffs lists that positional accepted: element i of one
 // with element i of the other.
-func (d *tdiffer) diffPositional(patch *map[string]any, k string, o, m reflect.Value, n *tnode, c slot, ks keySet) error {
-	en, es := n.elem, c.Elem()
+func (x *tstructList) diffPositional(patch *map[string]any) error {
+	d, k, o, m, n, en, es, ks := x.d, x.k, x.o, x.m, x.n, x.en, x.es, x.ks
 	base := d.tbase
 	defer func() { d.tbase = base }()
 	var bases baseKeys

@@ -5,10 +5,11 @@ import (
 	"slices"
 )
 
-// tkeyedList is a typed merge list of structs diffed by key, where every
-// element of each list has its key and none shares one: objList's work
-// on Go values, for the passes that pair elements by identity alone.
-type tkeyedList struct {
+// tstructList is a typed merge list of structs being diffed: in place
+// (diffPositional), or by key (diff) where every element of each list has
+// its key and none shares one: objList's work on Go values, for the
+// passes that pair elements by identity alone.
+type tstructList struct {
 	d          *tdiffer
 	k          string
 	o, m       reflect.Value
@@ -21,7 +22,7 @@ type tkeyedList struct {
 // diff writes the list's patch and reports done, or reports not done when
 // the lists do not fit: an element without its key, a key shared, or an
 // element the three-way pairing may pair on partial keys.
-func (x *tkeyedList) diff(patch *map[string]any, def keySet) (done bool, err error) {
+func (x *tstructList) diff(patch *map[string]any, def keySet) (done bool, err error) {
 	if !x.identify(def) {
 		return false, nil
 	}
@@ -57,7 +58,7 @@ func (x *tkeyedList) diff(patch *map[string]any, def keySet) (done bool, err err
 
 // identify reads both lists' identities and reports whether each element
 // has its key, once on each side.
-func (x *tkeyedList) identify(def keySet) bool {
+func (x *tstructList) identify(def keySet) bool {
 	d := x.d
 	var kfa, dfa [4]*tfield
 	kf, ok1 := keyFields(x.en, x.ks, kfa[:0])
@@ -87,7 +88,7 @@ func (x *tkeyedList) identify(def keySet) bool {
 // deletions that re-create elements only a replacement can write; whole
 // says the list was written whole instead. base is the followed list,
 // opos the original's positions by identity.
-func (x *tkeyedList) changes(patch *map[string]any, base reflect.Value, opos map[string]int) (list, recreated []any, whole bool, err error) {
+func (x *tstructList) changes(patch *map[string]any, base reflect.Value, opos map[string]int) (list, recreated []any, whole bool, err error) {
 	d := x.d
 	var index *baseIndex
 	for i := range x.m.Len() {
@@ -139,7 +140,7 @@ func (x *tkeyedList) changes(patch *map[string]any, base reflect.Value, opos map
 
 // deletions returns the deletion entries of the original's elements
 // modified does not hold.
-func (x *tkeyedList) deletions() ([]any, error) {
+func (x *tstructList) deletions() ([]any, error) {
 	inModified := make(map[string]bool, len(x.mids))
 	for _, id := range x.mids {
 		inModified[id] = true
@@ -161,7 +162,7 @@ func (x *tkeyedList) deletions() ([]any, error) {
 
 // writeOrder writes the list's $setElementOrder where the pass wants it,
 // as objList.writeOrder does.
-func (x *tkeyedList) writeOrder(patch *map[string]any, changed bool) error {
+func (x *tstructList) writeOrder(patch *map[string]any, changed bool) error {
 	d := x.d
 	orderSame := slices.Equal(x.oids, x.mids)
 	if x.m.Len() == 0 || !d.wantSetOrder((!d.ignoreChanges() && (changed || !orderSame)) || (!d.ignoreDeletions() && changed)) {
