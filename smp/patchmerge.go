@@ -26,6 +26,24 @@ func (d *differ) mergePatches(a, b map[string]any, s slot, at *pathNode) (map[st
 		res[keyRetainKeys] = rk
 	}
 	keys := sortedKeys(b)
+	handled, err := d.mergeOrderedLists(res, b, keys, s, at)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range keys {
+		if kind, _ := classify(k); kind == dirPatch || kind == dirRetainKeys || kind == dirSetOrder || handled[k] {
+			continue
+		}
+		if err := d.mergePatchField(res, b, k, s, at); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// mergeOrderedLists merges, into res, the lists b gives a
+// $setElementOrder for, ordered by it, and returns the lists it merged.
+func (d *differ) mergeOrderedLists(res, b map[string]any, keys []string, s slot, at *pathNode) (map[string]bool, error) {
 	handled := map[string]bool{}
 	for _, k := range keys {
 		kind, list := classify(k)
@@ -60,50 +78,50 @@ func (d *differ) mergePatches(a, b map[string]any, s slot, at *pathNode) (map[st
 		res[list] = merged
 		handled[list] = true
 	}
-	for _, k := range keys {
-		bv := b[k]
-		kind, _ := classify(k)
-		if kind == dirPatch || kind == dirRetainKeys || kind == dirSetOrder || handled[k] {
-			continue
-		}
-		av, ok := res[k]
-		if kind == dirDeleteFromList || bv == nil || !ok || kindOf(av) != kindOf(bv) {
-			res[k] = d.dropDeletions(bv)
-			continue
-		}
-		c := s.Child(k)
-		switch bt := bv.(type) {
-		case map[string]any:
-			if c.Kind() == reflectschema.Atomic || c.Patch.Strategy == reflectschema.Replace {
-				res[k] = bv
-				continue
-			}
-			m, err := d.mergePatches(av.(map[string]any), bt, c, at.field(k))
-			if err != nil {
-				return nil, err
-			}
-			res[k] = m
-		case []any:
-			if c.IsMergeList() {
-				l, err := d.mergePatchLists(av.([]any), bt, c, at.field(k))
-				if err != nil {
-					return nil, err
-				}
-				res[k] = l
-				if hasReplaceMarker(bt) {
-					// A list the delta replaces whole carries its order;
-					// the deletions half's names modified's keys, which
-					// the delta may have completed with live ones.
-					delete(res, prefixSetOrder+k)
-				}
-			} else {
-				res[k] = bv
-			}
-		default:
-			res[k] = bv
-		}
+	return handled, nil
+}
+
+// mergePatchField merges b's field k into res, the other half's patch.
+func (d *differ) mergePatchField(res, b map[string]any, k string, s slot, at *pathNode) error {
+	bv := b[k]
+	kind, _ := classify(k)
+	av, ok := res[k]
+	if kind == dirDeleteFromList || bv == nil || !ok || kindOf(av) != kindOf(bv) {
+		res[k] = d.dropDeletions(bv)
+		return nil
 	}
-	return res, nil
+	c := s.Child(k)
+	switch bt := bv.(type) {
+	case map[string]any:
+		if c.Kind() == reflectschema.Atomic || c.Patch.Strategy == reflectschema.Replace {
+			res[k] = bv
+			return nil
+		}
+		m, err := d.mergePatches(av.(map[string]any), bt, c, at.field(k))
+		if err != nil {
+			return err
+		}
+		res[k] = m
+	case []any:
+		if !c.IsMergeList() {
+			res[k] = bv
+			return nil
+		}
+		l, err := d.mergePatchLists(av.([]any), bt, c, at.field(k))
+		if err != nil {
+			return err
+		}
+		res[k] = l
+		if hasReplaceMarker(bt) {
+			// A list the delta replaces whole carries its order; the
+			// deletions half's names modified's keys, which the delta may
+			// have completed with live ones.
+			delete(res, prefixSetOrder+k)
+		}
+	default:
+		res[k] = bv
+	}
+	return nil
 }
 
 // patchListIDs identifies the items of a patch list: scalars by value,
