@@ -229,42 +229,45 @@ func deepEqualGo(a, b reflect.Value, depth int) bool {
 		}
 		return true
 	case reflect.Array:
-		for i := range a.Len() {
-			if !deepEqualGo(a.Index(i), b.Index(i), depth+1) {
-				return false
-			}
-		}
-		return true
+		return elemsEqualGo(a, b, depth)
 	case reflect.Slice:
 		if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
 			return false
 		}
-		if a.Len() == 0 || a.UnsafePointer() == b.UnsafePointer() {
-			return true
-		}
-		for i := range a.Len() {
-			if !deepEqualGo(a.Index(i), b.Index(i), depth+1) {
-				return false
-			}
-		}
-		return true
+		return a.Len() == 0 || a.UnsafePointer() == b.UnsafePointer() || elemsEqualGo(a, b, depth)
 	case reflect.Map:
-		if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
-			return false
-		}
-		if a.UnsafePointer() == b.UnsafePointer() {
-			return true
-		}
-		it := a.MapRange()
-		for it.Next() {
-			bv := b.MapIndex(it.Key())
-			if !bv.IsValid() || !deepEqualGo(it.Value(), bv, depth+1) {
-				return false
-			}
-		}
-		return true
+		return mapsEqualGo(a, b, depth)
 	case reflect.Chan, reflect.UnsafePointer:
 		return a.UnsafePointer() == b.UnsafePointer()
 	}
 	return false
+}
+
+// elemsEqualGo is deepEqualGo for the elements of two arrays or slices of
+// one length.
+func elemsEqualGo(a, b reflect.Value, depth int) bool {
+	for i := range a.Len() {
+		if !deepEqualGo(a.Index(i), b.Index(i), depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// mapsEqualGo is deepEqualGo for two maps.
+func mapsEqualGo(a, b reflect.Value, depth int) bool {
+	if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
+		return false
+	}
+	if a.UnsafePointer() == b.UnsafePointer() {
+		return true
+	}
+	it := a.MapRange()
+	for it.Next() {
+		bv := b.MapIndex(it.Key())
+		if !bv.IsValid() || !deepEqualGo(it.Value(), bv, depth+1) {
+			return false
+		}
+	}
+	return true
 }
