@@ -87,73 +87,81 @@ func (w *limitWalk) walk(v reflect.Value, n *tnode, depth int) error {
 	}
 	switch n.kind {
 	case reflectschema.Struct:
-		fields := n.fields
-		if w.l.MaxDepth <= 0 {
-			fields = n.listFields
+		return w.structFields(v, n, depth)
+	case reflectschema.Map:
+		return w.mapValues(v, n, depth)
+	case reflectschema.List, reflectschema.Atomic:
+		return w.listItems(v, n, depth)
+	}
+	return nil
+}
+
+// child walks a value one level below depth: tracked for cycles once the
+// walk is deep enough to need it.
+func (w *limitWalk) child(v reflect.Value, n *tnode, depth int) error {
+	if depth < w.g.from {
+		return w.walk(v, n, depth+1)
+	}
+	return w.tracked(v, n, depth+1)
+}
+
+// structFields walks a struct's fields (only those that can hold a list
+// when no depth limit applies).
+func (w *limitWalk) structFields(v reflect.Value, n *tnode, depth int) error {
+	fields := n.fields
+	if w.l.MaxDepth <= 0 {
+		fields = n.listFields
+	}
+	for _, f := range fields {
+		if !w.visits(f.node) {
+			continue
 		}
-		for _, f := range fields {
-			if !w.visits(f.node) {
-				continue
-			}
-			fv, ok := fieldValue(v, f)
-			if !ok {
-				continue
-			}
-			var err error
-			if depth < w.g.from {
-				err = w.walk(fv, f.node, depth+1)
-			} else {
-				err = w.tracked(fv, f.node, depth+1)
-			}
-			if err != nil {
+		if fv, ok := fieldValue(v, f); ok {
+			if err := w.child(fv, f.node, depth); err != nil {
 				return under(err, FieldStep(f.name))
 			}
 		}
-	case reflectschema.Map:
-		if !w.visits(n.elem) || v.Len() == 0 {
-			return nil
+	}
+	return nil
+}
+
+// mapValues walks a map's values.
+func (w *limitWalk) mapValues(v reflect.Value, n *tnode, depth int) error {
+	if !w.visits(n.elem) || v.Len() == 0 {
+		return nil
+	}
+	if w.sorted {
+		return w.mapInOrder(v, n, depth)
+	}
+	t := v.Type()
+	key, val := w.s.take(t.Key()), w.s.take(t.Elem())
+	defer func() { w.s.give(key); w.s.give(val) }()
+	var it reflect.MapIter
+	it.Reset(v)
+	for it.Next() {
+		key.SetIterKey(&it)
+		val.SetIterValue(&it)
+		if err := w.child(val, n.elem, depth); err != nil {
+			return under(err, FieldStep(fmtKey(key)))
 		}
-		if w.sorted {
-			return w.mapInOrder(v, n, depth)
+	}
+	return nil
+}
+
+// listItems checks a list's length and walks its items.
+func (w *limitWalk) listItems(v reflect.Value, n *tnode, depth int) error {
+	if w.l.MaxListLength > 0 && v.Len() > w.l.MaxListLength {
+		return newError(ErrLimit, nil, "%s has a list of %d items, more than %d", w.what, v.Len(), w.l.MaxListLength)
+	}
+	if !w.visits(n.elem) {
+		if v.Len() > 0 && w.l.MaxDepth > 0 && depth+1 > w.l.MaxDepth {
+			return newError(ErrLimit, (*pathNode)(nil).index(0), "%s nests deeper than the limit of %d levels", w.what, w.l.MaxDepth)
 		}
-		t := v.Type()
-		key, val := w.s.take(t.Key()), w.s.take(t.Elem())
-		defer func() { w.s.give(key); w.s.give(val) }()
-		var it reflect.MapIter
-		it.Reset(v)
-		for it.Next() {
-			key.SetIterKey(&it)
-			val.SetIterValue(&it)
-			var err error
-			if depth < w.g.from {
-				err = w.walk(val, n.elem, depth+1)
-			} else {
-				err = w.tracked(val, n.elem, depth+1)
-			}
-			if err != nil {
-				return under(err, FieldStep(fmtKey(key)))
-			}
-		}
-	case reflectschema.List, reflectschema.Atomic:
-		if w.l.MaxListLength > 0 && v.Len() > w.l.MaxListLength {
-			return newError(ErrLimit, nil, "%s has a list of %d items, more than %d", w.what, v.Len(), w.l.MaxListLength)
-		}
-		if !w.visits(n.elem) {
-			if v.Len() > 0 && w.l.MaxDepth > 0 && depth+1 > w.l.MaxDepth {
-				return newError(ErrLimit, (*pathNode)(nil).index(0), "%s nests deeper than the limit of %d levels", w.what, w.l.MaxDepth)
-			}
-			return nil
-		}
-		for i := range v.Len() {
-			var err error
-			if depth < w.g.from {
-				err = w.walk(v.Index(i), n.elem, depth+1)
-			} else {
-				err = w.tracked(v.Index(i), n.elem, depth+1)
-			}
-			if err != nil {
-				return under(err, IndexStep(i))
-			}
+		return nil
+	}
+	for i := range v.Len() {
+		if err := w.child(v.Index(i), n.elem, depth); err != nil {
+			return under(err, IndexStep(i))
 		}
 	}
 	return nil
