@@ -75,20 +75,9 @@ func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *tnode) (patch map[string
 		}
 		if !ov.IsValid() {
 			if !d.ignoreChanges() {
-				k, err := mapKeyText(key, n)
-				if err != nil {
-					first.keep(fmtKey(key), err) // the least key's error: mapkeys.go
-					continue
-				}
-				j, err := toJSONValue(detach(mv, n.elem), n.elem, false)
-				if err != nil {
-					first.keep(k, under(err, FieldStep(k)))
-					continue
-				}
-				if setWithDuplicates(j, es) {
-					replace = true
-				}
-				put(&patch, k, d.added(j, es))
+				whole, errKey, err := d.addedEntry(&patch, key, mv, n, es)
+				first.keep(errKey, err) // the least key's error: mapkeys.go
+				replace = replace || whole
 			}
 			continue
 		}
@@ -118,30 +107,57 @@ func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *tnode) (patch map[string
 	if d.ignoreDeletions() {
 		return patch, false, nil
 	}
+	if err := deletedEntries(&patch, o, m, n, small, found, key); err != nil {
+		return nil, false, err
+	}
+	return patch, false, nil
+}
+
+// addedEntry writes the entry m adds under key, with value mv. whole says
+// the map must be written whole (a set in the value holds a duplicate);
+// an error comes with the key it sorts by.
+func (d *tdiffer) addedEntry(patch *map[string]any, key, mv reflect.Value, n *tnode, es slot) (whole bool, errKey string, err error) {
+	k, err := mapKeyText(key, n)
+	if err != nil {
+		return false, fmtKey(key), err
+	}
+	j, err := toJSONValue(detach(mv, n.elem), n.elem, false)
+	if err != nil {
+		return false, k, under(err, FieldStep(k))
+	}
+	put(patch, k, d.added(j, es))
+	return setWithDuplicates(j, es), "", nil
+}
+
+// deletedEntries writes a deletion for each entry of o that m lacks: from
+// small, with found marking the entries m has, or by lookups in m. key is
+// scratch space of the key type.
+func deletedEntries(patch *map[string]any, o, m reflect.Value, n *tnode, small mapEntries, found uint64, key reflect.Value) error {
 	if small.keys.IsValid() {
 		for j := range small.n {
 			if found&(1<<j) == 0 {
 				k, err := mapKeyText(small.keys.Index(j), n)
 				if err != nil {
-					return nil, false, err
+					return err
 				}
-				put(&patch, k, nil)
+				put(patch, k, nil)
 			}
 		}
-		return patch, false, nil
+		return nil
 	}
+	var it reflect.MapIter
 	it.Reset(o)
 	for it.Next() {
 		key.SetIterKey(&it)
 		if !m.MapIndex(key).IsValid() {
 			k, err := mapKeyText(key, n)
 			if err != nil {
-				return nil, false, err
+				return err
 			}
-			put(&patch, k, nil)
+			put(patch, k, nil)
 		}
 	}
-	return patch, false, nil
+	return nil
 }
 
 // baseEntry is the base map's value for key, dereferenced; invalid when
