@@ -107,7 +107,7 @@ func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *tnode) (patch map[string
 	if d.ignoreDeletions() {
 		return patch, false, nil
 	}
-	if err := deletedEntries(&patch, o, m, n, small, found, key); err != nil {
+	if err := d.deletedEntries(&patch, o, m, n, small, found); err != nil {
 		return nil, false, err
 	}
 	return patch, false, nil
@@ -130,9 +130,8 @@ func (d *tdiffer) addedEntry(patch *map[string]any, key, mv reflect.Value, n *tn
 }
 
 // deletedEntries writes a deletion for each entry of o that m lacks: from
-// small, with found marking the entries m has, or by lookups in m. key is
-// scratch space of the key type.
-func deletedEntries(patch *map[string]any, o, m reflect.Value, n *tnode, small mapEntries, found uint64, key reflect.Value) error {
+// small, with found marking the entries m has, or by lookups in m.
+func (d *tdiffer) deletedEntries(patch *map[string]any, o, m reflect.Value, n *tnode, small mapEntries, found uint64) error {
 	if small.keys.IsValid() {
 		for j := range small.n {
 			if found&(1<<j) == 0 {
@@ -145,6 +144,8 @@ func deletedEntries(patch *map[string]any, o, m reflect.Value, n *tnode, small m
 		}
 		return nil
 	}
+	key := d.take(o.Type().Key())
+	defer d.give(key)
 	var it reflect.MapIter
 	it.Reset(o)
 	for it.Next() {
