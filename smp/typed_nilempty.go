@@ -27,7 +27,11 @@ func narrowTyped(patch map[string]any, o, c reflect.Value, n *tnode, s slot) err
 		oObj, cObj := !onull && isObjectNode(cn), !cnull && isObjectNode(cn)
 		_, list := pv.([]any)
 		if opaque(cn) || list && hasNull(pv) || pv == nil && oObj && cObj && narrowable(s.Child(k)) && !clearedByRetainKeys(patch, k) {
-			if err := jsonWrapped(patch, k, ov, cv, inC, cn, func(p, o, c map[string]any) { narrowDeletions(p, o, c, s) }); err != nil {
+			var held reflect.Value // current's value, when it has one
+			if inC {
+				held = cv
+			}
+			if err := jsonWrapped(patch, k, ov, held, cn, func(p, o, c map[string]any) { narrowDeletions(p, o, c, s) }); err != nil {
 				return err
 			}
 			continue
@@ -60,7 +64,7 @@ func dropEmptyTyped(changed map[string]any, o reflect.Value, n *tnode, s slot) e
 	for k, v := range changed {
 		ov, cn, inO := childOf(o, n, k)
 		if _, list := v.([]any); inO && (opaque(cn) || list) {
-			if err := jsonWrapped(changed, k, ov, reflect.Value{}, false, cn, func(p, o, _ map[string]any) { dropEmptyChanges(p, o, s) }); err != nil {
+			if err := jsonWrapped(changed, k, ov, reflect.Value{}, cn, func(p, o, _ map[string]any) { dropEmptyChanges(p, o, s) }); err != nil {
 				return err
 			}
 			continue
@@ -95,14 +99,15 @@ func dropEmptyTyped(changed map[string]any, o reflect.Value, n *tnode, s slot) e
 }
 
 // jsonWrapped runs a JSON-engine rewrite on the single patch key k, with
-// the documents' values there converted.
-func jsonWrapped(patch map[string]any, k string, ov, cv reflect.Value, inC bool, n *tnode, fn func(p, o, c map[string]any)) error {
+// the documents' values there converted (cv invalid where current has
+// none).
+func jsonWrapped(patch map[string]any, k string, ov, cv reflect.Value, n *tnode, fn func(p, o, c map[string]any)) error {
 	oj, err := toJSONValue(ov, n, false)
 	if err != nil {
 		return err
 	}
 	cur := map[string]any{}
-	if inC {
+	if cv.IsValid() {
 		cj, err := toJSONValue(cv, n, false)
 		if err != nil {
 			return err
