@@ -12,9 +12,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	k8s "k8s.io/apimachinery/pkg/util/strategicpatch"
-
-	kube "github.com/typedpatch/typedpatch/kube/strategicpatch"
 )
 
 // kubeCase runs one input through the kube module and Kubernetes with the
@@ -175,35 +172,22 @@ func dashed(heading string) string {
 	return strings.Trim(nonWord.ReplaceAllString(strings.ToLower(heading), "-"), "-")
 }
 
+// runK8s runs the case on Kubernetes' package; a panic (its conflict
+// check can panic) is an error.
 func runK8s(c kubeCase) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("panic: %v", r)
 		}
 	}()
-	s := c.schema
-	if c.k8sSchema != nil {
-		s = c.k8sSchema
-	}
-	o, p, cur := []byte(c.original), []byte(c.patch), []byte(c.current)
-	switch c.op {
-	case "apply":
-		return k8s.StrategicMergePatch(o, p, s)
-	case "diff":
-		return k8s.CreateTwoWayMergePatch(o, p, s)
-	}
-	meta, err := k8s.NewPatchMetaFromStruct(s)
-	if err != nil {
-		return nil, err
-	}
-	patch, err, panicked := k8sThreeWay(o, p, cur, meta, c.op == "3way-overwrite")
-	if panicked != nil {
-		return nil, fmt.Errorf("panic: %v", panicked)
-	}
-	return patch, err
+	return runCase(consumerK8s, c)
 }
 
-func runKube(c kubeCase) ([]byte, error) {
+// runKube runs the case on the kube module, which must not panic.
+func runKube(c kubeCase) ([]byte, error) { return runCase(consumerKube, c) }
+
+// runCase runs the case's operation with one strategicpatch package.
+func runCase(e consumerEngine, c kubeCase) ([]byte, error) {
 	s := c.schema
 	if c.k8sSchema != nil {
 		s = c.k8sSchema
@@ -211,15 +195,11 @@ func runKube(c kubeCase) ([]byte, error) {
 	o, p, cur := []byte(c.original), []byte(c.patch), []byte(c.current)
 	switch c.op {
 	case "apply":
-		return kube.StrategicMergePatch(o, p, s)
+		return e.apply(o, p, s)
 	case "diff":
-		return kube.CreateTwoWayMergePatch(o, p, s)
+		return e.twoWay(o, p, s)
 	}
-	meta, err := kube.NewPatchMetaFromStruct(s)
-	if err != nil {
-		return nil, err
-	}
-	return kube.CreateThreeWayMergePatch(o, p, cur, meta, c.op == "3way-overwrite")
+	return e.threeWay(o, p, cur, s, c.op == "3way-overwrite")
 }
 
 // sameAsK8s checks the kube module's outcome against Kubernetes' pinned one:
