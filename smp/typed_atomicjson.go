@@ -13,16 +13,23 @@ import (
 // Values that marshal themselves, to decoded JSON: their own JSON,
 // checked canonical or decoded once.
 
-// atomicToJSON calls a marshaller, choosing the method as encoding/json
-// does: through the pointer when the value is addressable.
-func atomicToJSON(v reflect.Value, n *tnode) (any, error) {
+// marshalTarget follows pointers to the value a marshaller is called on;
+// ok is false for a nil pointer or interface, which encodes as null.
+func marshalTarget(v reflect.Value) (reflect.Value, bool) {
 	for v.Kind() == reflect.Pointer {
 		if v.IsNil() {
-			return nil, nil
+			return v, false
 		}
 		v = v.Elem()
 	}
-	if v.Kind() == reflect.Interface && v.IsNil() {
+	return v, !(v.Kind() == reflect.Interface && v.IsNil())
+}
+
+// atomicToJSON calls a marshaller, choosing the method as encoding/json
+// does: through the pointer when the value is addressable.
+func atomicToJSON(v reflect.Value, n *tnode) (any, error) {
+	v, ok := marshalTarget(v)
+	if !ok {
 		return nil, nil
 	}
 	var data []byte
@@ -69,13 +76,8 @@ func atomicToJSON(v reflect.Value, n *tnode) (any, error) {
 // raw JSON. The value is marshalled through its address when addressable,
 // as encoding/json marshals a field.
 func atomicRaw(v reflect.Value, n *tnode) (any, error) {
-	for v.Kind() == reflect.Pointer {
-		if v.IsNil() {
-			return nil, nil
-		}
-		v = v.Elem()
-	}
-	if v.Kind() == reflect.Interface && v.IsNil() {
+	v, ok := marshalTarget(v)
+	if !ok {
 		return nil, nil
 	}
 	// A MarshalJSON whose output json.Marshal would leave as it is (a
