@@ -1,9 +1,7 @@
 package bench
 
 import (
-	"encoding/json"
 	"fmt"
-	"math/big"
 	"os"
 	"regexp"
 	"sort"
@@ -216,30 +214,5 @@ func sameAsK8s(t *testing.T, k8sWant string, out []byte, err error) {
 	g, gerr := decodeJSON(out)
 	require.NoError(t, werr)
 	require.NoError(t, gerr)
-	assert.Equal(t, byValue(w), byValue(g), "kube module (as Kubernetes): %s", out)
-}
-
-// byValue replaces each json.Number with its exact value's text.
-func byValue(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			out[k] = byValue(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = byValue(e)
-		}
-		return out
-	case json.Number:
-		f, ok := new(big.Float).SetPrec(1 << 12).SetString(string(v))
-		if !ok {
-			return v
-		}
-		return f.Text('g', 1000)
-	}
-	return v
+	assert.True(t, agreeEqual(w, g, exactNumbers), "kube module (as Kubernetes):\n got  %s\n want %s", out, k8sWant)
 }
