@@ -26,10 +26,10 @@ type objList struct {
 	baseDefaults map[string]bool
 }
 
-func (d *differ) newObjList(ol, ml []any, s slot, at *pathNode) *objList {
+func (d *differ) newObjList(ol, ml []any, s slot, at *pathNode) objList {
 	lk := keysOf(s)
 	ks := d.listKeySet(s)
-	return &objList{d: d, ol: ol, ml: ml, oids: idsUnder(ks, ol), mids: idsUnder(ks, ml),
+	return objList{d: d, ol: ol, ml: ml, oids: idsUnder(ks, ol), mids: idsUnder(ks, ml),
 		lk: lk, ks: ks, def: lk.defaultSet(), es: s.Elem(), at: at}
 }
 
