@@ -65,16 +65,16 @@ func TestConsumersWithImportSwapped(t *testing.T) {
 	if err != nil {
 		t.Fatalf("tests with the swap: %v\n%s", err, tail(out))
 	}
-	passed := map[Result]bool{}
+	passed := map[[2]string]bool{} // package and test, with the swap
 	for _, r := range ours {
-		passed[Result{Package: r.Package, Test: r.Test, Passed: true}] = r.Passed
+		passed[[2]string{r.Package, r.Test}] = r.Passed
 	}
 	counts := map[string][2]int{}
 	for _, r := range published {
 		c := counts[r.Package]
 		if r.Passed {
 			c[0]++
-			if passed[r] {
+			if passed[[2]string{r.Package, r.Test}] {
 				c[1]++
 			} else {
 				t.Errorf("%s %s passes as published, not with the swap", r.Package, r.Test)
