@@ -54,16 +54,11 @@ func (a *applier) mergeValue(ov any, present bool, pv any, s slot, at *pathNode)
 // is replace.
 func (a *applier) mergeObject(om, pm map[string]any, s slot, replace bool, at *pathNode) (map[string]any, bool, error) {
 	if raw, ok := pm[keyPatch]; ok {
-		switch raw {
-		case patchDelete:
-			return nil, false, nil
-		case patchReplace:
-			replace = true
-		case patchMerge:
-			return nil, false, newError(ErrInvalidDirective, at.field(keyPatch), "%s: merge is a strategy of struct tags, not a patch directive", keyPatch)
-		default:
-			return nil, false, newError(ErrInvalidDirective, at.field(keyPatch), "unknown %s value %s (want replace or delete)", keyPatch, describe(raw))
+		d, err := patchDirective(raw, false, at)
+		if err != nil || d == patchDelete {
+			return nil, false, err
 		}
+		replace = true
 	}
 	if replace {
 		om = nil

@@ -170,6 +170,13 @@ func (d *differ) wantSetOrder(changed bool) bool {
 	return changed && d.setOrder() && d.cfg.directives.understood(dirSetOrder)
 }
 
+// wantListOrder reports whether a merge list of objects gets its
+// $setElementOrder: when the pass's patch changed the list, or, for a
+// pass that writes changes and additions, when its order changed.
+func (d *differ) wantListOrder(changed, orderSame bool) bool {
+	return d.wantSetOrder((!d.ignoreChanges() && (changed || !orderSame)) || (!d.ignoreDeletions() && changed))
+}
+
 // withKeyDirective adds $patchMergeKey naming every key of a directive key
 // set; owned says m may be changed in place.
 func withKeyDirective(m map[string]any, ks keySet, owned bool) map[string]any {

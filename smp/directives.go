@@ -103,3 +103,21 @@ func (d DirectiveSet) understood(k directiveKind) bool {
 	}
 	return true
 }
+
+// patchDirective reads the $patch value raw of the object at (a list
+// element when inList): delete or replace, which are the only ones an
+// object takes.
+func patchDirective(raw any, inList bool, at *pathNode) (string, error) {
+	d, _ := raw.(string)
+	switch d {
+	case patchDelete, patchReplace:
+		return d, nil
+	case patchMerge:
+		return "", newError(ErrInvalidDirective, at.field(keyPatch), "%s: merge is a strategy of struct tags, not a patch directive", keyPatch)
+	}
+	where := ""
+	if inList {
+		where = " in a list"
+	}
+	return "", newError(ErrInvalidDirective, at.field(keyPatch), "unknown %s value %s%s (want replace or delete)", keyPatch, describe(raw), where)
+}

@@ -227,8 +227,7 @@ func (x *objList) deletions() []any {
 // the patch changed the list, or (changes and additions) its order did.
 func (x *objList) writeOrder(patch map[string]any, k string, changed bool) {
 	d := x.d
-	orderSame := slices.Equal(x.oids, x.mids)
-	if len(x.ml) == 0 || !d.wantSetOrder((!d.ignoreChanges() && (changed || !orderSame)) || (!d.ignoreDeletions() && changed)) {
+	if len(x.ml) == 0 || !d.wantListOrder(changed, slices.Equal(x.oids, x.mids)) {
 		return
 	}
 	order := make([]any, len(x.ml))

@@ -106,16 +106,11 @@ func errPath(err error) Path {
 // or null). Fields the patch does not name are deep-copied from cur.
 func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *tnode, s slot, replace bool, at *pathNode) (bool, error) {
 	if raw, ok := pm[keyPatch]; ok {
-		switch raw {
-		case patchDelete:
-			return false, nil
-		case patchReplace:
-			replace = true
-		case patchMerge:
-			return false, newError(ErrInvalidDirective, at.field(keyPatch), "%s: merge is a strategy of struct tags, not a patch directive", keyPatch)
-		default:
-			return false, newError(ErrInvalidDirective, at.field(keyPatch), "unknown %s value %s (want replace or delete)", keyPatch, describe(raw))
+		d, err := patchDirective(raw, false, at)
+		if err != nil || d == patchDelete {
+			return false, err
 		}
+		replace = true
 	}
 	if replace {
 		cur = reflect.Value{}

@@ -164,8 +164,7 @@ func (x *tstructList) deletions() ([]any, error) {
 // as objList.writeOrder does.
 func (x *tstructList) writeOrder(patch *map[string]any, changed bool) error {
 	d := x.d
-	orderSame := slices.Equal(x.oids, x.mids)
-	if x.m.Len() == 0 || !d.wantSetOrder((!d.ignoreChanges() && (changed || !orderSame)) || (!d.ignoreDeletions() && changed)) {
+	if x.m.Len() == 0 || !d.wantListOrder(changed, slices.Equal(x.oids, x.mids)) {
 		return nil
 	}
 	order, err := setOrderList(x.m, x.en, x.ks)
