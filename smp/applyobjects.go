@@ -16,7 +16,9 @@ type patchElem struct {
 // directive and identity. keyless lets elements lack key fields: in a
 // list the patch replaces, nothing is matched by key (an element whose
 // merge key is an omitempty zero value has no key field in its JSON).
-func (a *applier) parseObjectElems(l []any, lk listKeys, keyless bool, at *pathNode) ([]patchElem, error) {
+// The entries of a $setElementOrder (order) are only identified: their
+// bodies keep their directives and they get no path.
+func (a *applier) parseObjectElems(l []any, lk listKeys, keyless, order bool, at *pathNode) ([]patchElem, error) {
 	out := make([]patchElem, 0, len(l))
 	for i, e := range l {
 		m, ok := e.(map[string]any)
@@ -25,14 +27,9 @@ func (a *applier) parseObjectElems(l []any, lk listKeys, keyless bool, at *pathN
 		}
 		pe := patchElem{body: m}
 		if raw, ok := m[keyPatch]; ok {
-			d, _ := raw.(string)
-			switch d {
-			case patchDelete, patchReplace:
-				pe.directive = d
-			case patchMerge:
-				return nil, newError(ErrInvalidDirective, at.index(i).field(keyPatch), "%s: merge is a strategy of struct tags, not a patch directive", keyPatch)
-			default:
-				return nil, newError(ErrInvalidDirective, at.index(i).field(keyPatch), "unknown %s value %s in a list (want replace or delete)", keyPatch, describe(raw))
+			var err error
+			if pe.directive, err = patchDirective(raw, true, at.index(i)); err != nil {
+				return nil, err
 			}
 		}
 		if pe.directive == "" || pe.directive == patchDelete {
@@ -52,7 +49,7 @@ func (a *applier) parseObjectElems(l []any, lk listKeys, keyless bool, at *pathN
 		}
 		_, named := m[keyPatchMergeKey]
 		pe.unread = named && !a.cfg.directives.understood(dirPatchMergeKey)
-		if named || pe.directive != "" {
+		if (named || pe.directive != "") && !order {
 			body := make(map[string]any, len(m))
 			for k, v := range m {
 				if k != keyPatchMergeKey && k != keyPatch {
@@ -62,7 +59,7 @@ func (a *applier) parseObjectElems(l []any, lk listKeys, keyless bool, at *pathN
 			pe.body = body
 		}
 		out = append(out, pe)
-		if pe.at == nil {
+		if pe.at == nil && !order {
 			// The path names the key set stored in out, whose backing
 			// array never moves (its capacity is len(l)).
 			last := &out[len(out)-1]
@@ -80,25 +77,23 @@ func (a *applier) parseObjectElems(l []any, lk listKeys, keyless bool, at *pathN
 // is. (Kubernetes moves it; without the order, so does this applier.)
 // Elements whose $patchMergeKey this applier does not read may be two
 // elements to their writer: they are deleted and added as usual.
-func deleteElems(x *listIndex, elems []patchElem, keep bool) (reset map[int]bool) {
-	var created map[string]bool
-	for _, pe := range elems {
-		if !keep {
-			break
-		}
-		if pe.directive == "" && !pe.unread {
-			if created == nil {
-				created = make(map[string]bool, len(elems))
-			}
-			created[pe.ks.sig()+"\x01"+pe.id] = true
-		}
-	}
+func deleteElems(x *listIndex, src identities, elems []patchElem, keep bool) (reset map[int]bool) {
+	type identity struct{ sig, id string }
+	var created map[identity]bool
 	for _, pe := range elems {
 		if pe.directive != patchDelete {
 			continue
 		}
-		if !pe.unread && created[pe.ks.sig()+"\x01"+pe.id] {
-			if ps := x.positions(pe.ks, pe.id); len(ps) > 0 {
+		if keep && created == nil {
+			created = make(map[identity]bool, len(elems))
+			for _, pe := range elems {
+				if pe.directive == "" && !pe.unread {
+					created[identity{pe.ks.sig(), pe.id}] = true
+				}
+			}
+		}
+		if !pe.unread && created[identity{pe.ks.sig(), pe.id}] {
+			if ps := x.positions(src, pe.ks, pe.id); len(ps) > 0 {
 				if reset == nil {
 					reset = map[int]bool{}
 				}
@@ -109,7 +104,7 @@ func deleteElems(x *listIndex, elems []patchElem, keep bool) (reset map[int]bool
 				continue
 			}
 		}
-		x.removeAll(pe.ks, pe.id)
+		x.removeAll(src, pe.ks, pe.id)
 	}
 	return reset
 }

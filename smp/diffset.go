@@ -11,7 +11,7 @@ import (
 // object, as the applier does.
 func scalarsOnly(l []any, at *pathNode) error {
 	for i, v := range l {
-		if _, ok := scalarKey(v); !ok {
+		if !hasScalarKey(v) {
 			return newError(ErrMixedList, at.index(i), "merge list of scalars holds %s", kindOf(v).withArticle())
 		}
 	}

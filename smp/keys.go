@@ -40,8 +40,16 @@ const absentMark = "\x01"
 // field was present. A one-field identity is singleKey; a longer one
 // joins the fields' keyParts.
 func (ks keySet) id(elem map[string]any) (id string, complete bool) {
+	return ks.idBy(func(f string) (any, bool) {
+		v, ok := elem[f]
+		return v, ok
+	})
+}
+
+// idBy is id for an element whose key fields field reads.
+func (ks keySet) idBy(field func(string) (any, bool)) (id string, complete bool) {
 	if len(ks.fields) == 1 {
-		v, ok := elem[ks.fields[0]]
+		v, ok := field(ks.fields[0])
 		if !ok {
 			return absentMark, false
 		}
@@ -50,7 +58,7 @@ func (ks keySet) id(elem map[string]any) (id string, complete bool) {
 	b := make([]byte, 0, 16*len(ks.fields))
 	complete = true
 	for _, f := range ks.fields {
-		v, ok := elem[f]
+		v, ok := field(f)
 		complete = complete && ok
 		b = appendKeyPart(b, v, ok)
 	}
@@ -132,14 +140,19 @@ func singleKey(v any) string {
 	}
 	switch v := v.(type) {
 	case string:
-		if v == "" || v[0] >= 0x20 {
-			return v
+		if id, ok := stringKey(v); ok {
+			return id
 		}
 	case json.Number:
 		return numberKey("\x00n", string(v))
 	}
 	k, _ := scalarKey(v)
 	return "\x00" + k
+}
+
+// stringKey is singleKey of a string, when that is the string itself.
+func stringKey(s string) (string, bool) {
+	return s, s == "" || s[0] >= 0x20
 }
 
 // step renders the element's key for a path: [name=nginx].
@@ -198,7 +211,7 @@ func (lk listKeys) elementKey(elem map[string]any, d DirectiveSet, at *pathNode)
 			return keySet{}, "", newError(ErrNullMergeKey, at,
 				"merge key field %q is null; a key field cannot identify an element and be removed at once: delete the element and create it anew (docs/format.md)", f)
 		default:
-			if _, scalar := scalarKey(v); !scalar {
+			if !hasScalarKey(v) {
 				return keySet{}, "", newError(ErrTypeMismatch, at, "merge key field %q is %s, not a scalar", f, kindOf(v).withArticle())
 			}
 		}

@@ -47,7 +47,9 @@ func TestListIndexAgainstScan(t *testing.T) {
 		for range 5 + r.IntN(60) {
 			items = append(items, item(r))
 		}
-		x, want := newListIndex(items), &naiveIndex{items: slices.Clone(items), dead: make([]bool, len(items))}
+		src := slices.Clone(items)
+		ix := newListIndex(len(src))
+		x, want := &ix, &naiveIndex{items: slices.Clone(items), dead: make([]bool, len(items))}
 		for step := range 300 {
 			ks := sets[r.IntN(len(sets))]
 			id := idOf(ks, item(r))
@@ -55,25 +57,27 @@ func TestListIndexAgainstScan(t *testing.T) {
 			wantPos := want.positions(ks, id)
 			switch op := r.IntN(6); {
 			case op == 0:
-				x.removeAll(ks, id)
+				x.removeAll(jsonItems(src), ks, id)
 				for _, p := range wantPos {
 					want.dead[p] = true
 				}
 			case op == 1 && len(wantPos) > 0:
 				p, v := wantPos[r.IntN(len(wantPos))], item(r)
-				x.set(p, v)
+				src[p] = v
+				x.changed(jsonItems(src), p)
 				want.items[p] = v
 			case op == 2:
 				v := item(r)
-				x.add(v)
+				src = append(src, v)
+				x.added(jsonItems(src))
 				want.items = append(want.items, v)
 				want.dead = append(want.dead, false)
 			case op == 3:
-				if got := x.positions(ks, id); !slices.Equal(got, wantPos) {
+				if got := x.positions(jsonItems(src), ks, id); !slices.Equal(got, wantPos) {
 					t.Fatalf("%s: positions %v, want %v", where, got, wantPos)
 				}
 			default:
-				p, n := x.first(ks, id)
+				p, n := x.first(jsonItems(src), ks, id)
 				wp := -1
 				if len(wantPos) > 0 {
 					wp = wantPos[0]
@@ -84,7 +88,11 @@ func TestListIndexAgainstScan(t *testing.T) {
 			}
 		}
 		for _, ks := range sets {
-			live, ids := x.live(ks)
+			livePos, ids := x.live(jsonItems(src), ks, true)
+			live := make([]any, len(livePos))
+			for i, p := range livePos {
+				live[i] = src[p]
+			}
 			var wantLive []any
 			for p, it := range want.items {
 				if !want.dead[p] {

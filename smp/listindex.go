@@ -1,30 +1,35 @@
 package smp
 
-import (
-	"container/heap"
-	"slices"
-)
+import "slices"
 
-// listIndex is a merge list being patched: its items, which are deleted,
-// and per key set the identity of every item and an index from identity
-// to positions, built on first use and kept current as items change. Every
-// operation costs O(log n) amortized, however many items share an
-// identity, and every identity is computed once per change.
+// listIndex indexes a merge list being patched (its identities): which
+// positions are deleted, and per key set the identity of every position
+// and an index from identity to positions, built on first use and kept
+// current as items change. Every operation costs O(log n) amortized,
+// however many items share an identity, and every identity is computed
+// once per change.
 type listIndex struct {
-	items []any
 	dead  []bool
-	byKey map[string]*keyIndex
+	ndead int // how many of dead are true
+	// own indexes the first key set asked about, more any others (a
+	// few at most); each is built on first use.
+	own  keyIndex
+	more []*keyIndex
 }
 
 // keyIndex is one key set's view of a listIndex. An identity's positions
 // form a min-heap that may hold stale entries (deleted, or moved to
 // another identity by set): they are dropped when they reach the top, so
-// no change ever searches a list of positions.
+// no change ever searches a list of positions. A list of at most
+// smallList items has no pos: its ids are scanned.
 type keyIndex struct {
 	ks  keySet
 	ids []string // by position
 	pos map[string]idPositions
 }
+
+// smallList is the most items a keyIndex scans rather than maps.
+const smallList = 8
 
 // idPositions is one identity's positions and how many of them are live.
 type idPositions struct {
@@ -32,8 +37,26 @@ type idPositions struct {
 	live int
 }
 
-func newListIndex(items []any) *listIndex {
-	return &listIndex{items: slices.Clone(items), dead: make([]bool, len(items)), byKey: map[string]*keyIndex{}}
+// identities gives the identity under a key set of an item of a list.
+type identities interface {
+	keyID(p int, ks keySet) string
+}
+
+// newListIndex indexes n items. Its methods take the items' identities
+// (src), which change as the items do.
+func newListIndex(n int) listIndex {
+	return listIndex{dead: make([]bool, n)}
+}
+
+// each calls f on every key set's index built so far.
+func (x *listIndex) each(f func(ix *keyIndex)) {
+	if x.own.ids == nil {
+		return
+	}
+	f(&x.own)
+	for _, ix := range x.more {
+		f(ix)
+	}
 }
 
 // idOf returns an item's identity under ks. Items that are not objects
@@ -53,20 +76,41 @@ func idOf(ks keySet, item any) string {
 	return "\x02"
 }
 
-func (x *listIndex) index(ks keySet) *keyIndex {
-	sig := ks.sig()
-	if ix, ok := x.byKey[sig]; ok {
-		return ix
+func (x *listIndex) index(src identities, ks keySet) *keyIndex {
+	if x.own.ids != nil && slices.Equal(x.own.ks.fields, ks.fields) {
+		return &x.own
 	}
-	ix := &keyIndex{ks: ks, ids: make([]string, len(x.items)), pos: make(map[string]idPositions, len(x.items))}
+	for _, ix := range x.more {
+		if slices.Equal(ix.ks.fields, ks.fields) {
+			return ix
+		}
+	}
+	n := len(x.dead)
+	ix := &x.own
+	if x.own.ids != nil {
+		ix = &keyIndex{}
+		x.more = append(x.more, ix)
+	}
+	*ix = keyIndex{ks: ks, ids: make([]string, n)}
+	for p := range n {
+		ix.ids[p] = src.keyID(p, ks)
+	}
+	if n > smallList {
+		ix.mapIDs(x.dead)
+	}
+	return ix
+}
+
+// mapIDs builds pos from ids.
+func (ix *keyIndex) mapIDs(dead []bool) {
+	n := len(ix.ids)
+	ix.pos = make(map[string]idPositions, n)
 	// One backing array serves every identity held once: position p's
 	// heap is one[p:p+1:p+1], which a second holder copies on append.
 	// Positions are added in increasing order, so each heap is sorted.
-	one := make([]int, len(x.items))
-	for p, it := range x.items {
-		id := idOf(ks, it)
-		ix.ids[p] = id
-		if x.dead[p] {
+	one := make([]int, n)
+	for p, id := range ix.ids {
+		if dead[p] {
 			continue
 		}
 		e, ok := ix.pos[id]
@@ -79,20 +123,35 @@ func (x *listIndex) index(ks keySet) *keyIndex {
 		e.live++
 		ix.pos[id] = e
 	}
-	x.byKey[sig] = ix
-	return ix
+}
+
+// scan is first for a keyIndex without pos.
+func (x *listIndex) scan(ix *keyIndex, id string) (p, n int) {
+	p = -1
+	for q, qid := range ix.ids {
+		if qid == id && !x.dead[q] {
+			if n == 0 {
+				p = q
+			}
+			n++
+		}
+	}
+	return p, n
 }
 
 // first returns the first live position whose identity under ks is id,
 // and how many live positions have it (0 for none).
-func (x *listIndex) first(ks keySet, id string) (p, n int) {
-	ix := x.index(ks)
+func (x *listIndex) first(src identities, ks keySet, id string) (p, n int) {
+	ix := x.index(src, ks)
+	if ix.pos == nil {
+		return x.scan(ix, id)
+	}
 	e, ok := ix.pos[id]
 	if !ok || e.live == 0 {
 		return -1, 0
 	}
 	for !x.holds(ix, e.heap[0], id) {
-		heap.Pop(&e.heap)
+		e.heap = e.heap.pop()
 	}
 	ix.pos[id] = e
 	return e.heap[0], e.live
@@ -100,9 +159,17 @@ func (x *listIndex) first(ks keySet, id string) (p, n int) {
 
 // positions returns the live positions whose identity under ks is id, in
 // order.
-func (x *listIndex) positions(ks keySet, id string) []int {
-	ix := x.index(ks)
+func (x *listIndex) positions(src identities, ks keySet, id string) []int {
+	ix := x.index(src, ks)
 	var out []int
+	if ix.pos == nil {
+		for p := range ix.ids {
+			if x.holds(ix, p, id) {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
 	for _, p := range ix.pos[id].heap {
 		if x.holds(ix, p, id) {
 			out = append(out, p)
@@ -113,8 +180,16 @@ func (x *listIndex) positions(ks keySet, id string) []int {
 }
 
 // removeAll deletes every item whose identity under ks is id.
-func (x *listIndex) removeAll(ks keySet, id string) {
-	ix := x.index(ks)
+func (x *listIndex) removeAll(src identities, ks keySet, id string) {
+	ix := x.index(src, ks)
+	if ix.pos == nil {
+		for p := range ix.ids {
+			if x.holds(ix, p, id) {
+				x.remove(p)
+			}
+		}
+		return
+	}
 	e := ix.pos[id]
 	for _, p := range e.heap {
 		if x.holds(ix, p, id) {
@@ -135,13 +210,15 @@ func (x *listIndex) remove(p int) {
 		return
 	}
 	x.dead[p] = true
-	for _, ix := range x.byKey {
-		ix.count(ix.ids[p], -1)
-	}
+	x.ndead++
+	x.each(func(ix *keyIndex) { ix.count(ix.ids[p], -1) })
 }
 
 // count changes how many live positions hold id.
 func (ix *keyIndex) count(id string, by int) {
+	if ix.pos == nil {
+		return
+	}
 	e := ix.pos[id]
 	e.live += by
 	ix.pos[id] = e
@@ -149,64 +226,101 @@ func (ix *keyIndex) count(id string, by int) {
 
 // push adds live position p under id.
 func (ix *keyIndex) push(id string, p int) {
+	if ix.pos == nil {
+		return
+	}
 	e := ix.pos[id]
-	heap.Push(&e.heap, p)
+	e.heap = e.heap.push(p)
 	e.live++
 	ix.pos[id] = e
 }
 
-// set replaces the item at p, whose identity may change: the old entry
-// goes stale and a new one is pushed.
-func (x *listIndex) set(p int, v any) {
-	x.items[p] = v
-	for _, ix := range x.byKey {
-		id := idOf(ix.ks, v)
-		if id == ix.ids[p] {
-			continue
+// changed re-reads the identities of the item at p, which the source has
+// replaced: an identity that changed leaves a stale entry and pushes a
+// new one.
+func (x *listIndex) changed(src identities, p int) {
+	x.each(func(ix *keyIndex) {
+		if id := src.keyID(p, ix.ks); id != ix.ids[p] {
+			ix.count(ix.ids[p], -1)
+			ix.ids[p] = id
+			ix.push(id, p)
 		}
-		ix.count(ix.ids[p], -1)
-		ix.ids[p] = id
-		ix.push(id, p)
-	}
+	})
 }
 
-// add appends an item.
-func (x *listIndex) add(v any) {
-	x.items = append(x.items, v)
+// added indexes the item the source has appended.
+func (x *listIndex) added(src identities) {
 	x.dead = append(x.dead, false)
-	p := len(x.items) - 1
-	for _, ix := range x.byKey {
-		id := idOf(ix.ks, v)
+	p := len(x.dead) - 1
+	x.each(func(ix *keyIndex) {
+		id := src.keyID(p, ix.ks)
 		ix.ids = append(ix.ids, id)
-		ix.push(id, p)
-	}
+		if ix.pos == nil && len(ix.ids) > smallList {
+			ix.mapIDs(x.dead)
+		} else {
+			ix.push(id, p)
+		}
+	})
 }
 
-// live returns the items not deleted, in order, and their identities
-// under ks.
-func (x *listIndex) live(ks keySet) ([]any, []string) {
-	ix := x.index(ks)
-	out := make([]any, 0, len(x.items))
-	ids := make([]string, 0, len(x.items))
-	for p, it := range x.items {
-		if !x.dead[p] {
-			out = append(out, it)
+// live returns the identities under ks of the positions not deleted, in
+// order, and with positions true the positions too.
+func (x *listIndex) live(src identities, ks keySet, positions bool) ([]int, []string) {
+	ix := x.index(src, ks)
+	if !positions && x.ndead == 0 {
+		return nil, ix.ids[:len(ix.ids):len(ix.ids)]
+	}
+	var out []int
+	if positions {
+		out = make([]int, 0, len(x.dead))
+	}
+	ids := make([]string, 0, len(x.dead))
+	for p, dead := range x.dead {
+		if !dead {
+			if positions {
+				out = append(out, p)
+			}
 			ids = append(ids, ix.ids[p])
 		}
 	}
 	return out, ids
 }
 
-// posHeap is a min-heap of positions.
+// posHeap is a min-heap of positions. Its operations take and return
+// the slice, so that no idPositions moves to the heap to be changed
+// through a pointer.
 type posHeap []int
 
-func (h posHeap) Len() int           { return len(h) }
-func (h posHeap) Less(i, j int) bool { return h[i] < h[j] }
-func (h posHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *posHeap) Push(v any)        { *h = append(*h, v.(int)) }
-func (h *posHeap) Pop() any {
-	old := *h
-	v := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return v
+// push adds p.
+func (h posHeap) push(p int) posHeap {
+	h = append(h, p)
+	for i := len(h) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if h[parent] <= h[i] {
+			break
+		}
+		h[parent], h[i] = h[i], h[parent]
+		i = parent
+	}
+	return h
+}
+
+// pop removes the least position.
+func (h posHeap) pop() posHeap {
+	last := len(h) - 1
+	h[0] = h[last]
+	h = h[:last]
+	for i := 0; ; {
+		least := i
+		for _, c := range [2]int{2*i + 1, 2*i + 2} {
+			if c < len(h) && h[c] < h[least] {
+				least = c
+			}
+		}
+		if least == i {
+			return h
+		}
+		h[i], h[least] = h[least], h[i]
+		i = least
+	}
 }

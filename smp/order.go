@@ -1,5 +1,7 @@
 package smp
 
+import "slices"
+
 // arrange orders a merged list. Items whose id has a rank in front (the
 // patch list's order, or $setElementOrder's) are sorted by that rank; the
 // others (server-only items) by their rank in server, the live list. Then
@@ -8,9 +10,15 @@ package smp
 // front item only when both are live and the server-only item comes first
 // in the live list. This is Kubernetes' normalizeElementOrder and
 // mergeSortedSlice, in linear time.
-func arrange(items []any, ids []string, front, server map[string]int, ordering Ordering) ([]any, []string) {
+func arrange[T any](items []T, ids []string, front, server map[string]int, ordering Ordering) ([]T, []string) {
+	return arrangeInPlace(slices.Clone(items), slices.Clone(ids), front, server, ordering)
+}
+
+// arrangeInPlace is arrange writing its result over items and ids.
+func arrangeInPlace[T any](items []T, ids []string, front, server map[string]int, ordering Ordering) ([]T, []string) {
+	out, outIDs := items[:0], ids[:0]
 	type entry struct {
-		item any
+		item T
 		id   string
 		rank int
 	}
@@ -36,8 +44,6 @@ func arrange(items []any, ids []string, front, server map[string]int, ordering O
 	}
 	fronts = bucketSort(fronts, func(e entry) int { return e.rank })
 	servers = bucketSort(servers, func(e entry) int { return e.rank })
-	out := make([]any, 0, len(items))
-	outIDs := make([]string, 0, len(items))
 	take := func(e entry) {
 		out = append(out, e.item)
 		outIDs = append(outIDs, e.id)

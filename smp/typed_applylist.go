@@ -2,14 +2,15 @@ package smp
 
 import (
 	"reflect"
+	"strconv"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
 )
 
 // mergeListTyped merges a merge list into dv (a settable zero value of the
 // list's type). cur is the live list (invalid when in.origPresent is
-// false). Lists of structs pass the JSON applier stand-ins for their
-// elements (see mergeStructList); other lists pass their JSON.
+// false). Lists of structs are merged in Go by the JSON applier's plan
+// (structItems); other lists pass their JSON.
 func (a *tapplier) mergeListTyped(dv, cur reflect.Value, in listInput, n *tnode, c slot, at *pathNode) error {
 	if c.IsObjectList() && n.elem.kind == reflectschema.Struct {
 		return a.mergeStructList(dv, cur, in, n, c, at)
@@ -28,191 +29,191 @@ func (a *tapplier) mergeListTyped(dv, cur reflect.Value, in listInput, n *tnode,
 	return a.soft(fromJSONValue(dv, l, n, false, at))
 }
 
-// mergeStructList merges a merge list of structs without converting the
-// elements the patch leaves alone. The applier identifies live elements by
-// their key fields only, and keeps the elements no patch element merges
-// into as they are. So it runs on stand-ins holding just the key fields
-// (and a tag naming the live element). In its result, a stand-in is its
-// live element, deep-copied; a tagged object is a live element a patch
-// element merged into, merged again here in Go (typedMerges says when the
-// patch element is known); everything else comes from the patch and is
-// decoded. When the patch element is not known, a second run gives the
-// elements merged into their full JSON.
+// mergeStructList merges a merge list of structs: planObjectList decides,
+// as for JSON, which elements the result has, in which order, and which
+// patch elements merge into each; each element is then merged in Go in
+// its place, and the live elements no patch element merges into are
+// deep-copied.
 func (a *tapplier) mergeStructList(dv, cur reflect.Value, in listInput, n *tnode, c slot, at *pathNode) error {
-	if !in.origPresent {
-		l, err := a.mergeList(in, c, at)
-		if err != nil {
-			return err
-		}
-		return a.soft(fromJSONValue(dv, l, n, false, at))
+	src := &structItems{n: n.elem, at: at}
+	if in.origPresent {
+		src.cur = cur
 	}
-	en := n.elem
-	lk := keysOf(c)
-	keys := lk.rec
-	if len(keys) == 0 {
-		keys = lk.def
+	pl, err := a.planObjectList(src, in, c, at)
+	if err == nil {
+		err = src.err
 	}
-	bodies, typed := typedMerges(in.patch, lk)
-	if typed {
-		if done, err := a.plainStructList(dv, cur, in, bodies, n, c, at); done {
-			return err
-		}
-	}
-	stand := make([]any, cur.Len())
-	index := make(map[uintptr]int, cur.Len())
-	for i := range stand {
-		e, null := derefNull(cur.Index(i))
-		if null {
-			continue
-		}
-		m := make(map[string]any, len(keys)+1)
-		if err := addKeyFields(m, e, en, keySet{fields: keys}); err != nil {
-			return underPath(under(err, IndexStep(i)), at)
-		}
-		if typed {
-			m[standTag] = i
-		}
-		stand[i] = m
-		index[reflect.ValueOf(m).Pointer()] = i
-	}
-	first := in
-	first.orig = stand
-	if typed {
-		first.patch = lightPatch(in.patch, lk.defaultSet())
-	}
-	res, err := a.mergeList(first, c, at)
-	if err != nil {
-		return a.mergeListFull(dv, cur, in, n, c, at)
-	}
-	if typed {
-		saved := a.decodeErr
-		err := a.typedResult(dv, cur, res, index, bodies, lk.defaultSet(), n, c, at)
-		if err == nil {
-			return nil
-		}
-		a.decodeErr = saved
-		return a.mergeListFull(dv, cur, in, n, c, at)
-	}
-	kept := make([]bool, cur.Len())
-	for _, item := range res {
-		if i, ok := standIn(item, index); ok {
-			kept[i] = true
-		}
-	}
-	second := in
-	second.orig = stand
-	full := false
-	for i, ok := range kept {
-		if ok || stand[i] == nil {
-			continue
-		}
-		if !full {
-			second.orig = append([]any(nil), stand...)
-			full = true
-		}
-		j, err := docJSON(cur.Index(i), en, false)
-		if err != nil {
-			return underPath(under(err, IndexStep(i)), at)
-		}
-		second.orig[i] = j
-	}
-	if full {
-		if res, err = a.mergeList(second, c, at); err != nil {
-			return err
-		}
-	}
-	return a.listResult(dv, cur, res, index, n, at)
-}
-
-// standTag marks a stand-in with the index of its live element. The
-// applier copies it into what it merges into the stand-in.
-const standTag = "\x00typedpatch:stand-in"
-
-// typedResult builds the merged list from a run on tagged stand-ins and a
-// light patch (lightPatch): stand-ins are copied, tagged items are live
-// elements merged with their patch element, others are new elements made
-// from theirs.
-func (a *tapplier) typedResult(dv, cur reflect.Value, res []any, index map[uintptr]int, bodies map[string]map[string]any, def keySet, n *tnode, c slot, at *pathNode) error {
-	dv = allocChain(dv)
-	out := reflect.MakeSlice(dv.Type(), len(res), len(res))
-	es := c.Elem()
-	for j, item := range res {
-		if i, ok := standIn(item, index); ok {
-			err := a.copyValue(out.Index(j), cur.Index(i), n.elem)
-			a.soft(underPath(under(err, IndexStep(j)), at))
-			continue
-		}
-		m, ok := item.(map[string]any)
-		if !ok {
-			a.soft(fromJSONValue(out.Index(j), item, n.elem, false, at.index(j)))
-			continue
-		}
-		body := bodies[idOf(def, m)]
-		if body == nil {
-			return errNoBody
-		}
-		var ce reflect.Value
-		if i, tagged := m[standTag].(int); tagged {
-			if e, null := derefNull(cur.Index(i)); !null {
-				ce = e
-			}
-		}
-		keep, err := a.mergeStruct(allocChain(out.Index(j)), ce, body, n.elem, es, false, at.keyed(&def, body))
-		if err != nil {
-			return err
-		}
-		if !keep {
-			return errNoBody
-		}
-	}
-	dv.Set(out)
-	return nil
-}
-
-// errNoBody makes typedResult give up for the general path.
-var errNoBody = &Error{Kind: ErrInvalidValue, Msg: "no patch element for a merged element"}
-
-// standIn reports whether item is a stand-in, and for which element.
-func standIn(item any, index map[uintptr]int) (int, bool) {
-	m, ok := item.(map[string]any)
-	if !ok || m == nil {
-		return 0, false
-	}
-	i, ok := index[reflect.ValueOf(m).Pointer()]
-	return i, ok
-}
-
-// listResult builds the merged list: stand-ins become copies of their
-// live elements, the rest is decoded.
-func (a *tapplier) listResult(dv, cur reflect.Value, res []any, index map[uintptr]int, n *tnode, at *pathNode) error {
-	dv = allocChain(dv)
-	out := reflect.MakeSlice(dv.Type(), len(res), len(res))
-	for j, item := range res {
-		var err error
-		if i, ok := standIn(item, index); ok {
-			err = a.copyValue(out.Index(j), cur.Index(i), n.elem)
-			err = a.soft(underPath(under(err, IndexStep(j)), at))
-		} else {
-			err = a.soft(fromJSONValue(out.Index(j), item, n.elem, false, at.index(j)))
-		}
-		if err != nil {
-			return err
-		}
-	}
-	dv.Set(out)
-	return nil
-}
-
-// mergeListFull merges with every element in JSON form.
-func (a *tapplier) mergeListFull(dv, cur reflect.Value, in listInput, n *tnode, c slot, at *pathNode) error {
-	ol, err := docListJSON(cur, n)
-	if err != nil {
-		return underPath(err, at)
-	}
-	in.orig = ol
-	l, err := a.mergeList(in, c, at)
 	if err != nil {
 		return err
 	}
-	return a.soft(fromJSONValue(dv, l, n, false, at))
+	dv = allocChain(dv)
+	var small [16]int
+	place := small[:0] // by position: its index in dv
+	if n := pl.live + len(in.patch); n > len(small) {
+		place = make([]int, n)
+	} else {
+		place = small[:n]
+	}
+	if pl.err == nil {
+		if len(pl.positions) == 0 {
+			dv.Set(reflect.MakeSlice(dv.Type(), 0, 0)) // empty, not null
+		} else {
+			dv.Grow(len(pl.positions)) // dv is nil: this makes the whole list
+			dv.SetLen(len(pl.positions))
+		}
+		for i := range place {
+			place[i] = -1
+		}
+		for j, p := range pl.positions {
+			place[p] = j
+		}
+	}
+	x := structMerges{a: a, src: src, pl: pl, es: c.Elem()}
+	for op := range pl.ops[:pl.done] {
+		var dst reflect.Value
+		if j := place[pl.ops[op].p]; pl.err == nil && j >= 0 {
+			dst = dv.Index(j)
+		} else {
+			dst = reflect.New(dv.Type().Elem()).Elem() // the merge is done only for its error
+		}
+		if err := x.merge(op, dst); err != nil {
+			return err
+		}
+	}
+	if pl.err != nil {
+		return pl.err
+	}
+	for j, p := range pl.positions {
+		if !pl.merged(p) {
+			err := a.copyValue(dv.Index(j), cur.Index(p), n.elem)
+			a.soft(underPath(under(err, IndexStep(j)), at))
+		}
+	}
+	return nil
+}
+
+// structItems is a live merge list of structs, as a list plan reads it.
+type structItems struct {
+	cur     reflect.Value // the live list, invalid when there is none
+	n       *tnode        // the elements' node
+	at      *pathNode     // the list's path
+	scratch map[string]any
+	err     error // the first failure to read a key field
+}
+
+func (s *structItems) count() int {
+	if !s.cur.IsValid() {
+		return 0
+	}
+	return s.cur.Len()
+}
+
+// keyFields returns live element p's key fields under ks as its JSON has
+// them, in a map reused by the next call; ok is false for a null element.
+func (s *structItems) keyFields(p int, ks keySet) (map[string]any, bool) {
+	e, null := derefNull(s.cur.Index(p))
+	if null {
+		return nil, false
+	}
+	if s.scratch == nil {
+		s.scratch = make(map[string]any, len(ks.fields))
+	}
+	clear(s.scratch)
+	if err := addKeyFields(s.scratch, e, s.n, ks); err != nil && s.err == nil {
+		s.err = underPath(under(err, IndexStep(p)), s.at)
+	}
+	return s.scratch, true
+}
+
+func (s *structItems) keyID(p int, ks keySet) string {
+	if len(ks.fields) == 1 {
+		// A plain string or integer field, the common key, is read as
+		// singleKey reads its JSON.
+		if f := s.n.byName[ks.fields[0]]; f != nil && f.fast >= fastString && f.fast <= fastUint64 && f.fast != fastBool {
+			e, null := derefNull(s.cur.Index(p))
+			if null {
+				return idOf(ks, nil)
+			}
+			v, ok := fieldValue(e, f)
+			switch {
+			case !ok:
+				return absentMark
+			case f.fast >= fastUint8:
+				return numberKey("\x00n", strconv.FormatUint(v.Uint(), 10))
+			case f.fast >= fastInt8:
+				return numberKey("\x00n", strconv.FormatInt(v.Int(), 10))
+			}
+			if id, ok := stringKey(v.String()); ok {
+				return id
+			}
+		}
+	}
+	m, ok := s.keyFields(p, ks)
+	if !ok {
+		return idOf(ks, nil)
+	}
+	id, _ := ks.id(m)
+	return id
+}
+
+func (s *structItems) keyField(p int, f string) (any, bool) {
+	m, ok := s.keyFields(p, keySet{fields: []string{f}})
+	if !ok {
+		return nil, false
+	}
+	v, ok := m[f]
+	return v, ok
+}
+
+// structMerges carries out a list plan's merges on structs.
+type structMerges struct {
+	a   *tapplier
+	src *structItems
+	pl  planned
+	es  slot // the elements' slot
+	// asJSON is the JSON of the elements with several merges (see merge).
+	asJSON map[int]map[string]any
+}
+
+// merge carries out step op into dst, the element's place. A position
+// with one merge is merged in Go. One with several, from a patch
+// repeating an identity, is merged as JSON step by step and decoded after
+// its last: the first merge may leave fields the schema does not
+// declare, which a Go value cannot hold and the next must meet as JSON
+// does.
+func (x *structMerges) merge(op int, dst reflect.Value) error {
+	a, pl, o := x.a, &x.pl, x.pl.ops[op]
+	var ce reflect.Value
+	if !o.fresh && o.p < pl.live {
+		if e, null := derefNull(x.src.cur.Index(o.p)); !null {
+			ce = e
+		}
+	}
+	if pl.single(op) {
+		_, err := a.mergeStruct(allocChain(dst), ce, o.pe.body, x.src.n, x.es, false, o.pe.at)
+		return err
+	}
+	om, ok := x.asJSON[o.p]
+	if !ok && ce.IsValid() {
+		j, err := docJSON(ce, x.src.n, false)
+		if err != nil {
+			return underPath(under(err, IndexStep(o.p)), x.src.at)
+		}
+		om, _ = expand(j).(map[string]any)
+	}
+	if o.fresh {
+		om = nil
+	}
+	v, _, err := a.mergeObject(om, o.pe.body, x.es, false, o.pe.at)
+	if err != nil {
+		return err
+	}
+	if x.asJSON == nil {
+		x.asJSON = map[int]map[string]any{}
+	}
+	x.asJSON[o.p] = v
+	if pl.last[o.p] == op {
+		a.soft(fromJSONValue(dst, v, x.src.n, false, o.pe.at))
+	}
+	return nil
 }

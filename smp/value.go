@@ -122,6 +122,16 @@ func scalarKey(v any) (string, bool) {
 	return "", false
 }
 
+// hasScalarKey reports whether scalarKey identifies v, without making the
+// key.
+func hasScalarKey(v any) bool {
+	switch v.(type) {
+	case string, json.Number, bool, nil:
+		return true
+	}
+	return false
+}
+
 // numberKey is prefix followed by the canonical form of the number s.
 func numberKey(prefix, s string) string {
 	b := make([]byte, 0, len(prefix)+len(s)+maxPlainDigits+2)

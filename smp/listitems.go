@@ -1,0 +1,47 @@
+package smp
+
+// listItems is the live list of a merge list of objects as a list plan
+// (listPlan) reads it: the identities and key fields of its elements. The
+// JSON applier reads JSON values (jsonItems); the typed applier reads Go
+// values (structItems). Both merge by the same plan.
+type listItems interface {
+	// count is the number of live elements.
+	count() int
+	// keyID is the identity under ks of live element p, as idOf gives it
+	// for the element's JSON.
+	keyID(p int, ks keySet) string
+	// keyField is live element p's field f, when p is an object holding
+	// it.
+	keyField(p int, f string) (any, bool)
+}
+
+// jsonItems is a live JSON list, its items possibly still raw.
+type jsonItems []any
+
+func (j jsonItems) count() int { return len(j) }
+
+func (j jsonItems) keyID(p int, ks keySet) string { return idOf(ks, j[p]) }
+
+func (j jsonItems) keyField(p int, f string) (any, bool) {
+	switch m := j[p].(type) {
+	case map[string]any:
+		v, ok := m[f]
+		return v, ok
+	case rawJSON:
+		if rawKind(m) != jsonObject {
+			return nil, false
+		}
+		var val rawJSON
+		eachRawMember(m, func(k []byte, v rawJSON) bool {
+			if keyIs(k, f) {
+				val = v
+			}
+			return true
+		})
+		if val == nil {
+			return nil, false
+		}
+		return expand(val), true
+	}
+	return nil, false
+}

@@ -1,0 +1,303 @@
+package smp
+
+import "strings"
+
+// listPlan plans the merge of one merge list of objects: from the live
+// list's identities (src), the patch's elements and its orders, which
+// elements the result has, in which order, and which patch elements merge
+// into each (ops); an element's identity after a merge follows from the
+// key fields of the patch elements merged into it (mergedField). The JSON
+// and the typed applier share it and carry out its steps each on its own
+// values.
+type listPlan struct {
+	a            *applier
+	src          listItems
+	in           listInput
+	lk           listKeys
+	at           *pathNode
+	elems        []patchElem
+	orderEntries []patchElem // $setElementOrder's, when it is there
+	orderKS      keySet      // the identities items are ordered by
+	replace      bool        // a $patch: replace element: the list is the patch's
+	live         int         // the live list's length: the first positions
+	positions    int         // live and new elements so far
+
+	// ops are the merges in the order the patch gives them; last is each
+	// position's last one (-1: none).
+	ops  []mergeOp
+	last []int
+
+	merged    []int // positions
+	mergedIDs []string
+	// server and orderServer rank the live items for the patch's order and
+	// for $setElementOrder's; front ranks the patch's elements, in order,
+	// by their first place.
+	server, orderServer, front map[string]int
+	nFront                     int
+	// renamed maps a patch element named by part of its keys
+	// ($patchMergeKey) to the identity of the live element it merged into.
+	renamed map[string]string
+	x       listIndex // the list being patched, when indexed is true
+	indexed bool
+	scratch map[string]any
+}
+
+// planned is a list plan's outcome: the result's positions in order, the
+// merges to carry out, and an error the plan met after the first done of
+// them (done is len(ops) without one).
+type planned struct {
+	positions []int
+	ops       []mergeOp
+	last      []int
+	live      int
+	done      int
+	err       error
+}
+
+// single reports whether step op is its position's only merge.
+func (pl *planned) single(op int) bool {
+	return pl.ops[op].prev < 0 && pl.last[pl.ops[op].p] == op
+}
+
+// merged reports whether a patch element merges into position p.
+func (pl *planned) merged(p int) bool {
+	return p < len(pl.last) && pl.last[p] >= 0
+}
+
+// mergeObjectList merges a merge list of objects by merge key: deletions
+// first, then each patch element merged into the first live element with
+// its identity or appended, then the result ordered.
+func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, error) {
+	pl, err := a.planObjectList(jsonItems(in.orig), in, s, at)
+	if err != nil {
+		return nil, err
+	}
+	items := make([]any, len(in.orig), len(in.orig)+len(in.patch))
+	copy(items, in.orig)
+	es := s.Elem()
+	for _, op := range pl.ops[:pl.done] {
+		for op.p >= len(items) {
+			items = append(items, nil)
+		}
+		var om map[string]any
+		if !op.fresh {
+			om, _ = expand(items[op.p]).(map[string]any)
+		}
+		v, _, err := a.mergeObject(om, op.pe.body, es, false, op.pe.at)
+		if err != nil {
+			return nil, err
+		}
+		items[op.p] = v
+	}
+	if pl.err != nil {
+		return nil, pl.err
+	}
+	out := make([]any, len(pl.positions))
+	for i, p := range pl.positions {
+		out[i] = items[p]
+	}
+	return out, nil
+}
+
+// planObjectList plans the merge of a merge list of objects whose live
+// elements src reads. An error of the patch list itself is returned; one
+// met on the way is the plan's, to be reported after the merges before
+// it.
+func (a *applier) planObjectList(src listItems, in listInput, s slot, at *pathNode) (planned, error) {
+	var m listPlan
+	if err := m.init(a, src, in, s, at); err != nil {
+		return planned{}, err
+	}
+	var err error
+	var positions []int
+	if m.replace || !in.origPresent {
+		m.build()
+	} else {
+		err = m.mergeLive()
+	}
+	done := len(m.ops)
+	if err == nil {
+		positions, err = m.order()
+	}
+	return planned{positions: positions, ops: m.ops, last: m.last, live: m.live, done: done, err: err}, nil
+}
+
+// init reads the patch list and its $setElementOrder.
+func (m *listPlan) init(a *applier, src listItems, in listInput, s slot, at *pathNode) error {
+	lk := keysOf(s)
+	*m = listPlan{a: a, src: src, in: in, lk: lk, at: at, orderKS: lk.defaultSet(), live: src.count()}
+	m.positions = m.live
+	var err error
+	if m.elems, err = a.parseObjectElems(in.patch, lk, hasReplaceMarker(in.patch), false, at); err != nil {
+		return err
+	}
+	for _, pe := range m.elems {
+		if pe.ks.directive {
+			m.orderKS = lk.fullSet()
+		}
+		m.replace = m.replace || pe.directive == patchReplace
+	}
+	if in.hasSetOrder {
+		if m.orderEntries, err = a.parseObjectElems(in.setOrder, lk, false, true, in.orderAt); err != nil {
+			return err
+		}
+		for _, e := range m.orderEntries {
+			if e.ks.directive {
+				m.orderKS = lk.fullSet()
+			}
+		}
+	}
+	return nil
+}
+
+// build makes the list from the patch alone: it replaces the live one, or
+// there is none.
+func (m *listPlan) build() {
+	live := make([]string, m.live)
+	for p := range live {
+		live[p] = m.src.keyID(p, m.orderKS)
+	}
+	m.server = firstRanks(live)
+	for i := range m.elems {
+		pe := &m.elems[i]
+		if pe.directive != "" {
+			continue // deletions and list markers
+		}
+		m.merged = append(m.merged, m.add(pe))
+	}
+}
+
+// add plans a new element made from pe and returns its position.
+func (m *listPlan) add(pe *patchElem) int {
+	p := m.positions
+	m.positions++
+	m.plan(p, pe, true)
+	return p
+}
+
+// mergeLive deletes, merges and adds the patch's elements in the live list.
+func (m *listPlan) mergeLive() error {
+	m.x, m.indexed = newListIndex(m.live), true
+	x := &m.x
+	m.front = make(map[string]int, len(m.elems))
+	reset := deleteElems(x, m, m.elems, m.in.hasSetOrder)
+	_, survivorIDs := x.live(m, m.orderKS, false) // read before any merge: it may share the index's
+	m.server = firstRanks(survivorIDs)
+	var addedIDs []string
+	for i := range m.elems {
+		pe := &m.elems[i]
+		if pe.directive != "" {
+			continue
+		}
+		p, n := x.first(m, pe.ks, pe.id)
+		if n > 1 && m.lk.partial(pe.ks) {
+			return m.ambiguous(pe)
+		}
+		if n == 0 {
+			p := m.add(pe)
+			x.added(m)
+			m.placeFront(idOf(m.orderKS, pe.body))
+			addedIDs = append(addedIDs, m.keyID(p, m.orderKS))
+			continue
+		}
+		m.plan(p, pe, reset[p])
+		x.changed(m, p)
+		to := m.keyID(p, m.orderKS)
+		m.placeFront(to)
+		if from := idOf(m.orderKS, pe.body); from != to {
+			if m.renamed == nil {
+				m.renamed = map[string]string{}
+			}
+			m.renamed[from] = to
+		}
+	}
+	m.merged, m.mergedIDs = x.live(m, m.orderKS, true)
+	// Kubernetes orders by $setElementOrder against a view of the live
+	// list's array, where the first items appended fill the places that
+	// deletions freed. Matching it keeps the results equal.
+	if freed := m.live - len(survivorIDs); m.in.hasSetOrder && freed > 0 && len(addedIDs) > 0 {
+		m.orderServer = firstRanks(append(survivorIDs, addedIDs[:min(freed, len(addedIDs))]...))
+	}
+	return nil
+}
+
+// placeFront ranks the next patch element, of identity id.
+func (m *listPlan) placeFront(id string) {
+	if _, ok := m.front[id]; !ok {
+		m.front[id] = m.nFront
+	}
+	m.nFront++
+}
+
+// ambiguous is the error for a patch element whose partial keys match
+// several live elements.
+func (m *listPlan) ambiguous(pe *patchElem) error {
+	matches := m.x.positions(m, pe.ks, pe.id)
+	full := m.lk.fullSet()
+	name := func(p int) string {
+		return Path{m.keyStep(p, full)}.String()
+	}
+	return newError(ErrAmbiguousMergeKey, pe.at,
+		"%s %s is ambiguous: it matches %d elements (%s); name more keys to pick one", keyPatchMergeKey,
+		strings.Join(pe.ks.fields, ","), len(matches), listed(matches, name, ", "))
+}
+
+// order places the merged items: the patch's elements in the patch's
+// order among the live ones, then $setElementOrder's order.
+func (m *listPlan) order() ([]int, error) {
+	in := m.in
+	if m.orderServer == nil {
+		m.orderServer = m.server
+	}
+	merged, ids := m.merged, m.mergedIDs
+	if ids == nil {
+		ids = make([]string, len(merged))
+		for i, p := range merged {
+			ids[i] = m.keyID(p, m.orderKS)
+		}
+	}
+	if in.inPatch && in.origPresent && !m.replace && m.live+len(in.patch) > 0 {
+		merged, ids = arrangeInPlace(merged, ids, m.front, m.server, m.a.cfg.ordering)
+	}
+	if in.hasSetOrder {
+		var patchIDs []string
+		for _, pe := range m.elems {
+			if pe.directive == "" {
+				patchIDs = append(patchIDs, idOf(m.orderKS, pe.body))
+			}
+		}
+		orderIDs := make([]string, 0, len(m.orderEntries))
+		for _, e := range m.orderEntries {
+			if e.directive == "" {
+				orderIDs = append(orderIDs, idOf(m.orderKS, e.body))
+			}
+		}
+		if err := checkSetOrder(patchIDs, orderIDs, m.at, in.orderAt); err != nil {
+			return nil, err
+		}
+		m.resolvePartial(orderIDs)
+		merged, _ = arrangeInPlace(merged, ids, firstRanks(orderIDs), m.orderServer, m.a.cfg.ordering)
+	}
+	return merged, nil
+}
+
+// resolvePartial names each $setElementOrder entry that gives part of its
+// keys ($patchMergeKey) by the identity of the element it names: the
+// patch element's merged result (renamed), or the one live element with
+// those keys; an entry naming several live elements is left as it is.
+func (m *listPlan) resolvePartial(orderIDs []string) {
+	i := 0
+	for _, e := range m.orderEntries {
+		if e.directive != "" {
+			continue
+		}
+		if to, ok := m.renamed[orderIDs[i]]; ok {
+			orderIDs[i] = to
+		} else if m.indexed && m.lk.partial(e.ks) {
+			if p, n := m.x.first(m, e.ks, e.id); n == 1 {
+				orderIDs[i] = m.keyID(p, m.orderKS)
+			}
+		}
+		i++
+	}
+}

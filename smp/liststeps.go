@@ -1,0 +1,105 @@
+package smp
+
+// The steps of a list plan, and the identities of the elements they make.
+
+// mergeOp is one step of a list plan: patch element pe merged into the
+// element at position p, or into nothing (fresh; always so for a new
+// element). prev is the position's previous step, or -1.
+type mergeOp struct {
+	p     int
+	pe    *patchElem
+	fresh bool
+	prev  int
+}
+
+// mergedField is field f of the element at p after the plan's steps up
+// to step op (-1: none): the last patch element to set it, unless a step
+// merged into nothing or a $retainKeys dropped it before; else the live
+// element's. A field set to null, or to an object that deletes itself,
+// is absent.
+func (m *listPlan) mergedField(p, op int, f string) (any, bool) {
+	for ; op >= 0; op = m.ops[op].prev {
+		o := &m.ops[op]
+		if v, ok := o.pe.body[f]; ok {
+			if obj, isObj := v.(map[string]any); isObj && obj[keyPatch] == patchDelete {
+				return nil, false
+			}
+			return v, v != nil
+		}
+		if o.fresh || !m.retains(o.pe.body, f) {
+			return nil, false
+		}
+	}
+	if p >= m.live {
+		return nil, false
+	}
+	return m.src.keyField(p, f)
+}
+
+// retains reports whether merging body keeps field f of the element it
+// merges into: body has no $retainKeys this applier reads, or lists f.
+func (m *listPlan) retains(body map[string]any, f string) bool {
+	raw, ok := body[keyRetainKeys]
+	if !ok || !m.a.cfg.directives.understood(dirRetainKeys) {
+		return true
+	}
+	list, _ := raw.([]any)
+	for _, v := range list {
+		if v == f {
+			return true
+		}
+	}
+	return false
+}
+
+// keyID is the identity under ks of the element at p, after the steps
+// planned so far.
+func (m *listPlan) keyID(p int, ks keySet) string {
+	op := m.lastOp(p)
+	if op < 0 {
+		return m.src.keyID(p, ks)
+	}
+	id, _ := ks.idBy(func(f string) (any, bool) { return m.mergedField(p, op, f) })
+	return id
+}
+
+// keyFields returns the element's key fields under ks after step op, in a
+// map the next call reuses.
+func (m *listPlan) keyFields(p, op int, ks keySet) map[string]any {
+	if m.scratch == nil {
+		m.scratch = make(map[string]any, len(ks.fields))
+	}
+	clear(m.scratch)
+	for _, f := range ks.fields {
+		if v, ok := m.mergedField(p, op, f); ok {
+			m.scratch[f] = v
+		}
+	}
+	return m.scratch
+}
+
+// keyStep names the element at p by ks, for an error.
+func (m *listPlan) keyStep(p int, ks keySet) KeyStep {
+	return ks.step(m.keyFields(p, m.lastOp(p), ks))
+}
+
+// lastOp is the last step planned for the element at p, or -1.
+func (m *listPlan) lastOp(p int) int {
+	if p >= len(m.last) {
+		return -1
+	}
+	return m.last[p]
+}
+
+// plan records a step merging pe into the element at p.
+func (m *listPlan) plan(p int, pe *patchElem, fresh bool) {
+	if m.last == nil {
+		m.last = make([]int, m.live+len(m.elems))
+		for i := range m.last {
+			m.last[i] = -1
+		}
+		m.ops = make([]mergeOp, 0, len(m.elems))
+	}
+	m.ops = append(m.ops, mergeOp{p: p, pe: pe, fresh: fresh, prev: m.last[p]})
+	m.last[p] = len(m.ops) - 1
+}

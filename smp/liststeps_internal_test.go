@@ -1,0 +1,116 @@
+package smp
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestPlannedIdentity checks the rule a list plan predicts an element's
+// identity by (listPlan.mergedField) against the identity of the element
+// mergeObject actually makes, over random live elements (maps, raw
+// objects, scalars, null) and sequences of patch elements that set key
+// fields to scalars, numbers in other spellings, null, objects (one
+// deleting itself) and lists, with and without $retainKeys, merged into
+// the element or into nothing.
+func TestPlannedIdentity(t *testing.T) {
+	// An element the schema says nothing about: its fields take any
+	// value, objects and lists merging as plain JSON.
+	es := slot{}
+	a := &applier{cfg: newConfig([]Option{WithKubernetesDirectiveScope(true)})}
+	values := []any{"a", "b", json.Number("80"), json.Number("8e1"), json.Number("81"), true, nil,
+		map[string]any{"k": "v"}, map[string]any{keyPatch: patchDelete}, []any{"l"}}
+	fields := []string{"name", "port", "x"}
+	sets := []keySet{{fields: []string{"name"}}, {fields: []string{"name", "port"}, directive: true}, {fields: []string{"port"}, directive: true}}
+	r := rand.New(rand.NewPCG(1, 2))
+	elem := func(directives bool) map[string]any {
+		m := map[string]any{}
+		for _, f := range fields {
+			if r.IntN(3) > 0 {
+				m[f] = values[r.IntN(len(values))]
+			}
+		}
+		if directives && r.IntN(4) == 0 {
+			var keep []any
+			for _, f := range fields {
+				if r.IntN(2) == 0 {
+					keep = append(keep, f)
+				}
+			}
+			m[keyRetainKeys] = keep
+		}
+		return m
+	}
+	checked := 0
+	for i := range 20000 {
+		var live any
+		switch r.IntN(5) {
+		case 0:
+			live = "not an object"
+		case 1:
+			live = nil
+		case 2:
+			b, _ := json.Marshal(elem(false))
+			live = rawJSON(b)
+		default:
+			live = elem(false)
+		}
+		m := listPlan{a: a, src: jsonItems{live}, live: 1, elems: make([]patchElem, 3)}
+		cur := live
+		ok := true
+		for j := range 1 + r.IntN(3) {
+			pe := &m.elems[j]
+			pe.body = elem(true)
+			fresh := r.IntN(4) == 0
+			om := asMap(cur)
+			if fresh {
+				om = nil
+			}
+			v, _, err := a.mergeObject(om, pe.body, es, false, nil)
+			if err != nil {
+				ok = false // not a patch the applier takes
+				break
+			}
+			m.plan(0, pe, fresh)
+			cur = v
+		}
+		if !ok {
+			continue
+		}
+		checked++
+		for _, ks := range sets {
+			if got, want := m.keyID(0, ks), idOf(ks, cur); got != want {
+				t.Fatalf("case %d, key %v: planned identity %q, merged %q\nlive %v\nsteps %v\nmerged %v",
+					i, ks.fields, got, want, show(live), describeSteps(&m), cur)
+			}
+		}
+	}
+	if checked < 5000 {
+		t.Fatalf("only %d of 20000 cases were patches the applier takes", checked)
+	}
+}
+
+func asMap(v any) map[string]any {
+	if r, ok := v.(rawJSON); ok {
+		v = expand(r)
+	}
+	m, _ := v.(map[string]any)
+	return m
+}
+
+// show prints a raw value as its text.
+func show(v any) any {
+	if r, ok := v.(rawJSON); ok {
+		return string(r)
+	}
+	return v
+}
+
+func describeSteps(m *listPlan) string {
+	s := ""
+	for _, o := range m.ops {
+		s += fmt.Sprintf("%v fresh=%v; ", o.pe.body, o.fresh)
+	}
+	return s
+}
