@@ -163,7 +163,7 @@ func ThreeWayJSON(original, modified, current []byte, dataStruct any, opts ...Op
 			return nil, err
 		}
 	}
-	p, err := threeWay(docs[0], docs[1], docs[2], s, cfg, cfg.preconditions)
+	p, err := threeWay(docs[0], docs[1], docs[2], s, cfg)
 	if err != nil {
 		return nil, err
 	}

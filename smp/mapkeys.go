@@ -78,38 +78,18 @@ func (s *scratch) keysCollide(v reflect.Value, n *tnode) bool {
 		}
 		return false
 	}
-	k := s.take(v.Type().Key())
-	defer s.give(k)
-	var it reflect.MapIter
-	it.Reset(v)
-	for it.Next() {
-		k.SetIterKey(&it)
-		if !utf8.ValidString(k.String()) {
-			return true
-		}
-	}
-	return false
-}
-
-// jsonOrder returns a decoded-style map's keys sorted by their bytes, the
-// order json.Marshal writes them in.
-func jsonOrder(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+	collide := false
+	s.eachKey(v, func(k reflect.Value) bool {
+		collide = !utf8.ValidString(k.String())
+		return !collide
+	})
+	return collide
 }
 
 // diffMapJSON diffs two maps whose keys may collide in JSON through their
 // JSON, as DiffJSON diffs what json.Marshal writes for them.
 func (d *tdiffer) diffMapJSON(o, m reflect.Value, n *tnode, s slot) (map[string]any, bool, error) {
-	oj, err := toJSONValue(o, n, false)
-	if err != nil {
-		return nil, false, err
-	}
-	mj, err := toJSONValue(m, n, false)
+	oj, mj, err := pairJSON(o, m, n)
 	if err != nil {
 		return nil, false, err
 	}
@@ -128,4 +108,15 @@ func (d *tdiffer) diffMapJSON(o, m reflect.Value, n *tnode, s slot) (map[string]
 		p = nil
 	}
 	return p, up, err
+}
+
+// pairJSON converts an original and a modified value of node n.
+func pairJSON(o, m reflect.Value, n *tnode) (oj, mj any, err error) {
+	if oj, err = toJSONValue(o, n, false); err != nil {
+		return nil, nil, err
+	}
+	if mj, err = toJSONValue(m, n, false); err != nil {
+		return nil, nil, err
+	}
+	return oj, mj, nil
 }

@@ -93,7 +93,7 @@ func (e *jsonEnc) anyMap(x map[string]any) (any, error) {
 
 func (e *jsonEnc) anyMapInOrder(x map[string]any) (any, error) {
 	out := make(map[string]any, len(x))
-	for _, k := range jsonOrder(x) {
+	for _, k := range sortedKeys(x) {
 		j, err := e.anyValue(x[k])
 		if err != nil {
 			return nil, under(err, FieldStep(wireString(k)))

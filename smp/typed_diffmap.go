@@ -144,21 +144,19 @@ func (d *tdiffer) deletedEntries(patch *map[string]any, o, m reflect.Value, n *t
 		}
 		return nil
 	}
-	key := d.take(o.Type().Key())
-	defer d.give(key)
-	var it reflect.MapIter
-	it.Reset(o)
-	for it.Next() {
-		key.SetIterKey(&it)
-		if !m.MapIndex(key).IsValid() {
-			k, err := mapKeyText(key, n)
-			if err != nil {
-				return err
-			}
-			put(patch, k, nil)
+	var err error
+	d.eachKey(o, func(key reflect.Value) bool {
+		if m.MapIndex(key).IsValid() {
+			return true
 		}
-	}
-	return nil
+		var k string
+		if k, err = mapKeyText(key, n); err != nil {
+			return false
+		}
+		put(patch, k, nil)
+		return true
+	})
+	return err
 }
 
 // baseEntry is the base map's value for key, dereferenced; invalid when
@@ -180,11 +178,7 @@ func (d *tdiffer) baseEntry(base, key reflect.Value) reflect.Value {
 // mapRetainKeys adds $retainKeys to a map's patch, as diffObject does for
 // a map field with the retainKeys strategy: every non-null key, sorted.
 func (d *tdiffer) mapRetainKeys(patch map[string]any, o, m reflect.Value, n *tnode) (map[string]any, bool, error) {
-	mj, err := toJSONValue(m, n, false)
-	if err != nil {
-		return nil, false, err
-	}
-	oj, err := toJSONValue(o, n, false)
+	oj, mj, err := pairJSON(o, m, n)
 	if err != nil {
 		return nil, false, err
 	}

@@ -35,5 +35,5 @@ func typedViaJSON(root typedRoot, cfg *config, docs ...reflect.Value) (map[strin
 	if len(ms) == 2 {
 		return twoWay(ms[0], ms[1], root.slot(), cfg)
 	}
-	return threeWay(ms[0], ms[1], ms[2], root.slot(), cfg, cfg.preconditions)
+	return threeWay(ms[0], ms[1], ms[2], root.slot(), cfg)
 }

@@ -41,46 +41,37 @@ func ThreeWay[T any](original, modified, current T, opts ...Option) (Patch, erro
 	return Patch{m: p}, nil
 }
 
-// typedThreeWay is threeWay on typed documents: the typed differ with the
-// same flags for each half, then the JSON engine's merge of the two
-// halves and its conflict check.
+// typedThreeWay is runThreeWay on typed documents.
 func typedThreeWay(root typedRoot, o, m, c reflect.Value, cfg *config) (map[string]any, error) {
-	n, s := root.node, root.slot()
 	sc := getScratch()
 	defer putScratch(sc)
-	delta := &tdiffer{differ: &differ{cfg: cfg, pass: passDelta}, scratch: sc, tbase: o}
-	dp, err := delta.diffRoot(root, c, m)
-	if err != nil {
-		return nil, err
+	docs := &typedDocs{root: root, docs: [3]reflect.Value{o, m, c}, cfg: cfg, sc: sc}
+	return runThreeWay(docs, root.slot(), cfg)
+}
+
+// typedDocs are a three-way patch's Go values, by doc.
+type typedDocs struct {
+	root typedRoot
+	docs [3]reflect.Value
+	cfg  *config
+	sc   *scratch
+}
+
+func (t *typedDocs) diff(p threeWayPass) (map[string]any, *differ, error) {
+	d := &tdiffer{differ: &differ{cfg: t.cfg, pass: p.pass}, scratch: t.sc, tbase: t.docs[p.base]}
+	from, to := t.docs[p.from], t.docs[p.to]
+	if p.pass == passDeletions {
+		patch, _, err := d.diffStruct(from, to, t.root.node, t.root.slot())
+		return patch, d.differ, err
 	}
-	deletions := &tdiffer{differ: &differ{cfg: cfg, pass: passDeletions}, scratch: sc, tbase: c}
-	xp, _, err := deletions.diffStruct(o, m, n, s)
-	if err != nil {
-		return nil, err
-	}
-	patch, err := delta.mergePatches(xp, dp, s, nil)
-	if err != nil {
-		return nil, err
-	}
-	if err := narrowTyped(patch, o, c, n, s); err != nil {
-		return nil, err
-	}
-	if err := checkPreconditions(patch, cfg.preconditions); err != nil {
-		return nil, err
-	}
-	if cfg.overwrite {
-		return patch, nil
-	}
-	changes := &tdiffer{differ: &differ{cfg: cfg, pass: passChanges}, scratch: sc, tbase: m}
-	changed, err := changes.diffRoot(root, o, c)
-	if err != nil {
-		return nil, err
-	}
-	if err := dropEmptyTyped(changed, o, n, s); err != nil {
-		return nil, err
-	}
-	if err := checkConflicts(patch, changed, s, changes.differ); err != nil {
-		return nil, err
-	}
-	return patch, nil
+	patch, err := d.diffRoot(t.root, from, to)
+	return patch, d.differ, err
+}
+
+func (t *typedDocs) narrow(patch map[string]any) error {
+	return narrowTyped(patch, t.docs[docOriginal], t.docs[docCurrent], t.root.node, t.root.slot())
+}
+
+func (t *typedDocs) dropEmpty(changed map[string]any) error {
+	return dropEmptyTyped(changed, t.docs[docOriginal], t.root.node, t.root.slot())
 }

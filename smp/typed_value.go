@@ -182,6 +182,21 @@ func (s *scratch) take(t reflect.Type) reflect.Value {
 	return v
 }
 
+// eachKey calls f with each key of map v, held in a scratch value, until f
+// returns false.
+func (s *scratch) eachKey(v reflect.Value, f func(key reflect.Value) bool) {
+	key := s.take(v.Type().Key())
+	defer s.give(key)
+	var it reflect.MapIter
+	it.Reset(v)
+	for it.Next() {
+		key.SetIterKey(&it)
+		if !f(key) {
+			return
+		}
+	}
+}
+
 func (s *scratch) give(v reflect.Value) {
 	addr := v.UnsafeAddr()
 	for i := len(s.vals) - 1; i >= 0; i-- {
