@@ -99,12 +99,12 @@ func (a *applier) mergeName(res, pm map[string]any, p objectPatch, name string, 
 	if !directed && isScalar(pv) {
 		// The common leaf: no path is built unless it is wrong.
 		if err := a.checkType(pv, c, nil); err != nil {
-			return a.checkType(pv, c, at.field(name))
+			return a.checkType(pv, c, at.Field(name))
 		}
 		res[name] = pv
 		return nil
 	}
-	cat := at.field(name)
+	cat := at.Field(name)
 	if !directed {
 		ov, present := res[name]
 		v, keep, err := a.mergeValue(ov, present, pv, c, cat)
@@ -171,22 +171,22 @@ func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (obj
 		switch kind {
 		case dirPatch, dirRetainKeys:
 		case dirPatchMergeKey:
-			first.keep(k, newError(ErrDirectiveNotAllowed, at.field(k), "%s belongs in an element of a merge list of objects", keyPatchMergeKey))
+			first.keep(k, newError(ErrDirectiveNotAllowed, at.Field(k), "%s belongs in an element of a merge list of objects", keyPatchMergeKey))
 			continue
 		case dirSetOrder, dirDeleteFromList:
 			c := s.Child(list)
 			l, ok := v.([]any)
 			if !ok {
-				first.keep(k, newError(ErrInvalidDirective, at.field(k), "%s must be a list, not %s", k, kindOf(v).withArticle()))
+				first.keep(k, newError(ErrInvalidDirective, at.Field(k), "%s must be a list, not %s", k, kindOf(v).withArticle()))
 				continue
 			}
 			if !c.IsMergeList() && !a.orderAnywhere(kind, c) {
-				first.keep(k, newError(ErrDirectiveNotAllowed, at.field(k), "%q is not a merge list (patchStrategy merge)", list))
+				first.keep(k, newError(ErrDirectiveNotAllowed, at.Field(k), "%q is not a merge list (patchStrategy merge)", list))
 				continue
 			}
 			if kind == dirDeleteFromList {
 				if c.IsObjectList() {
-					first.keep(k, newError(ErrDirectiveNotAllowed, at.field(k), "%q is a list of objects; delete its elements with %s: %s", list, keyPatch, patchDelete))
+					first.keep(k, newError(ErrDirectiveNotAllowed, at.Field(k), "%q is a list of objects; delete its elements with %s: %s", list, keyPatch, patchDelete))
 					continue
 				}
 				if p.deletes == nil {
@@ -202,7 +202,7 @@ func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (obj
 			add(list)
 		case dirUnknown:
 			if s.Kind() == reflectschema.Struct && s.Type.Field(k) == nil {
-				first.keep(k, newError(ErrUnknownDirective, at.field(k), "unknown directive %q", k))
+				first.keep(k, newError(ErrUnknownDirective, at.Field(k), "unknown directive %q", k))
 				continue
 			}
 			add(k)
@@ -234,11 +234,11 @@ func (p objectPatch) listInput(pm map[string]any, name string, at *pathNode) (li
 	dels, hasDels := p.deletes[name]
 	pv, inPatch := pm[name]
 	in := listInput{setOrder: order, hasSetOrder: hasOrder, deletes: dels, hasDeletes: hasDels, inPatch: inPatch,
-		orderAt: at.field(prefixSetOrder + name), deletesAt: at.field(prefixDeleteFromList + name)}
+		orderAt: at.Field(prefixSetOrder + name), deletesAt: at.Field(prefixDeleteFromList + name)}
 	if inPatch {
 		pl, ok := pv.([]any)
 		if !ok {
-			return in, newError(ErrTypeMismatch, at.field(name), "expected an array for a merge list, found %s", kindOf(pv).withArticle())
+			return in, newError(ErrTypeMismatch, at.Field(name), "expected an array for a merge list, found %s", kindOf(pv).withArticle())
 		}
 		in.patch = pl
 	}
@@ -263,7 +263,7 @@ func (a *applier) retainKeys(res, pm map[string]any, s slot, at *pathNode) error
 	if !ok || !a.cfg.directives.understood(dirRetainKeys) {
 		return nil
 	}
-	dat := at.field(keyRetainKeys)
+	dat := at.Field(keyRetainKeys)
 	if !s.Patch.RetainKeys && !a.cfg.kubeDirectiveScope {
 		return newError(ErrDirectiveNotAllowed, dat, "%s on an object whose field has no retainKeys strategy", keyRetainKeys)
 	}
@@ -285,7 +285,7 @@ func (a *applier) retainKeys(res, pm map[string]any, s slot, at *pathNode) error
 			continue
 		}
 		if v != nil && !keep[k] {
-			return newError(ErrRetainKeys, at.field(k), "field %q is set by the patch but not listed in %s", k, keyRetainKeys)
+			return newError(ErrRetainKeys, at.Field(k), "field %q is set by the patch but not listed in %s", k, keyRetainKeys)
 		}
 	}
 	for k := range res {
@@ -305,7 +305,7 @@ func (a *applier) finalizeList(p []any, s slot, at *pathNode) ([]any, error) {
 	es := s.Elem()
 	for i, e := range p {
 		if l, ok := e.([]any); ok && es.Kind() == reflectschema.Untyped {
-			fl, err := a.finalizeList(l, es, at.index(i))
+			fl, err := a.finalizeList(l, es, at.Index(i))
 			if err != nil {
 				return nil, err
 			}
@@ -314,7 +314,7 @@ func (a *applier) finalizeList(p []any, s slot, at *pathNode) ([]any, error) {
 		}
 		m, ok := e.(map[string]any)
 		if !ok {
-			if err := a.checkType(e, es, at.index(i)); err != nil {
+			if err := a.checkType(e, es, at.Index(i)); err != nil {
 				return nil, err
 			}
 			out = append(out, e)
@@ -327,7 +327,7 @@ func (a *applier) finalizeList(p []any, s slot, at *pathNode) ([]any, error) {
 			out = append(out, m)
 			continue
 		}
-		v, keep, err := a.mergeObject(nil, m, es, false, at.index(i))
+		v, keep, err := a.mergeObject(nil, m, es, false, at.Index(i))
 		if err != nil {
 			return nil, err
 		}

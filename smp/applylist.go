@@ -57,9 +57,9 @@ func (a *applier) patchScalarIDs(l []any, es slot, what string, at *pathNode) ([
 	for i, v := range l {
 		id, ok := scalarKey(v)
 		if !ok {
-			return nil, newError(ErrMixedList, at.index(i), "%s of scalars holds %s", what, kindOf(v).withArticle())
+			return nil, newError(ErrMixedList, at.Index(i), "%s of scalars holds %s", what, kindOf(v).withArticle())
 		}
-		if err := a.checkType(v, es, at.index(i)); err != nil {
+		if err := a.checkType(v, es, at.Index(i)); err != nil {
 			return nil, err
 		}
 		ids[i] = id
@@ -145,8 +145,8 @@ func checkSetOrder(patchIDs, orderIDs []string, at, orderAt *pathNode) error {
 		}
 	}
 	if pi < len(patchIDs) {
-		return newError(ErrSetElementOrder, at.index(pi),
-			"item %d of the patch list is missing from %s or out of its order", pi, orderAt.path())
+		return newError(ErrSetElementOrder, at.Index(pi),
+			"item %d of the patch list is missing from %s or out of its order", pi, orderAt.Path())
 	}
 	return nil
 }

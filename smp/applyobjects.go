@@ -23,12 +23,12 @@ func (a *applier) parseObjectElems(l []any, lk listKeys, keyless, order bool, at
 	for i, e := range l {
 		m, ok := e.(map[string]any)
 		if !ok {
-			return nil, newError(ErrMixedList, at.index(i), "merge list of objects holds %s", kindOf(e).withArticle())
+			return nil, newError(ErrMixedList, at.Index(i), "merge list of objects holds %s", kindOf(e).withArticle())
 		}
 		pe := patchElem{body: m}
 		if raw, ok := m[keyPatch]; ok {
 			var err error
-			if pe.directive, err = patchDirective(raw, true, at.index(i)); err != nil {
+			if pe.directive, err = patchDirective(raw, true, at.Index(i)); err != nil {
 				return nil, err
 			}
 		}
@@ -36,16 +36,16 @@ func (a *applier) parseObjectElems(l []any, lk listKeys, keyless, order bool, at
 			ks, id, err := lk.elementKey(m, a.cfg.directives, nil)
 			if err != nil && keyless && pe.directive == "" && KindOf(err) == ErrMissingMergeKey {
 				ks, err = lk.defaultSet(), nil
-				id, pe.at = idOf(ks, m), at.index(i)
+				id, pe.at = idOf(ks, m), at.Index(i)
 			}
 			if err != nil {
 				// Again, with the element's path for the error.
-				_, _, err = lk.elementKey(m, a.cfg.directives, at.index(i))
+				_, _, err = lk.elementKey(m, a.cfg.directives, at.Index(i))
 				return nil, err
 			}
 			pe.ks, pe.id = ks, id
 		} else {
-			pe.at = at.index(i)
+			pe.at = at.Index(i)
 		}
 		_, named := m[keyPatchMergeKey]
 		pe.unread = named && !a.cfg.directives.understood(dirPatchMergeKey)
@@ -63,7 +63,7 @@ func (a *applier) parseObjectElems(l []any, lk listKeys, keyless, order bool, at
 			// The path names the key set stored in out, whose backing
 			// array never moves (its capacity is len(l)).
 			last := &out[len(out)-1]
-			last.at = at.keyed(&last.ks, m)
+			last.at = at.Keyed(&last.ks, m)
 		}
 	}
 	return out, nil

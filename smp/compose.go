@@ -179,7 +179,7 @@ func (c *composer) object(a, b map[string]any, s slot, at *pathNode, fresh bool)
 		case clearedByA(name):
 			ap = fieldPart{has: true} // a cleared it: b applies to nothing
 		}
-		cs, cat := s.Child(name), at.field(name)
+		cs, cat := s.Child(name), at.Field(name)
 		var out fieldPart
 		if cs.IsMergeList() {
 			out, err = c.listField(ap, bp, cs, cat, fresh)

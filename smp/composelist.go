@@ -27,13 +27,13 @@ func (c *composer) listField(a, b fieldPart, s slot, at *pathNode, fresh bool) (
 	bl, _ := b.val.([]any)
 	if hasReplaceMarker(bl) {
 		if orderedByLive(b, bl) {
-			return fieldPart{}, c.refuse(at, "the list is replaced by %s with an empty %s, which orders it by the list %s leave", c.later, prefixSetOrder+at.name, c.earlier)
+			return fieldPart{}, c.refuse(at, "the list is replaced by %s with an empty %s, which orders it by the list %s leave", c.later, prefixSetOrder+at.Name(), c.earlier)
 		}
 		return b, nil
 	}
 	if hasReplaceMarker(al) {
 		if orderedByLive(a, al) {
-			return fieldPart{}, c.refuse(at, "the list is replaced by %s with an empty %s, which orders it by the document's list", c.earlier, prefixSetOrder+at.name)
+			return fieldPart{}, c.refuse(at, "the list is replaced by %s with an empty %s, which orders it by the document's list", c.earlier, prefixSetOrder+at.Name())
 		}
 		return c.materialized(s, at, true, a, b)
 	}
@@ -132,7 +132,7 @@ func (c *composer) objectList(a, b fieldPart, s slot, at *pathNode) (fieldPart, 
 	ops := map[string]*elemOp{}
 	for _, id := range byRank(sides[1].ops, nil) { // sorted: the same error first, always
 		ob := sides[1].ops[id]
-		r, err := c.composeOp(sides[0].ops[id], ob, s, at.keyed(ks, ob.elem))
+		r, err := c.composeOp(sides[0].ops[id], ob, s, at.Keyed(ks, ob.elem))
 		if err != nil {
 			return fieldPart{}, err
 		}
@@ -148,10 +148,10 @@ func (c *composer) objectList(a, b fieldPart, s slot, at *pathNode) (fieldPart, 
 		return o != nil && o.body == nil && o.del != nil
 	}, func(id string) *pathNode {
 		if o := ops[id]; o != nil {
-			return at.keyed(ks, o.elem)
+			return at.Keyed(ks, o.elem)
 		}
 		if e := sides[0].entries[id]; e != nil {
-			return at.keyed(ks, e)
+			return at.Keyed(ks, e)
 		}
 		return at
 	}, at)
@@ -190,7 +190,7 @@ func (c *composer) readSide(p fieldPart, lk listKeys, s slot, at *pathNode, ks *
 		if *ks == nil {
 			*ks = &eks
 		} else if (*ks).sig() != eks.sig() || (*ks).directive != eks.directive {
-			return c.refuse(at.keyed(&eks, m), "the elements are named by different merge keys (%s): which are the same element depends on the document", keyPatchMergeKey)
+			return c.refuse(at.Keyed(&eks, m), "the elements are named by different merge keys (%s): which are the same element depends on the document", keyPatchMergeKey)
 		}
 		if v, ok := m[keyPatchMergeKey]; ok && *pmk == nil {
 			*pmk = v
@@ -227,7 +227,7 @@ func (c *composer) readSide(p fieldPart, lk listKeys, s slot, at *pathNode, ks *
 			side.merged = append(side.merged, id)
 			return nil
 		}
-		op.body, err = c.object(op.body, body, s.Elem(), at.keyed(*ks, m), op.del != nil)
+		op.body, err = c.object(op.body, body, s.Elem(), at.Keyed(*ks, m), op.del != nil)
 		return err
 	}
 	for _, e := range l {
@@ -349,12 +349,12 @@ func (c *composer) orderOf(a, b fieldPart, sides [2]listSide, deleted func(strin
 		out.order, out.hasOrder = a.order, a.hasOrder
 		return out, sides[0].merged, nil
 	case !b.hasOrder || len(sides[1].order) == 0:
-		return out, nil, c.refuse(at, "items %s placed are moved by %s, without a %s naming them all: where they end depends on the document", c.earlier, c.later, prefixSetOrder+at.name)
+		return out, nil, c.refuse(at, "items %s placed are moved by %s, without a %s naming them all: where they end depends on the document", c.earlier, c.later, prefixSetOrder+at.Name())
 	}
 	for _, ids := range [2][]string{sides[0].merged, sides[0].order} {
 		for _, id := range ids {
 			if !sides[1].elems[id] && !deleted(id) {
-				return out, nil, c.refuse(where(id), "the %s of %s leaves out this item, which %s placed: where it ends depends on the document", prefixSetOrder+at.name, c.later, c.earlier)
+				return out, nil, c.refuse(where(id), "the %s of %s leaves out this item, which %s placed: where it ends depends on the document", prefixSetOrder+at.Name(), c.later, c.earlier)
 			}
 		}
 	}

@@ -53,7 +53,7 @@ func (c *composer) scalarList(a, b fieldPart, s slot, at *pathNode) (fieldPart, 
 		case o.add:
 			if o.readded && !placed {
 				return fieldPart{}, c.refuse(at, "%s, which %s removed, is added back by %s without a %s placing it: where it ends depends on the document",
-					describe(o.v), c.earlier, c.later, prefixSetOrder+at.name)
+					describe(o.v), c.earlier, c.later, prefixSetOrder+at.Name())
 			}
 			for range max(copies[id], 1) {
 				adds = append(adds, o.v)

@@ -17,7 +17,7 @@ type conflicts struct {
 }
 
 func (c *conflicts) found(at *pathNode) bool {
-	c.paths = append(c.paths, at.path())
+	c.paths = append(c.paths, at.Path())
 	return !c.all
 }
 
@@ -45,7 +45,7 @@ func (c *conflicts) values(left, right any, s slot, at *pathNode) bool {
 			if kind, _ := classify(k); kind != notDirective && kind != dirUnknown {
 				continue // parallel lists and directives do not conflict
 			}
-			if c.values(l[k], rv, s.Child(k), at.field(k)) {
+			if c.values(l[k], rv, s.Child(k), at.Field(k)) {
 				return true
 			}
 		}
@@ -85,7 +85,7 @@ func (c *conflicts) lists(l, r []any, s slot, at *pathNode) bool {
 			id := idOf(ks, e)
 			if re, ok := right[id]; ok {
 				m, _ := e.(map[string]any)
-				if c.values(e, re, es, at.key(ks.step(m))) {
+				if c.values(e, re, es, at.Key(ks.KeyStep(m))) {
 					return true
 				}
 			}
@@ -105,7 +105,7 @@ func (c *conflicts) lists(l, r []any, s slot, at *pathNode) bool {
 		return false
 	}
 	for i := range l {
-		if c.values(l[i], r[i], slot{Type: s.Elem().Type}, at.index(i)) {
+		if c.values(l[i], r[i], slot{Type: s.Elem().Type}, at.Index(i)) {
 			return true
 		}
 	}

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
+
 	"errors"
 	"reflect"
 	"unsafe"
@@ -84,7 +86,7 @@ func (g *guard) untrack(k visit) {
 // already or the walk is too deep.
 func (g *guard) track(v reflect.Value) (visit, error) {
 	if g.depth > maxNesting {
-		return visit{}, &Error{Kind: ErrLimit, Msg: g.name() + " nests deeper than " + itoa(maxNesting) + " levels", err: errTooDeep}
+		return visit{}, errpath.Wrap(ErrLimit, g.name()+" nests deeper than "+itoa(maxNesting)+" levels", errTooDeep)
 	}
 	var k visit
 	switch v.Kind() {
@@ -102,7 +104,7 @@ func (g *guard) track(v reflect.Value) (visit, error) {
 		return visit{}, nil
 	}
 	if _, ok := g.onPath[k]; ok {
-		return visit{}, &Error{Kind: ErrInvalidValue, Msg: g.name() + " holds a cycle: this " + v.Type().String() + " contains itself", err: errCycle}
+		return visit{}, errpath.Wrap(ErrInvalidValue, g.name()+" holds a cycle: this "+v.Type().String()+" contains itself", errCycle)
 	}
 	if g.onPath == nil {
 		g.onPath = map[visit]struct{}{}
@@ -134,5 +136,5 @@ func (g *guard) name() string {
 // guarded reports whether err is a guard's: a cycle or nesting too deep.
 func guarded(err error) bool {
 	var e *Error
-	return errors.As(err, &e) && (e.err == errCycle || e.err == errTooDeep)
+	return errors.As(err, &e) && (e.Unwrap() == errCycle || e.Unwrap() == errTooDeep)
 }

@@ -87,7 +87,7 @@ func (d *differ) diffObject(om, mm map[string]any, s slot, at *pathNode) (patch 
 			}
 			continue
 		}
-		up, err := d.diffField(patch, k, ov, mv, s.Child(k), at.field(k))
+		up, err := d.diffField(patch, k, ov, mv, s.Child(k), at.Field(k))
 		if err != nil {
 			return nil, false, err
 		}

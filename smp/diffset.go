@@ -12,7 +12,7 @@ import (
 func scalarsOnly(l []any, at *pathNode) error {
 	for i, v := range l {
 		if !hasScalarKey(v) {
-			return newError(ErrMixedList, at.index(i), "merge list of scalars holds %s", kindOf(v).withArticle())
+			return newError(ErrMixedList, at.Index(i), "merge list of scalars holds %s", kindOf(v).withArticle())
 		}
 	}
 	return nil

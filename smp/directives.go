@@ -113,11 +113,11 @@ func patchDirective(raw any, inList bool, at *pathNode) (string, error) {
 	case patchDelete, patchReplace:
 		return d, nil
 	case patchMerge:
-		return "", newError(ErrInvalidDirective, at.field(keyPatch), "%s: merge is a strategy of struct tags, not a patch directive", keyPatch)
+		return "", newError(ErrInvalidDirective, at.Field(keyPatch), "%s: merge is a strategy of struct tags, not a patch directive", keyPatch)
 	}
 	where := ""
 	if inList {
 		where = " in a list"
 	}
-	return "", newError(ErrInvalidDirective, at.field(keyPatch), "unknown %s value %s%s (want replace or delete)", keyPatch, describe(raw), where)
+	return "", newError(ErrInvalidDirective, at.Field(keyPatch), "unknown %s value %s%s (want replace or delete)", keyPatch, describe(raw), where)
 }

@@ -1,179 +1,65 @@
 package smp
 
-import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"strconv"
-	"strings"
-	"unicode/utf8"
-
-	"github.com/typedpatch/typedpatch/internal/inputtext"
-)
+import "github.com/typedpatch/typedpatch/smp/internal/errpath"
 
 // ErrorKind classifies an [Error].
-type ErrorKind string
+type ErrorKind = errpath.ErrorKind
 
 // The kinds of error the engine reports. docs/errors.md shows each with an
 // example input.
 const (
-	ErrInvalidJSON         ErrorKind = "InvalidJSON"         // input is not JSON
-	ErrNotObject           ErrorKind = "NotObject"           // a document or patch is not a JSON object
-	ErrSchema              ErrorKind = "Schema"              // the data struct's type has no valid schema
-	ErrTypeMismatch        ErrorKind = "TypeMismatch"        // a value has the wrong JSON type for its field
-	ErrInvalidValue        ErrorKind = "InvalidValue"        // a scalar out of its field's range
-	ErrUnknownDirective    ErrorKind = "UnknownDirective"    // a $-key the format does not define
-	ErrInvalidDirective    ErrorKind = "InvalidDirective"    // a directive with a wrong value or JSON type
-	ErrDirectiveNotAllowed ErrorKind = "DirectiveNotAllowed" // a directive on a field whose strategy does not take it
-	ErrMissingMergeKey     ErrorKind = "MissingMergeKey"     // a merge-list element without its merge key
-	ErrNullMergeKey        ErrorKind = "NullMergeKey"        // a merge key field set to null
-	ErrAmbiguousMergeKey   ErrorKind = "AmbiguousMergeKey"   // a partial $patchMergeKey matching several elements
-	ErrSetElementOrder     ErrorKind = "SetElementOrder"     // $setElementOrder disagrees with its patch list
-	ErrRetainKeys          ErrorKind = "RetainKeys"          // a patch field not listed in $retainKeys
-	ErrMixedList           ErrorKind = "MixedList"           // a merge list mixing objects and scalars
-	ErrUnknownField        ErrorKind = "UnknownField"        // objects or lists meeting under a field the schema does not declare
-	ErrLimit               ErrorKind = "Limit"               // input beyond a configured limit
-	ErrConflict            ErrorKind = "Conflict"            // a three-way patch conflicts with current
-	ErrPreconditionFailed  ErrorKind = "PreconditionFailed"  // a PreconditionFunc rejected the patch
-	ErrNotComposable       ErrorKind = "NotComposable"       // no one patch has the effect of a sequence (Compose)
+	ErrInvalidJSON         = errpath.ErrInvalidJSON         // input is not JSON
+	ErrNotObject           = errpath.ErrNotObject           // a document or patch is not a JSON object
+	ErrSchema              = errpath.ErrSchema              // the data struct's type has no valid schema
+	ErrTypeMismatch        = errpath.ErrTypeMismatch        // a value has the wrong JSON type for its field
+	ErrInvalidValue        = errpath.ErrInvalidValue        // a scalar out of its field's range
+	ErrUnknownDirective    = errpath.ErrUnknownDirective    // a $-key the format does not define
+	ErrInvalidDirective    = errpath.ErrInvalidDirective    // a directive with a wrong value or JSON type
+	ErrDirectiveNotAllowed = errpath.ErrDirectiveNotAllowed // a directive on a field whose strategy does not take it
+	ErrMissingMergeKey     = errpath.ErrMissingMergeKey     // a merge-list element without its merge key
+	ErrNullMergeKey        = errpath.ErrNullMergeKey        // a merge key field set to null
+	ErrAmbiguousMergeKey   = errpath.ErrAmbiguousMergeKey   // a partial $patchMergeKey matching several elements
+	ErrSetElementOrder     = errpath.ErrSetElementOrder     // $setElementOrder disagrees with its patch list
+	ErrRetainKeys          = errpath.ErrRetainKeys          // a patch field not listed in $retainKeys
+	ErrMixedList           = errpath.ErrMixedList           // a merge list mixing objects and scalars
+	ErrUnknownField        = errpath.ErrUnknownField        // objects or lists meeting under a field the schema does not declare
+	ErrLimit               = errpath.ErrLimit               // input beyond a configured limit
+	ErrConflict            = errpath.ErrConflict            // a three-way patch conflicts with current
+	ErrPreconditionFailed  = errpath.ErrPreconditionFailed  // a PreconditionFunc rejected the patch
+	ErrNotComposable       = errpath.ErrNotComposable       // no one patch has the effect of a sequence (Compose)
 )
 
 // Kinds lists every ErrorKind, in the order docs/errors.md describes them.
-func Kinds() []ErrorKind {
-	return []ErrorKind{ErrInvalidJSON, ErrNotObject, ErrSchema, ErrTypeMismatch, ErrInvalidValue,
-		ErrUnknownDirective, ErrInvalidDirective, ErrDirectiveNotAllowed, ErrMissingMergeKey,
-		ErrNullMergeKey, ErrAmbiguousMergeKey, ErrSetElementOrder, ErrRetainKeys, ErrMixedList,
-		ErrUnknownField, ErrLimit, ErrConflict, ErrPreconditionFailed, ErrNotComposable}
-}
+func Kinds() []ErrorKind { return errpath.Kinds() }
 
 // Error is every error the engine returns: where (Path) and what (Kind,
-// Msg). Use errors.As to get it.
-type Error struct {
-	Kind ErrorKind
-	Path Path
-	Msg  string
-	// Conflicts lists the conflicting paths of an ErrConflict.
-	Conflicts []Path
-	err       error
-}
-
-// Error returns "path: message".
-func (e *Error) Error() string {
-	return e.Path.String() + ": " + e.Msg
-}
-
-// Unwrap returns the underlying error, if any (a schema error).
-func (e *Error) Unwrap() error { return e.err }
-
-// newError builds an Error at the node's path. Any argument may come from
-// the input: a string is quoted for %q (see quote) and escaped and cut
-// for %s and %v (see prose), a json.Number is echoed, an error's text is
-// escaped and cut.
-func newError(kind ErrorKind, at *pathNode, format string, args ...any) *Error {
-	for i, a := range args {
-		switch a.(type) {
-		case string, json.Number, error:
-			args[i] = inputArg{a}
-		}
-	}
-	return &Error{Kind: kind, Path: at.path(), Msg: fmt.Sprintf(format, args...)}
-}
-
-// inputArg is an argument of newError, formatted as input.
-type inputArg struct{ v any }
-
-// Format implements fmt.Formatter.
-func (a inputArg) Format(f fmt.State, verb rune) {
-	var s string
-	switch v := a.v.(type) {
-	case string:
-		if verb == 'q' {
-			s = quote(v)
-		} else {
-			s = prose(v)
-		}
-	case json.Number:
-		s = echo(string(v))
-	case error:
-		s = prose(v.Error())
-	}
-	_, _ = io.WriteString(f, s)
-}
-
-// quote renders a string from the input for a message (internal/inputtext).
-func quote(s string) string { return inputtext.Quote(s) }
-
-// echo renders input text that reads well bare, a number or a key value:
-// as it is when it is plain (see isPlain), else as quote does.
-func echo(s string) string {
-	if isPlain(s, `[]=,"`) {
-		return s
-	}
-	return quote(s)
-}
-
-// echoName renders a name in a path as echo does, and quotes it also when
-// it holds a dot or starts with '<', so that no field prints as the root
-// ("<root>") does.
-func echoName(s string) string {
-	if isPlain(s, `.[]=,"`) && s[0] != '<' {
-		return s
-	}
-	return quote(s)
-}
-
-// isPlain reports whether s can be echoed bare: non-empty, at most
-// inputtext.MaxEcho bytes of printable UTF-8, none of them in delims.
-func isPlain(s, delims string) bool {
-	if s == "" || len(s) > inputtext.MaxEcho {
-		return false
-	}
-	for _, r := range s {
-		if r == utf8.RuneError || !strconv.IsPrint(r) || strings.ContainsRune(delims, r) {
-			return false
-		}
-	}
-	return true
-}
-
-// prose renders free text that may hold input, such as a wrapped
-// error's (internal/inputtext).
-func prose(s string) string { return inputtext.Prose(s) }
-
-// maxListed is the most items a message lists.
-const maxListed = 8
-
-// listed joins the names of the first maxListed items with sep, and ends
-// with "…" when there are more.
-func listed[T any](items []T, name func(T) string, sep string) string {
-	var b strings.Builder
-	for i, it := range items {
-		if i > 0 {
-			b.WriteString(sep)
-		}
-		if i == maxListed {
-			b.WriteString("…")
-			break
-		}
-		b.WriteString(name(it))
-	}
-	return b.String()
-}
+// Msg, and for ErrConflict every conflicting path, Conflicts). Use
+// errors.As to get it.
+type Error = errpath.Error
 
 // IsConflict reports whether err is a three-way conflict.
-func IsConflict(err error) bool { return hasKind(err, ErrConflict) }
+func IsConflict(err error) bool { return KindOf(err) == ErrConflict }
 
 // IsPreconditionFailed reports whether err is a failed precondition.
-func IsPreconditionFailed(err error) bool { return hasKind(err, ErrPreconditionFailed) }
+func IsPreconditionFailed(err error) bool { return KindOf(err) == ErrPreconditionFailed }
 
 // KindOf returns the kind of an *Error in err's chain, or "".
-func KindOf(err error) ErrorKind {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Kind
-	}
-	return ""
+func KindOf(err error) ErrorKind { return errpath.KindOf(err) }
+
+// The engine's shorthands for errpath.
+type pathNode = errpath.Node
+
+func newError(kind ErrorKind, at *pathNode, format string, args ...any) *Error {
+	return errpath.New(kind, at, format, args...)
 }
 
-func hasKind(err error, k ErrorKind) bool { return KindOf(err) == k }
+func quote(s string) string                   { return errpath.Quote(s) }
+func echo(s string) string                    { return errpath.Echo(s) }
+func prose(s string) string                   { return errpath.Prose(s) }
+func comparePaths(a, b Path) int              { return errpath.Compare(a, b) }
+func under(err error, s Step) error           { return errpath.Under(err, s) }
+func underPath(err error, at *pathNode) error { return errpath.UnderPath(err, at) }
+
+func listed[T any](items []T, name func(T) string, sep string) string {
+	return errpath.Listed(items, name, sep)
+}

@@ -155,8 +155,8 @@ func stringKey(s string) (string, bool) {
 	return s, s == "" || s[0] >= 0x20
 }
 
-// step renders the element's key for a path: [name=nginx].
-func (ks keySet) step(elem map[string]any) KeyStep {
+// KeyStep renders the element's key for a path: [name=nginx].
+func (ks keySet) KeyStep(elem map[string]any) KeyStep {
 	s := make(KeyStep, 0, len(ks.fields))
 	for _, f := range ks.fields {
 		v, ok := elem[f]

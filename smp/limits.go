@@ -25,7 +25,7 @@ func walkLimits(v any, l Limits, what string, depth int, at *pathNode) error {
 	// Again in key order, so that the same breach is reported every time.
 	msg, steps := limitBreach(v, l, what, depth, true)
 	for i := len(steps) - 1; i >= 0; i-- {
-		at = &pathNode{parent: at, step: steps[i]}
+		at = at.Append(steps[i])
 	}
 	return newError(ErrLimit, at, "%s", msg)
 }

@@ -80,7 +80,7 @@ func (m *listPlan) keyFields(p, op int, ks keySet) map[string]any {
 
 // keyStep names the element at p by ks, for an error.
 func (m *listPlan) keyStep(p int, ks keySet) KeyStep {
-	return ks.step(m.keyFields(p, m.lastOp(p), ks))
+	return ks.KeyStep(m.keyFields(p, m.lastOp(p), ks))
 }
 
 // lastOp is the last step planned for the element at p, or -1.

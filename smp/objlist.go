@@ -153,7 +153,7 @@ func (x *objList) changed(i int, m map[string]any) (entry map[string]any, up boo
 		keyed, baseElem = live, live
 	}
 	restore := d.descend(baseElem)
-	sub, up, err := d.diffObject(from, m, x.es, x.at.key(x.ks.step(m)))
+	sub, up, err := d.diffObject(from, m, x.es, x.at.Key(x.ks.KeyStep(m)))
 	restore()
 	if err != nil || up {
 		return nil, up, err

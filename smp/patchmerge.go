@@ -21,7 +21,7 @@ func (d *differ) mergePatches(a, b map[string]any, s slot, at *pathNode) (map[st
 	}
 	if rk, ok := b[keyRetainKeys]; ok {
 		if ak, ok := res[keyRetainKeys]; ok && !equalJSON(ak, rk) {
-			return nil, newError(ErrRetainKeys, at.field(keyRetainKeys), "the two halves of a three-way patch disagree on %s", keyRetainKeys)
+			return nil, newError(ErrRetainKeys, at.Field(keyRetainKeys), "the two halves of a three-way patch disagree on %s", keyRetainKeys)
 		}
 		res[keyRetainKeys] = rk
 	}
@@ -61,7 +61,7 @@ func (d *differ) mergeOrderedLists(res, b map[string]any, keys []string, s slot,
 		switch {
 		case aok && bok:
 			var err error
-			if merged, err = d.mergePatchLists(al, bl, c, at.field(list)); err != nil {
+			if merged, err = d.mergePatchLists(al, bl, c, at.Field(list)); err != nil {
 				return nil, err
 			}
 		case aok:
@@ -97,7 +97,7 @@ func (d *differ) mergePatchField(res, b map[string]any, k string, s slot, at *pa
 			res[k] = bv
 			return nil
 		}
-		m, err := d.mergePatches(av.(map[string]any), bt, c, at.field(k))
+		m, err := d.mergePatches(av.(map[string]any), bt, c, at.Field(k))
 		if err != nil {
 			return err
 		}
@@ -107,7 +107,7 @@ func (d *differ) mergePatchField(res, b map[string]any, k string, s slot, at *pa
 			res[k] = bv
 			return nil
 		}
-		l, err := d.mergePatchLists(av.([]any), bt, c, at.field(k))
+		l, err := d.mergePatchLists(av.([]any), bt, c, at.Field(k))
 		if err != nil {
 			return err
 		}
@@ -194,7 +194,7 @@ func (d *differ) mergePatchLists(a, b []any, s slot, at *pathNode) ([]any, error
 					merged[p] = e
 					continue
 				}
-				m, err := d.mergePatches(am, bm, es, at.key(ks.step(bm)))
+				m, err := d.mergePatches(am, bm, es, at.Key(ks.KeyStep(bm)))
 				if err != nil {
 					return nil, err
 				}

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
+
 	"github.com/typedpatch/typedpatch/reflectschema"
 )
 
@@ -20,7 +22,7 @@ func schemaFor(dataStruct any) (slot, error) {
 		err = t.Validate()
 	}
 	if err != nil {
-		return slot{}, &Error{Kind: ErrSchema, Msg: err.Error(), err: err}
+		return slot{}, errpath.Wrap(ErrSchema, err.Error(), err)
 	}
 	switch t.Kind {
 	case reflectschema.Struct, reflectschema.Map, reflectschema.Untyped:

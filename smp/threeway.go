@@ -153,12 +153,12 @@ func (c *conflicts) replaced(repl, changed map[string]any, s slot, at *pathNode)
 		switch {
 		case !ok:
 			if cv != nil {
-				c.found(at.field(k))
+				c.found(at.Field(k))
 			}
 		case rIsMap && cIsMap && cm[keyPatch] == nil && rm[keyPatch] == nil && s.Child(k).Kind() != reflectschema.Atomic:
-			c.replaced(rm, cm, s.Child(k), at.field(k))
+			c.replaced(rm, cm, s.Child(k), at.Field(k))
 		default:
-			c.values(rv, cv, s.Child(k), at.field(k))
+			c.values(rv, cv, s.Child(k), at.Field(k))
 		}
 	}
 }

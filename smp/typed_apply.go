@@ -188,7 +188,7 @@ func (a *tapplier) retained(pm map[string]any, s slot, at *pathNode) (map[string
 // mergeName is the body of mergeObject's loop for one name.
 func (a *tapplier) mergeName(m *structMerge, name string) error {
 	dst, cur, pm, p, n, s, keep, at := m.dst, m.cur, m.pm, m.p, m.n, m.s, m.keep, m.at
-	cat := at.field(name)
+	cat := at.Field(name)
 	pv, inPatch := pm[name]
 	f := n.byName[name]
 	if f == nil {

@@ -102,10 +102,10 @@ func structFromJSON(dst reflect.Value, m map[string]any, n *tnode, at *pathNode)
 		if f == nil {
 			continue
 		}
-		fat := at.field(k)
+		fat := at.Field(k)
 		fv, err := settableField(dst, f)
 		if err != nil {
-			err.(*Error).Path = fat.path()
+			err.(*Error).Path = fat.Path()
 			first.keep(k, err)
 			continue
 		}
@@ -152,7 +152,7 @@ func mapFromJSON(dst reflect.Value, m map[string]any, n *tnode, at *pathNode) er
 	out := reflect.MakeMapWithSize(t, len(m))
 	var first keyedErr
 	for k, x := range m {
-		kat := at.field(k)
+		kat := at.Field(k)
 		kv, err := mapKeyFromText(k, t.Key(), kat)
 		if err != nil {
 			first.keep(k, err)
@@ -220,7 +220,7 @@ func listFromJSON(dst reflect.Value, l []any, n *tnode, at *pathNode) error {
 	if dst.Kind() == reflect.Slice {
 		s := reflect.MakeSlice(dst.Type(), len(l), len(l))
 		for i, x := range l {
-			if err := fromJSONValue(s.Index(i), x, n.elem, false, at.index(i)); err != nil {
+			if err := fromJSONValue(s.Index(i), x, n.elem, false, at.Index(i)); err != nil {
 				return err
 			}
 		}
@@ -228,7 +228,7 @@ func listFromJSON(dst reflect.Value, l []any, n *tnode, at *pathNode) error {
 		return nil
 	}
 	for i := 0; i < len(l) && i < dst.Len(); i++ {
-		if err := fromJSONValue(dst.Index(i), l[i], n.elem, false, at.index(i)); err != nil {
+		if err := fromJSONValue(dst.Index(i), l[i], n.elem, false, at.Index(i)); err != nil {
 			return err
 		}
 	}

@@ -155,7 +155,7 @@ func (w *limitWalk) listItems(v reflect.Value, n *tnode, depth int) error {
 	}
 	if !w.visits(n.elem) {
 		if v.Len() > 0 && w.l.MaxDepth > 0 && depth+1 > w.l.MaxDepth {
-			return newError(ErrLimit, (*pathNode)(nil).index(0), "%s nests deeper than the limit of %d levels", w.what, w.l.MaxDepth)
+			return newError(ErrLimit, (*pathNode)(nil).Index(0), "%s nests deeper than the limit of %d levels", w.what, w.l.MaxDepth)
 		}
 		return nil
 	}

@@ -9,22 +9,6 @@ import (
 // it returns through puts its own step in front: a walk that succeeds
 // allocates nothing for paths.
 
-// under puts an error's path under a step.
-func under(err error, s Step) error {
-	if e, ok := err.(*Error); ok {
-		e.Path = append(Path{s}, e.Path...)
-	}
-	return err
-}
-
-// underPath puts an error's path under a path.
-func underPath(err error, at *pathNode) error {
-	if e, ok := err.(*Error); ok && at != nil {
-		e.Path = append(at.path(), e.Path...)
-	}
-	return err
-}
-
 // keyStepOf renders a merge-list element's key as a path step, as
 // keySet.step does for its JSON.
 func keyStepOf(e reflect.Value, en *tnode, ks keySet) Step {

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
+
 	"encoding"
 	"encoding/json"
 	"reflect"
@@ -236,7 +238,7 @@ type typedRoot struct {
 func rootFor(typ reflect.Type) (typedRoot, error) {
 	st, err := reflectschema.Of(typ)
 	if err != nil {
-		return typedRoot{}, &Error{Kind: ErrSchema, Msg: err.Error(), err: err}
+		return typedRoot{}, errpath.Wrap(ErrSchema, err.Error(), err)
 	}
 	if st.Kind != reflectschema.Struct {
 		return typedRoot{}, &Error{Kind: ErrSchema, Msg: "type " + typ.String() + " is not a struct or a pointer to one (schema kind " + st.Kind.String() + ")"}

@@ -17,7 +17,7 @@ func untypedFromJSON(x any, at *pathNode) (any, error) {
 		out := make(map[string]any, len(x))
 		var first keyedErr
 		for k, e := range x {
-			v, err := untypedFromJSON(e, at.field(k))
+			v, err := untypedFromJSON(e, at.Field(k))
 			first.keep(k, err)
 			out[k] = v
 		}
@@ -28,7 +28,7 @@ func untypedFromJSON(x any, at *pathNode) (any, error) {
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			v, err := untypedFromJSON(e, at.index(i))
+			v, err := untypedFromJSON(e, at.Index(i))
 			if err != nil {
 				return nil, err
 			}

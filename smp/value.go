@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -183,7 +185,7 @@ func decodeObject(data []byte, what string) (map[string]any, error) {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, &Error{Kind: ErrInvalidJSON, Msg: what + " is not valid JSON: " + prose(err.Error()), err: err}
+		return nil, errpath.Wrap(ErrInvalidJSON, what+" is not valid JSON: "+prose(err.Error()), err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, &Error{Kind: ErrInvalidJSON, Msg: what + " has data after its JSON value"}
@@ -241,7 +243,7 @@ func (c *goConv) value(v any, at *pathNode) (any, error) {
 		out := make(map[string]any, len(v))
 		if c.sorted {
 			for _, key := range sortedKeys(v) {
-				e, err := c.value(v[key], at.field(key))
+				e, err := c.value(v[key], at.Field(key))
 				if err != nil {
 					return nil, err
 				}
@@ -250,7 +252,7 @@ func (c *goConv) value(v any, at *pathNode) (any, error) {
 			return out, nil
 		}
 		for key, e := range v {
-			e, err := c.value(e, at.field(key))
+			e, err := c.value(e, at.Field(key))
 			if err != nil {
 				return nil, err
 			}
@@ -265,7 +267,7 @@ func (c *goConv) value(v any, at *pathNode) (any, error) {
 		defer c.up(k)
 		out := make([]any, len(v))
 		for i, e := range v {
-			e, err := c.value(e, at.index(i))
+			e, err := c.value(e, at.Index(i))
 			if err != nil {
 				return nil, err
 			}
