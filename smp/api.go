@@ -2,6 +2,8 @@ package smp
 
 import (
 	"strconv"
+
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // JSONMap is a JSON object decoded into Go values, as in Kubernetes'
@@ -25,7 +27,7 @@ func ApplyJSON(original, patch []byte, dataStruct any, opts ...Option) ([]byte, 
 		return nil, err
 	}
 	defer release()
-	pm, err := decodeLimited(patch, "patch", cfg.limits)
+	pm, err := jsonval.DecodeLimited(patch, "patch", cfg.limits)
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +35,7 @@ func ApplyJSON(original, patch []byte, dataStruct any, opts ...Option) ([]byte, 
 	if err != nil {
 		return nil, err
 	}
-	return appendJSON(make([]byte, 0, len(original)+len(patch)), res)
+	return jsonval.AppendJSON(make([]byte, 0, len(original)+len(patch)), res)
 }
 
 // decodeOriginal reads the document to patch lazily: its values stay raw
@@ -42,15 +44,15 @@ func ApplyJSON(original, patch []byte, dataStruct any, opts ...Option) ([]byte, 
 func decodeOriginal(data []byte, l Limits) (doc map[string]any, release func(), err error) {
 	release = func() {}
 	if l.MaxBytes > 0 && len(data) > l.MaxBytes {
-		doc, err = decodeLimited(data, "original document", l)
+		doc, err = jsonval.DecodeLimited(data, "original document", l)
 		return doc, release, err
 	}
-	if raw, ends, ok := scanRaw(data, l); ok {
+	if raw, ends, ok := jsonval.ScanRaw(data, l); ok {
 		// Until the result is written: it copies the raw values it keeps.
-		release = registerEnds(raw, ends)
-		return expand(raw).(map[string]any), release, nil
+		release = jsonval.RegisterEnds(raw, ends)
+		return jsonval.Expand(raw).(map[string]any), release, nil
 	}
-	doc, err = decodeLimited(data, "original document", l)
+	doc, err = jsonval.DecodeLimited(data, "original document", l)
 	return doc, release, err
 }
 
@@ -83,7 +85,7 @@ func ApplyMap(original, patch JSONMap, dataStruct any, opts ...Option) (JSONMap,
 	if err != nil {
 		return nil, err
 	}
-	return JSONMap(toGo(res).(map[string]any)), nil
+	return JSONMap(jsonval.ToGo(res).(map[string]any)), nil
 }
 
 // DiffJSON returns the patch that turns original into modified, with the
@@ -95,11 +97,11 @@ func DiffJSON(original, modified []byte, dataStruct any, opts ...Option) ([]byte
 	if err != nil {
 		return nil, err
 	}
-	om, err := decodeLimited(original, "original document", cfg.limits)
+	om, err := jsonval.DecodeLimited(original, "original document", cfg.limits)
 	if err != nil {
 		return nil, err
 	}
-	mm, err := decodeLimited(modified, "modified document", cfg.limits)
+	mm, err := jsonval.DecodeLimited(modified, "modified document", cfg.limits)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +109,7 @@ func DiffJSON(original, modified []byte, dataStruct any, opts ...Option) ([]byte
 	if err != nil {
 		return nil, err
 	}
-	return encode(p)
+	return jsonval.Encode(p)
 }
 
 // twoWay diffs decoded documents and checks the preconditions.
@@ -141,7 +143,7 @@ func DiffMap(original, modified JSONMap, dataStruct any, opts ...Option) (JSONMa
 	if err != nil {
 		return nil, err
 	}
-	return JSONMap(toGo(p).(map[string]any)), nil
+	return JSONMap(jsonval.ToGo(p).(map[string]any)), nil
 }
 
 // ThreeWayJSON returns the patch that brings current to modified while
@@ -159,7 +161,7 @@ func ThreeWayJSON(original, modified, current []byte, dataStruct any, opts ...Op
 		data []byte
 		what string
 	}{{original, "original document"}, {modified, "modified document"}, {current, "current document"}} {
-		if docs[i], err = decodeLimited(in.data, in.what, cfg.limits); err != nil {
+		if docs[i], err = jsonval.DecodeLimited(in.data, in.what, cfg.limits); err != nil {
 			return nil, err
 		}
 	}
@@ -167,7 +169,7 @@ func ThreeWayJSON(original, modified, current []byte, dataStruct any, opts ...Op
 	if err != nil {
 		return nil, err
 	}
-	return encode(p)
+	return jsonval.Encode(p)
 }
 
 // PatchesConflict reports whether two patches for the same type set a
@@ -195,7 +197,7 @@ func fromGoPair(a, b map[string]any, whatA, whatB string, cfg *config) (map[stri
 		m    map[string]any
 		what string
 	}{{a, whatA}, {b, whatB}} {
-		v, err := fromGo(in.m, in.what)
+		v, err := jsonval.FromGo(in.m, in.what)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -203,7 +205,7 @@ func fromGoPair(a, b map[string]any, whatA, whatB string, cfg *config) (map[stri
 		if m == nil {
 			m = map[string]any{}
 		}
-		if err := checkLimits(m, cfg.limits, in.what); err != nil {
+		if err := jsonval.CheckLimits(m, cfg.limits, in.what); err != nil {
 			return nil, nil, err
 		}
 		out[i] = m

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // applier merges a patch into a document. It never changes either input:
@@ -28,21 +29,21 @@ func (a *applier) mergeValue(ov any, present bool, pv any, s slot, at *pathNode)
 		return pv, true, nil
 	}
 	if s.Undeclared && present {
-		ov = expand(ov)
+		ov = jsonval.Expand(ov)
 		if err := unknownMerge(a.cfg, ov, pv, s, at); err != nil {
 			return nil, false, err
 		}
 	}
 	switch p := pv.(type) {
 	case map[string]any:
-		om, _ := expand(ov).(map[string]any)
+		om, _ := jsonval.Expand(ov).(map[string]any)
 		return a.mergeObject(om, p, s, s.Patch.Strategy == reflectschema.Replace, at)
 	case []any:
 		if k == reflectschema.Untyped || !s.IsMergeList() {
 			l, err := a.finalizeList(p, s, at)
 			return l, true, err
 		}
-		ol, isList := expand(ov).([]any)
+		ol, isList := jsonval.Expand(ov).([]any)
 		l, err := a.mergeList(listInput{orig: ol, origPresent: present && isList, patch: p, inPatch: true}, s, at)
 		return l, true, err
 	}
@@ -96,7 +97,7 @@ func (a *applier) mergeName(res, pm map[string]any, p objectPatch, name string, 
 		return nil
 	}
 	directed := p.directed(name)
-	if !directed && isScalar(pv) {
+	if !directed && jsonval.IsScalar(pv) {
 		// The common leaf: no path is built unless it is wrong.
 		if err := a.checkType(pv, c, nil); err != nil {
 			return a.checkType(pv, c, at.Field(name))
@@ -123,11 +124,11 @@ func (a *applier) mergeName(res, pm map[string]any, p objectPatch, name string, 
 		return err
 	}
 	ov, present := res[name]
-	ov = expand(ov)
+	ov = jsonval.Expand(ov)
 	if ol, isList := ov.([]any); isList {
 		in.orig, in.origPresent = ol, true
 	} else if present && ov != nil {
-		return newError(ErrTypeMismatch, cat, "directives for a list, but the document holds %s", kindOf(ov).withArticle())
+		return newError(ErrTypeMismatch, cat, "directives for a list, but the document holds %s", jsonval.KindOf(ov).WithArticle())
 	}
 	if !in.origPresent && !inPatch {
 		return nil // ordering or deleting in a list that is not there
@@ -177,7 +178,7 @@ func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (obj
 			c := s.Child(list)
 			l, ok := v.([]any)
 			if !ok {
-				first.keep(k, newError(ErrInvalidDirective, at.Field(k), "%s must be a list, not %s", k, kindOf(v).withArticle()))
+				first.keep(k, newError(ErrInvalidDirective, at.Field(k), "%s must be a list, not %s", k, jsonval.KindOf(v).WithArticle()))
 				continue
 			}
 			if !c.IsMergeList() && !a.orderAnywhere(kind, c) {
@@ -238,7 +239,7 @@ func (p objectPatch) listInput(pm map[string]any, name string, at *pathNode) (li
 	if inPatch {
 		pl, ok := pv.([]any)
 		if !ok {
-			return in, newError(ErrTypeMismatch, at.Field(name), "expected an array for a merge list, found %s", kindOf(pv).withArticle())
+			return in, newError(ErrTypeMismatch, at.Field(name), "expected an array for a merge list, found %s", jsonval.KindOf(pv).WithArticle())
 		}
 		in.patch = pl
 	}
@@ -269,17 +270,17 @@ func (a *applier) retainKeys(res, pm map[string]any, s slot, at *pathNode) error
 	}
 	list, ok := raw.([]any)
 	if !ok {
-		return newError(ErrInvalidDirective, dat, "%s must be a list of field names, not %s", keyRetainKeys, kindOf(raw).withArticle())
+		return newError(ErrInvalidDirective, dat, "%s must be a list of field names, not %s", keyRetainKeys, jsonval.KindOf(raw).WithArticle())
 	}
 	keep := make(map[string]bool, len(list))
 	for _, v := range list {
 		name, ok := v.(string)
 		if !ok {
-			return newError(ErrInvalidDirective, dat, "%s must list field names, found %s", keyRetainKeys, kindOf(v).withArticle())
+			return newError(ErrInvalidDirective, dat, "%s must list field names, found %s", keyRetainKeys, jsonval.KindOf(v).WithArticle())
 		}
 		keep[name] = true
 	}
-	for _, k := range sortedKeys(pm) { // sorted: the first bad field is reported, always the same
+	for _, k := range jsonval.SortedKeys(pm) { // sorted: the first bad field is reported, always the same
 		v := pm[k]
 		if kind, _ := classify(k); kind != notDirective && kind != dirUnknown {
 			continue
@@ -336,12 +337,4 @@ func (a *applier) finalizeList(p []any, s slot, at *pathNode) ([]any, error) {
 		}
 	}
 	return out, nil
-}
-
-func isScalar(v any) bool {
-	switch v.(type) {
-	case map[string]any, []any:
-		return false
-	}
-	return true
 }

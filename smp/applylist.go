@@ -2,6 +2,8 @@ package smp
 
 import (
 	"strconv"
+
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // listInput is everything a patch says about one merge list: the live
@@ -25,11 +27,11 @@ func (a *applier) mergeList(in listInput, s slot, at *pathNode) ([]any, error) {
 		return a.mergeObjectList(in, s, at)
 	}
 	for i, v := range in.orig {
-		if r, ok := v.(rawJSON); ok {
+		if r, ok := v.(jsonval.Raw); ok {
 			if i == 0 {
 				in.orig = append([]any(nil), in.orig...)
 			}
-			in.orig[i] = expand(r)
+			in.orig[i] = jsonval.Expand(r)
 		}
 	}
 	return a.mergeScalarList(in, s, at)
@@ -41,7 +43,7 @@ func (a *applier) mergeList(in listInput, s slot, at *pathNode) ([]any, error) {
 func scalarIDs(l []any) []string {
 	ids := make([]string, len(l))
 	for i, v := range l {
-		id, ok := scalarKey(v)
+		id, ok := jsonval.ScalarKey(v)
 		if !ok {
 			id = "\x02" + strconv.Itoa(i)
 		}
@@ -55,9 +57,9 @@ func scalarIDs(l []any) []string {
 func (a *applier) patchScalarIDs(l []any, es slot, what string, at *pathNode) ([]string, error) {
 	ids := make([]string, len(l))
 	for i, v := range l {
-		id, ok := scalarKey(v)
+		id, ok := jsonval.ScalarKey(v)
 		if !ok {
-			return nil, newError(ErrMixedList, at.Index(i), "%s of scalars holds %s", what, kindOf(v).withArticle())
+			return nil, newError(ErrMixedList, at.Index(i), "%s of scalars holds %s", what, jsonval.KindOf(v).WithArticle())
 		}
 		if err := a.checkType(v, es, at.Index(i)); err != nil {
 			return nil, err

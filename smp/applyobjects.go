@@ -1,5 +1,7 @@
 package smp
 
+import "github.com/typedpatch/typedpatch/smp/internal/jsonval"
+
 // patchElem is one element of a patch list of objects.
 type patchElem struct {
 	body      map[string]any // the element without $patch and $patchMergeKey
@@ -23,7 +25,7 @@ func (a *applier) parseObjectElems(l []any, lk listKeys, keyless, order bool, at
 	for i, e := range l {
 		m, ok := e.(map[string]any)
 		if !ok {
-			return nil, newError(ErrMixedList, at.Index(i), "merge list of objects holds %s", kindOf(e).withArticle())
+			return nil, newError(ErrMixedList, at.Index(i), "merge list of objects holds %s", jsonval.KindOf(e).WithArticle())
 		}
 		pe := patchElem{body: m}
 		if raw, ok := m[keyPatch]; ok {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // checkType reports a patch value whose JSON type or range does not fit
@@ -32,7 +33,7 @@ func (a *applier) checkType(v any, s slot, at *pathNode) error {
 		return checkScalar(v, s, at)
 	}
 	if want != "" {
-		return newError(ErrTypeMismatch, at, "expected %s for %s, found %s", want, s.Type, kindOf(v).withArticle())
+		return newError(ErrTypeMismatch, at, "expected %s for %s, found %s", want, s.Type, jsonval.KindOf(v).WithArticle())
 	}
 	return nil
 }
@@ -47,7 +48,7 @@ func checkScalar(v any, s slot, at *pathNode) error {
 	if s.Quoted && gk != reflect.String {
 		str, ok := v.(string)
 		if !ok {
-			return newError(ErrTypeMismatch, at, "expected a quoted %s for %s, found %s", gk, s.Type, kindOf(v).withArticle())
+			return newError(ErrTypeMismatch, at, "expected a quoted %s for %s, found %s", gk, s.Type, jsonval.KindOf(v).WithArticle())
 		}
 		if gk == reflect.Bool {
 			if str != "true" && str != "false" {
@@ -60,12 +61,12 @@ func checkScalar(v any, s slot, at *pathNode) error {
 	if s.Type.Go == jsonNumberType {
 		// json.Number is a string type that encodes as a number.
 		if _, ok := v.(json.Number); !ok {
-			return newError(ErrTypeMismatch, at, "expected a number for %s, found %s", s.Type, kindOf(v).withArticle())
+			return newError(ErrTypeMismatch, at, "expected a number for %s, found %s", s.Type, jsonval.KindOf(v).WithArticle())
 		}
 		return nil
 	}
 	mismatch := func(want string) error {
-		return newError(ErrTypeMismatch, at, "expected %s for %s, found %s", want, s.Type, kindOf(v).withArticle())
+		return newError(ErrTypeMismatch, at, "expected %s for %s, found %s", want, s.Type, jsonval.KindOf(v).WithArticle())
 	}
 	switch gk {
 	case reflect.String:
@@ -127,5 +128,5 @@ func describe(v any) string {
 	case nil, bool:
 		return fmt.Sprint(v)
 	}
-	return "a " + kindOf(v).String()
+	return "a " + jsonval.KindOf(v).String()
 }

@@ -7,13 +7,14 @@ import (
 	"strconv"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // checkJSONScalar checks a scalar against a schema without a Go type (one
 // read from OpenAPI): its JSON type, and the range its format sets.
 func checkJSONScalar(v any, t *reflectschema.Type, at *pathNode) error {
 	mismatch := func(want string) error {
-		return newError(ErrTypeMismatch, at, "expected %s for %s, found %s", want, t, kindOf(v).withArticle())
+		return newError(ErrTypeMismatch, at, "expected %s for %s, found %s", want, t, jsonval.KindOf(v).WithArticle())
 	}
 	switch t.JSONType {
 	case reflectschema.JSONString:

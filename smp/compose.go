@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // Compose returns one patch with the effect of applying patches in order
@@ -44,7 +45,7 @@ func ComposeJSON(dataStruct any, patches ...[]byte) ([]byte, error) {
 	}
 	pms := make([]map[string]any, len(patches))
 	for i, p := range patches {
-		if pms[i], err = decodeLimited(p, patchName(i), cfg.limits); err != nil {
+		if pms[i], err = jsonval.DecodeLimited(p, patchName(i), cfg.limits); err != nil {
 			return nil, err
 		}
 	}
@@ -52,7 +53,7 @@ func ComposeJSON(dataStruct any, patches ...[]byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return encode(m)
+	return jsonval.Encode(m)
 }
 
 // ComposeMap is [Compose] on decoded patches, for a data struct or a
@@ -66,14 +67,14 @@ func ComposeMap(dataStruct any, patches ...JSONMap) (JSONMap, error) {
 	}
 	pms := make([]map[string]any, len(patches))
 	for i, p := range patches {
-		v, err := fromGo(map[string]any(p), patchName(i))
+		v, err := jsonval.FromGo(map[string]any(p), patchName(i))
 		if err != nil {
 			return nil, err
 		}
 		if pms[i], _ = v.(map[string]any); pms[i] == nil {
 			pms[i] = map[string]any{}
 		}
-		if err := checkLimits(pms[i], cfg.limits, patchName(i)); err != nil {
+		if err := jsonval.CheckLimits(pms[i], cfg.limits, patchName(i)); err != nil {
 			return nil, err
 		}
 	}
@@ -81,7 +82,7 @@ func ComposeMap(dataStruct any, patches ...JSONMap) (JSONMap, error) {
 	if err != nil {
 		return nil, err
 	}
-	return JSONMap(toGo(m).(map[string]any)), nil
+	return JSONMap(jsonval.ToGo(m).(map[string]any)), nil
 }
 
 func patchName(i int) string { return "patch " + itoa(i+1) }
@@ -240,7 +241,7 @@ func stringSet(l []any) map[string]bool {
 
 func keysAsAny(m map[string]any) []any {
 	out := make([]any, 0, len(m))
-	for _, k := range sortedKeys(m) {
+	for _, k := range jsonval.SortedKeys(m) {
 		out = append(out, k)
 	}
 	return out

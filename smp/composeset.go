@@ -1,5 +1,7 @@
 package smp
 
+import "github.com/typedpatch/typedpatch/smp/internal/jsonval"
+
 // setOp is what a patch does to one value of a merge list of scalars.
 type setOp struct {
 	v   any
@@ -40,7 +42,7 @@ func (c *composer) scalarList(a, b fieldPart, s slot, at *pathNode) (fieldPart, 
 		// b merges no list, so a's repeated values stay repeated.
 		l, _ := a.val.([]any)
 		for _, v := range l {
-			id, _ := scalarKey(v)
+			id, _ := jsonval.ScalarKey(v)
 			copies[id]++
 		}
 	}
@@ -84,7 +86,7 @@ func countAdds(ops map[string]*setOp) int {
 func repeated(order []any, copies map[string]int) []any {
 	out := make([]any, 0, len(order))
 	for _, v := range order {
-		id, _ := scalarKey(v)
+		id, _ := jsonval.ScalarKey(v)
 		for range max(copies[id], 1) {
 			out = append(out, v)
 		}
@@ -99,14 +101,14 @@ func readSet(p fieldPart) (listSide, map[string]*setOp) {
 	ops := map[string]*setOp{}
 	l, _ := p.val.([]any)
 	for _, v := range l {
-		id, _ := scalarKey(v)
+		id, _ := jsonval.ScalarKey(v)
 		if ops[id] == nil {
 			ops[id] = &setOp{v: v, add: true}
 			side.merged = append(side.merged, id)
 		}
 	}
 	for _, v := range p.dels {
-		id, _ := scalarKey(v)
+		id, _ := jsonval.ScalarKey(v)
 		if ops[id] == nil {
 			ops[id] = &setOp{v: v}
 		}
@@ -117,7 +119,7 @@ func readSet(p fieldPart) (listSide, map[string]*setOp) {
 		side.live[id] = o.add && !o.del
 	}
 	for _, v := range p.order {
-		id, _ := scalarKey(v)
+		id, _ := jsonval.ScalarKey(v)
 		if !side.elems[id] {
 			side.elems[id] = true
 			side.order = append(side.order, id)

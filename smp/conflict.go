@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // conflicts finds where two patches of one type set the same field
@@ -31,13 +32,13 @@ func (c *conflicts) values(left, right any, s slot, at *pathNode) bool {
 		}
 		lm, lok := l[keyPatch]
 		rm, rok := r[keyPatch]
-		if (lok || rok) && (lok != rok || !equalJSON(lm, rm)) {
+		if (lok || rok) && (lok != rok || !jsonval.Equal(lm, rm)) {
 			return c.found(at)
 		}
 		if s.Patch.Strategy == reflectschema.Replace {
 			return false
 		}
-		for _, k := range sortedKeys(l) {
+		for _, k := range jsonval.SortedKeys(l) {
 			rv, ok := r[k]
 			if !ok {
 				continue
@@ -57,7 +58,7 @@ func (c *conflicts) values(left, right any, s slot, at *pathNode) bool {
 		}
 		return c.lists(l, r, s, at)
 	}
-	if !equalJSON(left, right) {
+	if !jsonval.Equal(left, right) {
 		return c.found(at)
 	}
 	return false
@@ -69,7 +70,7 @@ func (c *conflicts) lists(l, r []any, s slot, at *pathNode) bool {
 			return false // merging sets of scalars cannot conflict
 		}
 		if hasReplaceMarker(l) || hasReplaceMarker(r) {
-			if !equalJSON(l, r) {
+			if !jsonval.Equal(l, r) {
 				return c.found(at)
 			}
 			return false
@@ -95,7 +96,7 @@ func (c *conflicts) lists(l, r []any, s slot, at *pathNode) bool {
 	if len(l) != len(r) {
 		return c.found(at)
 	}
-	if len(l) > 0 && kindOf(l[0]) != jsonObject {
+	if len(l) > 0 && jsonval.KindOf(l[0]) != jsonval.KindObject {
 		li, ri := scalarIDs(l), scalarIDs(r)
 		slices.Sort(li)
 		slices.Sort(ri)

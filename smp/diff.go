@@ -1,9 +1,8 @@
 package smp
 
 import (
-	"slices"
-
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // differ computes a patch from one document to another, the way
@@ -71,13 +70,13 @@ func (d *differ) diffObject(om, mm map[string]any, s slot, at *pathNode) (patch 
 	patch = map[string]any{}
 	buildRetain := s.Patch.RetainKeys && d.cfg.directives.understood(dirRetainKeys)
 	var retain []any
-	for _, k := range sortedKeys(mm) {
+	for _, k := range jsonval.SortedKeys(mm) {
 		mv := mm[k]
 		if buildRetain && mv != nil {
 			retain = append(retain, k)
 		}
 		ov, ok := om[k]
-		if !ok || kindOf(ov) != kindOf(mv) {
+		if !ok || jsonval.KindOf(ov) != jsonval.KindOf(mv) {
 			if !d.ignoreChanges() {
 				c := s.Child(k)
 				if setWithDuplicates(mv, c) {
@@ -163,7 +162,7 @@ func (d *differ) repeatReplaced(patch map[string]any, k string, mv any, c slot) 
 }
 
 func (d *differ) replaceIfChanged(patch map[string]any, k string, ov, mv any) {
-	if !d.ignoreChanges() && !equalJSON(ov, mv) {
+	if !d.ignoreChanges() && !jsonval.Equal(ov, mv) {
 		patch[k] = mv
 	}
 }
@@ -186,13 +185,4 @@ func hasAdditionalField(om, mm map[string]any) bool {
 		}
 	}
 	return false
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"reflect"
 	"slices"
+
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // diffList writes into patch what turns merge list ol into ml: the patch
@@ -101,7 +103,7 @@ func keyable(l []any, def keySet) bool {
 func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s slot, at *pathNode) error {
 	x := d.newObjList(ol, ml, s, at)
 	if x.mustReplace() {
-		if !d.ignoreChanges() && !equalJSON(ol, ml) {
+		if !d.ignoreChanges() && !jsonval.Equal(ol, ml) {
 			patch[k] = replaceList(ml)
 		}
 		return nil
@@ -161,7 +163,7 @@ func (d *differ) deletionOf(m map[string]any, ks keySet) map[string]any {
 // the (first) merge key.
 func sortDeletions(dels []any, ks keySet) []any {
 	slices.SortStableFunc(dels, func(a, b any) int {
-		return cmp.Compare(sortText(a.(map[string]any)[ks.fields[0]]), sortText(b.(map[string]any)[ks.fields[0]]))
+		return cmp.Compare(jsonval.SortText(a.(map[string]any)[ks.fields[0]]), jsonval.SortText(b.(map[string]any)[ks.fields[0]]))
 	})
 	return dels
 }

@@ -3,6 +3,8 @@ package smp
 import (
 	"cmp"
 	"slices"
+
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // Merge lists of scalars, diffed as sets.
@@ -11,8 +13,8 @@ import (
 // object, as the applier does.
 func scalarsOnly(l []any, at *pathNode) error {
 	for i, v := range l {
-		if !hasScalarKey(v) {
-			return newError(ErrMixedList, at.Index(i), "merge list of scalars holds %s", kindOf(v).withArticle())
+		if !jsonval.HasScalarKey(v) {
+			return newError(ErrMixedList, at.Index(i), "merge list of scalars holds %s", jsonval.KindOf(v).WithArticle())
 		}
 	}
 	return nil
@@ -24,7 +26,7 @@ func (d *differ) diffScalarList(patch map[string]any, k string, ol, ml []any) (b
 	oids, mids := scalarIDs(ol), scalarIDs(ml)
 	if !d.keyedOnly() && !keyedSafe(oids, mids) {
 		// A set cannot say how many times a value occurs.
-		return !d.ignoreChanges() && !equalJSON(ol, ml), nil
+		return !d.ignoreChanges() && !jsonval.Equal(ol, ml), nil
 	}
 	inO := make(map[string]bool, len(ol))
 	for _, id := range oids {
@@ -47,7 +49,7 @@ func (d *differ) diffScalarList(patch map[string]any, k string, ol, ml []any) (b
 				dels = append(dels, ol[i])
 			}
 		}
-		slices.SortStableFunc(dels, func(a, b any) int { return cmp.Compare(sortText(a), sortText(b)) })
+		slices.SortStableFunc(dels, func(a, b any) int { return cmp.Compare(jsonval.SortText(a), jsonval.SortText(b)) })
 	}
 	if len(adds) > 0 {
 		patch[k] = adds
@@ -58,7 +60,7 @@ func (d *differ) diffScalarList(patch map[string]any, k string, ol, ml []any) (b
 	// Kubernetes sorts the original list in place before comparing it with
 	// modified, so a reorder into sorted order writes no order and is lost
 	// (docs/compat.md); here any change of order writes it.
-	if len(ml) > 0 && d.wantSetOrder((!d.ignoreDeletions() && len(dels) > 0) || (!d.ignoreChanges() && !equalJSON(ol, ml))) {
+	if len(ml) > 0 && d.wantSetOrder((!d.ignoreDeletions() && len(dels) > 0) || (!d.ignoreChanges() && !jsonval.Equal(ol, ml))) {
 		patch[prefixSetOrder+k] = ml
 	}
 	return false, nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 	"pgregory.net/rapid"
 )
 
@@ -121,7 +122,7 @@ func checkRawID(t *rapid.T, ks keySet, e map[string]any, id string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if raw := ks.rawID(rawJSON(data)); raw != id {
+	if raw := ks.rawID(jsonval.Raw(data)); raw != id {
 		t.Fatalf("%s: raw identity %q, decoded %q", data, raw, id)
 	}
 	if id == "\x02" {

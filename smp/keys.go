@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // keySet is the set of fields that identify merge-list elements. Without
@@ -76,15 +78,15 @@ func appendKeyPart(b []byte, v any, present bool) []byte {
 	if !present {
 		return append(b, 'a')
 	}
-	if r, raw := v.(rawJSON); raw {
-		v = expand(r) // a live element's field, merged but not decoded
+	if r, raw := v.(jsonval.Raw); raw {
+		v = jsonval.Expand(r) // a live element's field, merged but not decoded
 	}
 	switch v := v.(type) {
 	case string:
 		return append(binary.AppendUvarint(append(b, 's'), uint64(len(v))), v...)
 	case json.Number:
 		start := len(b)
-		b = appendNumberKey(append(b, 'n'), string(v))
+		b = jsonval.AppendNumberKey(append(b, 'n'), string(v))
 		if b[start+1] != '?' {
 			return append(b, ';')
 		}
@@ -102,11 +104,11 @@ func appendKeyPart(b []byte, v any, present bool) []byte {
 
 // rawID is id for an object still in raw form: only its key fields are
 // decoded, and nothing is allocated for a one-field key but the identity.
-func (ks keySet) rawID(r rawJSON) string {
+func (ks keySet) rawID(r jsonval.Raw) string {
 	if len(ks.fields) == 1 {
-		var val rawJSON
-		eachRawMember(r, func(k []byte, v rawJSON) bool {
-			if keyIs(k, ks.fields[0]) {
+		var val jsonval.Raw
+		jsonval.EachRawMember(r, func(k []byte, v jsonval.Raw) bool {
+			if jsonval.KeyIs(k, ks.fields[0]) {
 				val = v
 			}
 			return true
@@ -114,13 +116,13 @@ func (ks keySet) rawID(r rawJSON) string {
 		if val == nil {
 			return absentMark
 		}
-		return singleKey(expand(val))
+		return singleKey(jsonval.Expand(val))
 	}
 	vals := make(map[string]any, len(ks.fields))
-	eachRawMember(r, func(k []byte, v rawJSON) bool {
+	jsonval.EachRawMember(r, func(k []byte, v jsonval.Raw) bool {
 		for _, f := range ks.fields {
-			if keyIs(k, f) {
-				vals[f] = expand(v)
+			if jsonval.KeyIs(k, f) {
+				vals[f] = jsonval.Expand(v)
 			}
 		}
 		return true
@@ -135,8 +137,8 @@ func (ks keySet) rawID(r rawJSON) string {
 // string starts with. absentMark and the other marks start with control
 // characters too, so no two values share an identity.
 func singleKey(v any) string {
-	if r, raw := v.(rawJSON); raw {
-		v = expand(r)
+	if r, raw := v.(jsonval.Raw); raw {
+		v = jsonval.Expand(r)
 	}
 	switch v := v.(type) {
 	case string:
@@ -144,9 +146,9 @@ func singleKey(v any) string {
 			return id
 		}
 	case json.Number:
-		return numberKey("\x00n", string(v))
+		return jsonval.NumberKey("\x00n", string(v))
 	}
-	k, _ := scalarKey(v)
+	k, _ := jsonval.ScalarKey(v)
 	return "\x00" + k
 }
 
@@ -162,7 +164,7 @@ func (ks keySet) KeyStep(elem map[string]any) KeyStep {
 		v, ok := elem[f]
 		text := "<absent>"
 		if ok {
-			text = displayText(v)
+			text = jsonval.DisplayText(v)
 		}
 		s = append(s, KeyField{Name: f, Value: text})
 	}
@@ -211,8 +213,8 @@ func (lk listKeys) elementKey(elem map[string]any, d DirectiveSet, at *pathNode)
 			return keySet{}, "", newError(ErrNullMergeKey, at,
 				"merge key field %q is null; a key field cannot identify an element and be removed at once: delete the element and create it anew (docs/format.md)", f)
 		default:
-			if !hasScalarKey(v) {
-				return keySet{}, "", newError(ErrTypeMismatch, at, "merge key field %q is %s, not a scalar", f, kindOf(v).withArticle())
+			if !jsonval.HasScalarKey(v) {
+				return keySet{}, "", newError(ErrTypeMismatch, at, "merge key field %q is %s, not a scalar", f, jsonval.KindOf(v).WithArticle())
 			}
 		}
 	}
@@ -226,7 +228,7 @@ func (lk listKeys) elementKey(elem map[string]any, d DirectiveSet, at *pathNode)
 func (lk listKeys) parseDirective(raw any, at *pathNode) (keySet, error) {
 	list, ok := raw.([]any)
 	if !ok || len(list) == 0 {
-		return keySet{}, newError(ErrInvalidDirective, at, "%s must be a non-empty list of field names, not %s", keyPatchMergeKey, kindOf(raw).withArticle())
+		return keySet{}, newError(ErrInvalidDirective, at, "%s must be a non-empty list of field names, not %s", keyPatchMergeKey, jsonval.KindOf(raw).WithArticle())
 	}
 	allowed := lk.rec
 	if len(allowed) == 0 {
@@ -236,7 +238,7 @@ func (lk listKeys) parseDirective(raw any, at *pathNode) (keySet, error) {
 	for _, v := range list {
 		s, ok := v.(string)
 		if !ok {
-			return keySet{}, newError(ErrInvalidDirective, at, "%s must list field names, found %s", keyPatchMergeKey, kindOf(v).withArticle())
+			return keySet{}, newError(ErrInvalidDirective, at, "%s must list field names, found %s", keyPatchMergeKey, jsonval.KindOf(v).WithArticle())
 		}
 		if !slices.Contains(allowed, s) {
 			return keySet{}, newError(ErrInvalidDirective, at, "%s names %q, which is not a recommended merge key (%s)", keyPatchMergeKey, s, strings.Join(allowed, ","))

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // naiveIndex is listIndex's contract by brute force: every query scans
@@ -128,8 +130,8 @@ func agreesByScan(e any, cands []any, def, ks keySet) int {
 				continue
 			}
 			cv, inC := cm[f]
-			mk, _ := scalarKey(mv)
-			ck, _ := scalarKey(cv)
+			mk, _ := jsonval.ScalarKey(mv)
+			ck, _ := jsonval.ScalarKey(cv)
 			agree = agree && inC && mk == ck
 		}
 		if agree {
@@ -189,23 +191,23 @@ func TestAgreeIndexAgainstScan(t *testing.T) {
 // every member and element of every container is cut where a plain scan
 // cuts it; after release the ends are forgotten.
 func TestSkipValueKnownEnds(t *testing.T) {
-	big := `"` + strings.Repeat("x", 2*skipMin) + `"`
+	big := `"` + strings.Repeat("x", 2*jsonval.SkipMin) + `"`
 	doc := []byte(`{"a":{"b":[` + big + `,{"c":` + big + `},[[` + big + `]]],"d":{"e":` + big + `}}, "f" : [ ` + big + ` , {"g":"}]\"{["} ] }`)
-	raw, ends, ok := scanRaw(doc, DefaultLimits())
+	raw, ends, ok := jsonval.ScanRaw(doc, DefaultLimits())
 	if !ok || len(ends) < 4 {
 		t.Fatalf("scanRaw: ok %v, %d ends recorded", ok, len(ends))
 	}
-	var walk func(r rawJSON, out *[]string)
-	walk = func(r rawJSON, out *[]string) {
+	var walk func(r jsonval.Raw, out *[]string)
+	walk = func(r jsonval.Raw, out *[]string) {
 		switch r[0] {
 		case '{':
-			eachRawMember(r, func(k []byte, v rawJSON) bool {
+			jsonval.EachRawMember(r, func(k []byte, v jsonval.Raw) bool {
 				*out = append(*out, string(k)+"="+string(v))
 				walk(v, out)
 				return true
 			})
 		case '[':
-			eachElement(r, func(v rawJSON) {
+			jsonval.EachElement(r, func(v jsonval.Raw) {
 				*out = append(*out, string(v))
 				walk(v, out)
 			})
@@ -213,13 +215,13 @@ func TestSkipValueKnownEnds(t *testing.T) {
 	}
 	var plain, known []string
 	walk(raw, &plain)
-	release := registerEnds(raw, ends)
-	if _, ok := knownEnd(raw, 0); !ok {
+	release := jsonval.RegisterEnds(raw, ends)
+	if _, ok := jsonval.KnownEnd(raw, 0); !ok {
 		t.Fatal("the document's own end is not known once registered")
 	}
 	walk(raw, &known)
 	release()
-	if _, ok := knownEnd(raw, 0); ok {
+	if _, ok := jsonval.KnownEnd(raw, 0); ok {
 		t.Fatal("the ends are still known after release")
 	}
 	if !slices.Equal(plain, known) {

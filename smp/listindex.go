@@ -1,6 +1,10 @@
 package smp
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
+)
 
 // listIndex indexes a merge list being patched (its identities): which
 // positions are deleted, and per key set the identity of every position
@@ -68,8 +72,8 @@ func idOf(ks keySet, item any) string {
 	case map[string]any:
 		id, _ := ks.id(m)
 		return id
-	case rawJSON:
-		if rawKind(m) == jsonObject {
+	case jsonval.Raw:
+		if jsonval.RawKind(m) == jsonval.KindObject {
 			return ks.rawID(m)
 		}
 	}

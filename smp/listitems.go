@@ -1,5 +1,7 @@
 package smp
 
+import "github.com/typedpatch/typedpatch/smp/internal/jsonval"
+
 // listItems is the live list of a merge list of objects as a list plan
 // (listPlan) reads it: the identities and key fields of its elements. The
 // JSON applier reads JSON values (jsonItems); the typed applier reads Go
@@ -27,13 +29,13 @@ func (j jsonItems) keyField(p int, f string) (any, bool) {
 	case map[string]any:
 		v, ok := m[f]
 		return v, ok
-	case rawJSON:
-		if rawKind(m) != jsonObject {
+	case jsonval.Raw:
+		if jsonval.RawKind(m) != jsonval.KindObject {
 			return nil, false
 		}
-		var val rawJSON
-		eachRawMember(m, func(k []byte, v rawJSON) bool {
-			if keyIs(k, f) {
+		var val jsonval.Raw
+		jsonval.EachRawMember(m, func(k []byte, v jsonval.Raw) bool {
+			if jsonval.KeyIs(k, f) {
 				val = v
 			}
 			return true
@@ -41,7 +43,7 @@ func (j jsonItems) keyField(p int, f string) (any, bool) {
 		if val == nil {
 			return nil, false
 		}
-		return expand(val), true
+		return jsonval.Expand(val), true
 	}
 	return nil, false
 }

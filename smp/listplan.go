@@ -1,6 +1,10 @@
 package smp
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
+)
 
 // listPlan plans the merge of one merge list of objects: from the live
 // list's identities (src), the patch's elements and its orders, which
@@ -81,7 +85,7 @@ func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, er
 		}
 		var om map[string]any
 		if !op.fresh {
-			om, _ = expand(items[op.p]).(map[string]any)
+			om, _ = jsonval.Expand(items[op.p]).(map[string]any)
 		}
 		v, _, err := a.mergeObject(om, op.pe.body, es, false, op.pe.at)
 		if err != nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // TestPlannedIdentity checks the rule a list plan predicts an element's
@@ -52,7 +54,7 @@ func TestPlannedIdentity(t *testing.T) {
 			live = nil
 		case 2:
 			b, _ := json.Marshal(elem(false))
-			live = rawJSON(b)
+			live = jsonval.Raw(b)
 		default:
 			live = elem(false)
 		}
@@ -92,8 +94,8 @@ func TestPlannedIdentity(t *testing.T) {
 }
 
 func asMap(v any) map[string]any {
-	if r, ok := v.(rawJSON); ok {
-		v = expand(r)
+	if r, ok := v.(jsonval.Raw); ok {
+		v = jsonval.Expand(r)
 	}
 	m, _ := v.(map[string]any)
 	return m
@@ -101,7 +103,7 @@ func asMap(v any) map[string]any {
 
 // show prints a raw value as its text.
 func show(v any) any {
-	if r, ok := v.(rawJSON); ok {
+	if r, ok := v.(jsonval.Raw); ok {
 		return string(r)
 	}
 	return v

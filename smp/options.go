@@ -1,5 +1,7 @@
 package smp
 
+import "github.com/typedpatch/typedpatch/smp/internal/jsonval"
+
 // Ordering chooses where a merge places the live list's items that the
 // patch does not mention.
 type Ordering uint8
@@ -47,7 +49,7 @@ func newConfig(opts []Option) *config {
 			o.apply(c)
 		}
 	}
-	c.limits = c.limits.bounded()
+	c.limits = c.limits.Bounded()
 	return c
 }
 
@@ -81,19 +83,13 @@ func WithSkewSafe(skewSafe bool) Option {
 // Limits bounds the input an operation accepts. Zero fields mean no limit,
 // except that no value may nest deeper than 10,000 levels, the ceiling
 // encoding/json's decoder has too: MaxDepth zero or above it means 10,000.
-type Limits struct {
-	// MaxDepth is the deepest nesting of objects and lists.
-	MaxDepth int
-	// MaxBytes is the largest document or patch, in bytes.
-	MaxBytes int
-	// MaxListLength is the longest list.
-	MaxListLength int
-}
+// Its fields are MaxDepth (the deepest nesting of objects and lists),
+// MaxBytes (the largest document or patch, in bytes) and MaxListLength
+// (the longest list).
+type Limits = jsonval.Limits
 
 // DefaultLimits returns the limits used unless WithLimits says otherwise.
-func DefaultLimits() Limits {
-	return Limits{MaxDepth: 1000, MaxBytes: 64 << 20, MaxListLength: 1 << 20}
-}
+func DefaultLimits() Limits { return jsonval.DefaultLimits() }
 
 // WithLimits replaces the default limits.
 func WithLimits(l Limits) Option { return optionFunc(func(c *config) { c.limits = l }) }

@@ -4,6 +4,8 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // How a three-way patch pairs the elements of merge lists with recommended
@@ -339,7 +341,7 @@ func (x *agreeIndex) key(m map[string]any, def string, mask []byte) (string, boo
 		if !ok {
 			return "", false
 		}
-		k, _ := scalarKey(v)
+		k, _ := jsonval.ScalarKey(v)
 		b = strconv.AppendInt(b, int64(len(k)), 10)
 		b = append(append(b, ':'), k...)
 	}

@@ -1,5 +1,7 @@
 package smp
 
+import "github.com/typedpatch/typedpatch/smp/internal/jsonval"
+
 // Patch is a strategic merge patch, as [Diff] and [ThreeWay] make it and
 // [Apply] takes it. It marshals to the Kubernetes wire format with
 // encoding/json (objects with sorted keys) and unmarshals from it. The
@@ -13,7 +15,7 @@ type Patch struct {
 // the empty patch. Errors are *Error with kind ErrInvalidJSON, ErrNotObject
 // or ErrLimit (the default limits apply).
 func ParsePatch(data []byte) (Patch, error) {
-	m, err := decodeLimited(data, "patch", DefaultLimits())
+	m, err := jsonval.DecodeLimited(data, "patch", DefaultLimits())
 	if err != nil {
 		return Patch{}, err
 	}
@@ -25,7 +27,7 @@ func (p Patch) MarshalJSON() ([]byte, error) {
 	if p.m == nil {
 		return []byte("{}"), nil
 	}
-	return encode(p.m)
+	return jsonval.Encode(p.m)
 }
 
 // UnmarshalJSON reads a patch in the wire format, as [ParsePatch] does.
@@ -48,7 +50,7 @@ func (p Patch) Map() map[string]any {
 	if p.m == nil {
 		return map[string]any{}
 	}
-	return toGo(p.m).(map[string]any)
+	return jsonval.ToGo(p.m).(map[string]any)
 }
 
 // String returns the patch in the wire format.

@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // mergePatches combines the deletions half of a three-way patch (a) with
@@ -20,12 +21,12 @@ func (d *differ) mergePatches(a, b map[string]any, s slot, at *pathNode) (map[st
 		res[k] = v
 	}
 	if rk, ok := b[keyRetainKeys]; ok {
-		if ak, ok := res[keyRetainKeys]; ok && !equalJSON(ak, rk) {
+		if ak, ok := res[keyRetainKeys]; ok && !jsonval.Equal(ak, rk) {
 			return nil, newError(ErrRetainKeys, at.Field(keyRetainKeys), "the two halves of a three-way patch disagree on %s", keyRetainKeys)
 		}
 		res[keyRetainKeys] = rk
 	}
-	keys := sortedKeys(b)
+	keys := jsonval.SortedKeys(b)
 	handled, err := d.mergeOrderedLists(res, b, keys, s, at)
 	if err != nil {
 		return nil, err
@@ -86,7 +87,7 @@ func (d *differ) mergePatchField(res, b map[string]any, k string, s slot, at *pa
 	bv := b[k]
 	kind, _ := classify(k)
 	av, ok := res[k]
-	if kind == dirDeleteFromList || bv == nil || !ok || kindOf(av) != kindOf(bv) {
+	if kind == dirDeleteFromList || bv == nil || !ok || jsonval.KindOf(av) != jsonval.KindOf(bv) {
 		res[k] = d.dropDeletions(bv)
 		return nil
 	}

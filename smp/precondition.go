@@ -1,5 +1,7 @@
 package smp
 
+import "github.com/typedpatch/typedpatch/smp/internal/jsonval"
+
 // PreconditionFunc checks a patch before it is returned; a false result
 // fails the operation with an ErrPreconditionFailed error. It receives the
 // patch as a map[string]any, as in Kubernetes.
@@ -39,7 +41,7 @@ func checkPreconditions(patch map[string]any, fns []PreconditionFunc) error {
 	if len(fns) == 0 {
 		return nil
 	}
-	goPatch := toGo(patch)
+	goPatch := jsonval.ToGo(patch)
 	for _, fn := range fns {
 		if fn != nil && !fn(goPatch) {
 			return &Error{Kind: ErrPreconditionFailed, Msg: "precondition failed for the patch"}

@@ -1,9 +1,8 @@
 package smp
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/errpath"
-
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 )
 
 // slot is what the schema says of one position in a document

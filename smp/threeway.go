@@ -1,6 +1,9 @@
 package smp
 
-import "github.com/typedpatch/typedpatch/reflectschema"
+import (
+	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
+)
 
 // A three-way patch brings current to modified while keeping what others
 // changed in current since original: the delta from current to modified
@@ -142,7 +145,7 @@ func checkConflicts(patch, changed map[string]any, s slot, d *differ) error {
 // differently. Nothing changed is no conflict; as in Kubernetes, the
 // root's $patch is no change of its own.
 func (c *conflicts) replaced(repl, changed map[string]any, s slot, at *pathNode) {
-	for _, k := range sortedKeys(changed) {
+	for _, k := range jsonval.SortedKeys(changed) {
 		if kind, _ := classify(k); kind != notDirective && kind != dirUnknown {
 			continue
 		}

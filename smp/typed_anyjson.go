@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"unicode/utf8"
+
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // anyValue converts the dynamic value of an interface: the shapes
@@ -33,21 +35,21 @@ func (e *jsonEnc) anyValue(x any) (any, error) {
 		if x == nil {
 			return nil, nil
 		}
-		k, err := e.downAny(x)
+		k, err := e.DownAny(x)
 		if err != nil {
 			return nil, err
 		}
-		defer e.up(k)
+		defer e.Up(k)
 		return e.anyMap(x)
 	case []any:
 		if x == nil {
 			return nil, nil
 		}
-		k, err := e.downAny(x)
+		k, err := e.DownAny(x)
 		if err != nil {
 			return nil, err
 		}
-		defer e.up(k)
+		defer e.Up(k)
 		out := make([]any, len(x))
 		for i, el := range x {
 			j, err := e.anyValue(el)
@@ -93,7 +95,7 @@ func (e *jsonEnc) anyMap(x map[string]any) (any, error) {
 
 func (e *jsonEnc) anyMapInOrder(x map[string]any) (any, error) {
 	out := make(map[string]any, len(x))
-	for _, k := range sortedKeys(x) {
+	for _, k := range jsonval.SortedKeys(x) {
 		j, err := e.anyValue(x[k])
 		if err != nil {
 			return nil, under(err, FieldStep(wireString(k)))

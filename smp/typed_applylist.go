@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // mergeListTyped merges a merge list into dv (a settable zero value of the
@@ -139,9 +140,9 @@ func (s *structItems) keyID(p int, ks keySet) string {
 			case !ok:
 				return absentMark
 			case f.fast >= fastUint8:
-				return numberKey("\x00n", strconv.FormatUint(v.Uint(), 10))
+				return jsonval.NumberKey("\x00n", strconv.FormatUint(v.Uint(), 10))
 			case f.fast >= fastInt8:
-				return numberKey("\x00n", strconv.FormatInt(v.Int(), 10))
+				return jsonval.NumberKey("\x00n", strconv.FormatInt(v.Int(), 10))
 			}
 			if id, ok := stringKey(v.String()); ok {
 				return id
@@ -199,7 +200,7 @@ func (x *structMerges) merge(op int, dst reflect.Value) error {
 		if err != nil {
 			return underPath(under(err, IndexStep(o.p)), x.src.at)
 		}
-		om, _ = expand(j).(map[string]any)
+		om, _ = jsonval.Expand(j).(map[string]any)
 	}
 	if o.fresh {
 		om = nil

@@ -8,6 +8,8 @@ import (
 	"io"
 	"reflect"
 	"unicode/utf8"
+
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // Values that marshal themselves, to decoded JSON: their own JSON,
@@ -92,7 +94,7 @@ func atomicRaw(v reflect.Value, n *tnode) (any, error) {
 	if m != nil {
 		data, err := m.MarshalJSON()
 		if err == nil && canonicalJSON(data) {
-			return rawJSON(data), nil
+			return jsonval.Raw(data), nil
 		}
 	}
 	x := v.Interface()
@@ -103,7 +105,7 @@ func atomicRaw(v reflect.Value, n *tnode) (any, error) {
 	if err != nil {
 		return nil, newError(ErrInvalidValue, nil, "cannot encode %s: %v", v.Type(), err)
 	}
-	return rawJSON(data), nil
+	return jsonval.Raw(data), nil
 }
 
 // canonicalJSON reports whether json.Marshal would write a marshaller's

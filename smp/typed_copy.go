@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // copyValue deep-copies src into dst, a settable zero value of the same
@@ -78,7 +79,7 @@ func (c *copier) roundTrip(dst, src reflect.Value, n *tnode) error {
 	if err != nil {
 		return err
 	}
-	raw, isRaw := j.(rawJSON)
+	raw, isRaw := j.(jsonval.Raw)
 	if !isRaw || !n.marshaler || dst.Kind() == reflect.Pointer {
 		return fromJSONValue(dst, j, n, false, nil)
 	}

@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // Diff returns the strategic merge patch that turns original into
@@ -299,7 +300,7 @@ func (d *tdiffer) replaceIfChanged(patch *map[string]any, k string, ov, mv refle
 // diffJSONValue is diffValue for values already in decoded form: the body
 // of diffObject's loop, for marshallers and untyped values.
 func (d *tdiffer) diffJSONValue(patch *map[string]any, k string, ov, mv any, c slot) (bool, error) {
-	if kindOf(ov) != kindOf(mv) {
+	if jsonval.KindOf(ov) != jsonval.KindOf(mv) {
 		if !d.ignoreChanges() {
 			if setWithDuplicates(mv, c) {
 				return true, nil
@@ -339,7 +340,7 @@ func (d *tdiffer) diffJSONValue(patch *map[string]any, k string, ov, mv any, c s
 }
 
 func (d *tdiffer) jsonReplaceIfChanged(patch *map[string]any, k string, ov, mv any) {
-	if !d.ignoreChanges() && !equalJSON(ov, mv) {
+	if !d.ignoreChanges() && !jsonval.Equal(ov, mv) {
 		put(patch, k, mv)
 	}
 }

@@ -3,6 +3,8 @@ package smp
 import (
 	"reflect"
 	"slices"
+
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // Diffing typed maps: maps of any key type, their retainKeys, and the
@@ -184,7 +186,7 @@ func (d *tdiffer) mapRetainKeys(patch map[string]any, o, m reflect.Value, n *tno
 	}
 	mm, om := mj.(map[string]any), oj.(map[string]any)
 	var retain []any
-	for _, k := range sortedKeys(mm) {
+	for _, k := range jsonval.SortedKeys(mm) {
 		if mm[k] != nil {
 			retain = append(retain, k)
 		}

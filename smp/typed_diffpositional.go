@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // Positional diffing of typed lists: when element i of one list pairs
@@ -163,7 +164,7 @@ func scalarKeyOf(v reflect.Value, f *tfield) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	k, _ := scalarKey(j)
+	k, _ := jsonval.ScalarKey(j)
 	return k, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // equal reports whether two values of node n encode to the same JSON (as
@@ -115,7 +116,7 @@ func (s *scratch) equalMaps(a, b reflect.Value, n *tnode) bool {
 		return false
 	}
 	jb, err := toJSONValue(b, n, false)
-	return err == nil && equalJSON(ja, jb)
+	return err == nil && jsonval.Equal(ja, jb)
 }
 
 // equalGoMaps compares two non-nil maps entry by entry, key by Go key.
@@ -181,7 +182,7 @@ func (s *scratch) equalOpaque(a, b reflect.Value, n *tnode) bool {
 	if err != nil {
 		return false
 	}
-	return equalJSON(ja, jb)
+	return jsonval.Equal(ja, jb)
 }
 
 // deepEqualGo reports whether two Go values are deeply equal, reading

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // fromJSONValue stores decoded JSON x into dst, a settable zero value of
@@ -19,12 +20,12 @@ func fromJSONValue(dst reflect.Value, x any, n *tnode, quoted bool, at *pathNode
 	if quoted {
 		return unmarshalQuoted(dst, x, at)
 	}
-	if r, ok := x.(rawJSON); ok {
+	if r, ok := x.(jsonval.Raw); ok {
 		// A document's value the patch did not reach (see docJSON).
 		if n.marshaler || n.kind == reflectschema.Untyped {
 			return unmarshalBytes(dst, r, n, at)
 		}
-		x = expand(r)
+		x = jsonval.Expand(r)
 	}
 	if dst.Kind() == reflect.Pointer {
 		if x == nil {
@@ -83,7 +84,7 @@ func fromJSONValue(dst reflect.Value, x any, n *tnode, quoted bool, at *pathNode
 }
 
 func typeMismatch(dst reflect.Value, x any, at *pathNode) error {
-	return newError(ErrTypeMismatch, at, "cannot store %s in %s", kindOf(x).withArticle(), dst.Type())
+	return newError(ErrTypeMismatch, at, "cannot store %s in %s", jsonval.KindOf(x).WithArticle(), dst.Type())
 }
 
 // structFromJSON fills a struct. Keys match fields exactly, then without

@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // checkTypedLimits applies the depth and list-length limits to a typed
@@ -21,7 +22,7 @@ func checkTypedLimits(v reflect.Value, n *tnode, l Limits, what string) error {
 	if !v.IsValid() {
 		return nil
 	}
-	l = l.bounded()
+	l = l.Bounded()
 	if n.depth >= 0 && n.depth <= l.MaxDepth {
 		l.MaxDepth = 0
 	}
@@ -31,12 +32,12 @@ func checkTypedLimits(v reflect.Value, n *tnode, l Limits, what string) error {
 	if l.MaxDepth <= 0 && l.MaxListLength <= 0 {
 		return nil
 	}
-	w := limitWalk{l: l, what: what, s: getScratch(), g: guard{from: trackFrom, what: what}}
+	w := limitWalk{l: l, what: what, s: getScratch(), g: jsonval.NewGuard(jsonval.TrackFrom, what)}
 	defer putScratch(w.s)
 	err := w.walk(v, n, 0)
 	if err != nil {
-		w = limitWalk{l: l, what: what, s: w.s, g: guard{what: what}, sorted: true}
-		w.g.enterRoot(v)
+		w = limitWalk{l: l, what: what, s: w.s, g: jsonval.NewGuard(0, what), sorted: true}
+		w.g.EnterRoot(v)
 		if err2 := w.walk(v, n, 0); err2 != nil {
 			err = err2
 		}
@@ -48,7 +49,7 @@ type limitWalk struct {
 	l      Limits
 	what   string
 	s      *scratch
-	g      guard
+	g      jsonval.Guard
 	sorted bool // maps in key order
 }
 
@@ -71,15 +72,15 @@ func (w *limitWalk) walk(v reflect.Value, n *tnode, depth int) error {
 	}
 	if n.kind == reflectschema.Untyped {
 		// Converted with the walk's guard, which knows the values above.
-		e := jsonEnc{sorted: w.sorted, guard: w.g}
+		e := jsonEnc{sorted: w.sorted, Guard: w.g}
 		j, err := e.value(v, n, false)
 		if err != nil {
-			if guarded(err) {
+			if jsonval.Guarded(err) {
 				return err
 			}
 			return nil // reported where the value is converted
 		}
-		return walkLimits(j, w.l, w.what, depth, nil)
+		return jsonval.WalkLimits(j, w.l, w.what, depth, nil)
 	}
 	v, null := derefNull(v)
 	if null {
@@ -99,7 +100,7 @@ func (w *limitWalk) walk(v reflect.Value, n *tnode, depth int) error {
 // child walks a value one level below depth: tracked for cycles once the
 // walk is deep enough to need it.
 func (w *limitWalk) child(v reflect.Value, n *tnode, depth int) error {
-	if depth < w.g.from {
+	if !w.g.Tracks(depth) {
 		return w.walk(v, n, depth+1)
 	}
 	return w.tracked(v, n, depth+1)
@@ -171,12 +172,12 @@ func (w *limitWalk) listItems(v reflect.Value, n *tnode, depth int) error {
 // slice is remembered on the way down, so that a value containing itself
 // fails.
 func (w *limitWalk) tracked(v reflect.Value, n *tnode, depth int) error {
-	k, err := w.g.track(v)
+	k, err := w.g.Track(v)
 	if err != nil {
 		return err
 	}
 	err = w.walk(v, n, depth)
-	w.g.untrack(k)
+	w.g.Untrack(k)
 	return err
 }
 
@@ -188,7 +189,7 @@ func (w *limitWalk) mapInOrder(v reflect.Value, n *tnode, depth int) error {
 	}
 	for _, e := range entries {
 		var err error
-		if depth < w.g.from {
+		if !w.g.Tracks(depth) {
 			err = w.walk(v.MapIndex(e.key), n.elem, depth+1)
 		} else {
 			err = w.tracked(v.MapIndex(e.key), n.elem, depth+1)
@@ -214,9 +215,9 @@ func composite(n *tnode) bool {
 // checkDecodedLimits is checkLimits for a decoded value, with the path of
 // a failure made only when one happens: the first in key order.
 func checkDecodedLimits(v any, l Limits, what string) error {
-	l = l.bounded()
+	l = l.Bounded()
 	if err := decodedLimits(v, l, what, 0); err != nil {
-		return walkLimits(v, l, what, 0, nil)
+		return jsonval.WalkLimits(v, l, what, 0, nil)
 	}
 	return nil
 }

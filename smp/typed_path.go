@@ -2,6 +2,8 @@ package smp
 
 import (
 	"reflect"
+
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // The typed walkers build no path on their way down. An error is made
@@ -18,7 +20,7 @@ func keyStepOf(e reflect.Value, en *tnode, ks keySet) Step {
 		if f := en.byName[name]; f != nil {
 			if v, ok := fieldValue(e, f); ok {
 				if j, err := toJSONValue(v, f.node, f.quoted); err == nil {
-					text = displayText(j)
+					text = jsonval.DisplayText(j)
 				}
 			}
 		}

@@ -1,8 +1,6 @@
 package smp
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/errpath"
-
 	"encoding"
 	"encoding/json"
 	"reflect"
@@ -13,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 )
 
 // tnode is what the typed walkers know of one schema type, computed once:

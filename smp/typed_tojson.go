@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // toJSONValue converts a Go value of node n into decoded JSON: what
@@ -27,7 +28,7 @@ func docJSON(v reflect.Value, n *tnode, quoted bool) (any, error) {
 }
 
 func convertValue(raw bool, v reflect.Value, n *tnode, quoted bool) (any, error) {
-	e := jsonEnc{raw: raw, guard: newGuard(trackFrom)}
+	e := jsonEnc{raw: raw, Guard: jsonval.NewGuard(jsonval.TrackFrom, "")}
 	j, err := e.value(v, n, quoted)
 	if err != nil {
 		return nil, again(raw, err, func(e *jsonEnc) error { _, err := e.value(v, n, quoted); return err })
@@ -42,7 +43,7 @@ func listToJSON(v reflect.Value, n *tnode) ([]any, error) { return convertList(f
 func docListJSON(v reflect.Value, n *tnode) ([]any, error) { return convertList(true, v, n) }
 
 func convertList(raw bool, v reflect.Value, n *tnode) ([]any, error) {
-	e := jsonEnc{raw: raw, guard: newGuard(trackFrom)}
+	e := jsonEnc{raw: raw, Guard: jsonval.NewGuard(jsonval.TrackFrom, "")}
 	l, err := e.list(v, n)
 	if err != nil {
 		return nil, again(raw, err, func(e *jsonEnc) error { _, err := e.list(v, n); return err })
@@ -55,7 +56,7 @@ func convertList(raw bool, v reflect.Value, n *tnode) ([]any, error) {
 // reported is the same every time: the first in key order, a cycle at
 // its shortest path.
 func again(raw bool, err error, run func(*jsonEnc) error) error {
-	e := jsonEnc{raw: raw, sorted: true, guard: newGuard(0)}
+	e := jsonEnc{raw: raw, sorted: true, Guard: jsonval.NewGuard(0, "")}
 	if err2 := run(&e); err2 != nil {
 		return err2
 	}
@@ -66,28 +67,28 @@ func again(raw bool, err error, run func(*jsonEnc) error) error {
 // as bytes, sorted visits maps in key order.
 type jsonEnc struct {
 	raw, sorted bool
-	guard
+	jsonval.Guard
 }
 
 // child converts a value below the top, one level deeper: past the
 // guard's depth, tracked for cycles.
 func (e *jsonEnc) child(v reflect.Value, n *tnode, quoted bool) (any, error) {
-	if e.depth >= e.from {
+	if !e.Shallow() {
 		return e.tracked(v, n, quoted)
 	}
-	e.depth++
+	e.Step(1)
 	j, err := e.value(v, n, quoted)
-	e.depth--
+	e.Step(-1)
 	return j, err
 }
 
 func (e *jsonEnc) tracked(v reflect.Value, n *tnode, quoted bool) (any, error) {
-	k, err := e.down(v)
+	k, err := e.Down(v)
 	if err != nil {
 		return nil, err
 	}
 	j, err := e.value(v, n, quoted)
-	e.up(k)
+	e.Up(k)
 	return j, err
 }
 

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"strconv"
+
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // Decoded JSON into values that unmarshal themselves, byte slices,
@@ -78,7 +80,7 @@ func unmarshalAtomic(dst reflect.Value, x any, n *tnode, at *pathNode) error {
 	if !n.unmarshal {
 		return unmarshalDelegate(dst, x, at)
 	}
-	data, err := encode(x)
+	data, err := jsonval.Encode(x)
 	if err != nil {
 		return newError(ErrInvalidValue, at, "%v", err)
 	}
@@ -90,7 +92,7 @@ func unmarshalAtomic(dst reflect.Value, x any, n *tnode, at *pathNode) error {
 
 // unmarshalDelegate decodes x's encoding into dst with json.Unmarshal.
 func unmarshalDelegate(dst reflect.Value, x any, at *pathNode) error {
-	data, err := encode(x)
+	data, err := jsonval.Encode(x)
 	if err != nil {
 		return newError(ErrInvalidValue, at, "%v", err)
 	}
@@ -107,7 +109,7 @@ func unmarshalQuoted(dst reflect.Value, x any, at *pathNode) error {
 		wt, _ = quotedWrappers.LoadOrStore(t, reflect.StructOf([]reflect.StructField{{Name: "V", Type: t, Tag: `json:"v,string"`}}))
 	}
 	w := reflect.New(wt.(reflect.Type))
-	data, err := encode(map[string]any{"v": x})
+	data, err := jsonval.Encode(map[string]any{"v": x})
 	if err != nil {
 		return newError(ErrInvalidValue, at, "%v", err)
 	}

@@ -1,5 +1,7 @@
 package smp
 
+import "github.com/typedpatch/typedpatch/smp/internal/jsonval"
+
 // Objects and lists under a field the schema does not declare: merged as
 // plain JSON they would replace lists a fuller schema merges by key, so
 // two of them meeting there is an ErrUnknownField error unless the
@@ -12,8 +14,8 @@ func unknownMerge(cfg *config, ov, pv any, s slot, at *pathNode) error {
 	if !s.Undeclared || cfg.mergeUnknown {
 		return nil
 	}
-	k := kindOf(pv)
-	if k != kindOf(ov) || k != jsonObject && k != jsonArray {
+	k := jsonval.KindOf(pv)
+	if k != jsonval.KindOf(ov) || k != jsonval.KindObject && k != jsonval.KindArray {
 		return nil
 	}
 	if m, ok := pv.(map[string]any); ok {
@@ -21,7 +23,7 @@ func unknownMerge(cfg *config, ov, pv any, s slot, at *pathNode) error {
 			return nil
 		}
 	}
-	return newError(ErrUnknownField, at, "not a field of the schema, and the document and the patch both hold %s here: merged as plain JSON its lists would be replaced whole, not merged by key (WithMergeUnknown(true) merges it so)", k.withArticle())
+	return newError(ErrUnknownField, at, "not a field of the schema, and the document and the patch both hold %s here: merged as plain JSON its lists would be replaced whole, not merged by key (WithMergeUnknown(true) merges it so)", k.WithArticle())
 }
 
 // unknownChange returns the error for a field the schema does not declare
@@ -30,9 +32,9 @@ func unknownChange(cfg *config, ov, mv any, s slot, at *pathNode) error {
 	if !s.Undeclared || cfg.mergeUnknown {
 		return nil
 	}
-	k := kindOf(mv)
-	if k != kindOf(ov) || k != jsonObject && k != jsonArray || equalJSON(ov, mv) {
+	k := jsonval.KindOf(mv)
+	if k != jsonval.KindOf(ov) || k != jsonval.KindObject && k != jsonval.KindArray || jsonval.Equal(ov, mv) {
 		return nil
 	}
-	return newError(ErrUnknownField, at, "not a field of the schema, and it holds %s that changed: a patch could only write it as plain JSON, its lists replaced whole, not merged by key (WithMergeUnknown(true) writes it so)", k.withArticle())
+	return newError(ErrUnknownField, at, "not a field of the schema, and it holds %s that changed: a patch could only write it as plain JSON, its lists replaced whole, not merged by key (WithMergeUnknown(true) writes it so)", k.WithArticle())
 }

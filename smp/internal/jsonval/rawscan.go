@@ -1,4 +1,4 @@
-package smp
+package jsonval
 
 import "unicode/utf8"
 
@@ -6,13 +6,13 @@ import "unicode/utf8"
 // left to the decoding path, which reports them as json.Valid would.
 const maxScanNesting = 10000
 
-// scanRaw checks an original document for ApplyJSON's raw path: valid JSON
+// ScanRaw checks an original document for ApplyJSON's raw path: valid JSON
 // and UTF-8 whose top level is an object, within the depth and list-length
 // limits, in one pass over the bytes, and records where its containers of
 // skipMin bytes or more end (rawends.go). ok false means the document must
 // take the decoding path, which reports what is wrong with it.
-func scanRaw(data []byte, l Limits) (doc rawJSON, ends rawEnds, ok bool) {
-	start := skipSpace(data, 0)
+func ScanRaw(data []byte, l Limits) (doc Raw, ends rawEnds, ok bool) {
+	start := SkipSpace(data, 0)
 	end := len(data)
 	for end > start && isSpace(data[end-1]) {
 		end--
@@ -40,7 +40,7 @@ value:
 			return nil, nil, false
 		}
 		open := i
-		i = skipSpace(data, i+1)
+		i = SkipSpace(data, i+1)
 		if i < len(data) && data[i] == c+2 { // '}' or ']'
 			i++
 			goto next
@@ -69,9 +69,9 @@ value:
 		return nil, nil, false
 	}
 next: // after a value: a separator, the end of its container, or the end
-	i = skipSpace(data, i)
+	i = SkipSpace(data, i)
 	if len(counts) == 0 {
-		return rawJSON(data), ends, i == len(data)
+		return Raw(data), ends, i == len(data)
 	}
 	if i >= len(data) {
 		return nil, nil, false
@@ -79,7 +79,7 @@ next: // after a value: a separator, the end of its container, or the end
 	top = len(counts) - 1
 	switch data[i] {
 	case ',':
-		i = skipSpace(data, i+1)
+		i = SkipSpace(data, i+1)
 		if counts[top] < 0 {
 			goto member
 		}
@@ -99,7 +99,7 @@ next: // after a value: a separator, the end of its container, or the end
 	default:
 		return nil, nil, false
 	}
-	if i+1-starts[top] >= skipMin {
+	if i+1-starts[top] >= SkipMin {
 		if ends == nil {
 			ends = rawEnds{}
 		}
@@ -115,10 +115,10 @@ member: // an object member's key and colon, then its value
 	if i = scanString(data, i); i < 0 {
 		return nil, nil, false
 	}
-	if i = skipSpace(data, i); i >= len(data) || data[i] != ':' {
+	if i = SkipSpace(data, i); i >= len(data) || data[i] != ':' {
 		return nil, nil, false
 	}
-	i = skipSpace(data, i+1)
+	i = SkipSpace(data, i+1)
 	goto value
 }
 

@@ -1,4 +1,4 @@
-package smp
+package jsonval
 
 import (
 	"encoding/json"
@@ -18,7 +18,7 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := appendJSON(nil, v)
+		got, err := AppendJSON(nil, v)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,15 +32,15 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 // awkward JSON (escapes, nesting, spacing).
 func TestRawScanning(t *testing.T) {
 	doc := []byte(" {\"a\\\"b\" : [ 1 , {\"k\":\"v\\\\\"}, \"]\" ] ,\n\"n\":-1.5e3,\"s\":\"\\u00e9\",\"o\":{}, \"l\":[]} ")
-	raw, _, ok := scanRaw(doc, DefaultLimits())
+	raw, _, ok := ScanRaw(doc, DefaultLimits())
 	if !ok {
 		t.Fatal("valid document refused")
 	}
-	got, err := appendJSON(nil, deepExpand(raw))
+	got, err := AppendJSON(nil, deepExpand(raw))
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := decodeObject(doc, "doc")
+	v, err := DecodeObject(doc, "doc")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,23 +49,23 @@ func TestRawScanning(t *testing.T) {
 		t.Fatalf("got  %s\nwant %s", got, want)
 	}
 	for _, bad := range []string{`{"a":}`, `[1]`, "{\"a\":\"\xff\"}", `{"a":1} x`} {
-		if _, _, ok := scanRaw([]byte(bad), DefaultLimits()); ok {
+		if _, _, ok := ScanRaw([]byte(bad), DefaultLimits()); ok {
 			t.Errorf("scanRaw accepted %q", bad)
 		}
 	}
-	if _, _, ok := scanRaw([]byte(`{"a":[[[1]]]}`), Limits{MaxDepth: 2}); ok {
+	if _, _, ok := ScanRaw([]byte(`{"a":[[[1]]]}`), Limits{MaxDepth: 2}); ok {
 		t.Error("depth limit not enforced")
 	}
-	if _, _, ok := scanRaw([]byte(`{"a":[1,2,3]}`), Limits{MaxListLength: 2}); ok {
+	if _, _, ok := ScanRaw([]byte(`{"a":[1,2,3]}`), Limits{MaxListLength: 2}); ok {
 		t.Error("list length limit not enforced")
 	}
-	if _, _, ok := scanRaw([]byte(`{"a":[1,2]}`), Limits{MaxListLength: 2, MaxDepth: 1}); !ok {
+	if _, _, ok := ScanRaw([]byte(`{"a":[1,2]}`), Limits{MaxListLength: 2, MaxDepth: 1}); !ok {
 		t.Error("document within limits refused")
 	}
 }
 
 func deepExpand(v any) any {
-	switch e := expand(v).(type) {
+	switch e := Expand(v).(type) {
 	case map[string]any:
 		for k, c := range e {
 			e[k] = deepExpand(c)

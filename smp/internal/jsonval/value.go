@@ -1,6 +1,8 @@
-package smp
+package jsonval
 
 import (
+	"slices"
+
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 
 	"bytes"
@@ -18,53 +20,53 @@ import (
 // with UseNumber: map[string]any, []any, string, json.Number, bool and nil.
 // Numbers keep their text, so integers never pass through float64.
 
-// jsonKind is the JSON type of a decoded value.
-type jsonKind uint8
+// Kind is the JSON type of a decoded value.
+type Kind uint8
 
 const (
-	jsonNull jsonKind = iota
-	jsonBool
-	jsonNumber
-	jsonString
-	jsonArray
-	jsonObject
-	jsonInvalid
+	KindNull Kind = iota
+	KindBool
+	KindNumber
+	KindString
+	KindArray
+	KindObject
+	KindInvalid
 )
 
 var jsonKindNames = [...]string{"null", "boolean", "number", "string", "array", "object", "invalid"}
 
-func (k jsonKind) String() string { return jsonKindNames[k] }
+func (k Kind) String() string { return jsonKindNames[k] }
 
-// withArticle returns the name with "a" or "an": "an object", "a string".
-func (k jsonKind) withArticle() string {
-	if k == jsonObject || k == jsonArray || k == jsonInvalid {
+// WithArticle returns the name with "a" or "an": "an object", "a string".
+func (k Kind) WithArticle() string {
+	if k == KindObject || k == KindArray || k == KindInvalid {
 		return "an " + k.String()
 	}
 	return "a " + k.String()
 }
 
-func kindOf(v any) jsonKind {
+func KindOf(v any) Kind {
 	switch v.(type) {
 	case nil:
-		return jsonNull
+		return KindNull
 	case bool:
-		return jsonBool
+		return KindBool
 	case json.Number:
-		return jsonNumber
+		return KindNumber
 	case string:
-		return jsonString
+		return KindString
 	case []any:
-		return jsonArray
+		return KindArray
 	case map[string]any:
-		return jsonObject
+		return KindObject
 	}
-	return jsonInvalid
+	return KindInvalid
 }
 
-// equalJSON reports whether two decoded values are the same JSON. Numbers
+// Equal reports whether two decoded values are the same JSON. Numbers
 // compare by their text, as Kubernetes compares int64 with float64: 1 and
 // 1.0 differ.
-func equalJSON(a, b any) bool {
+func Equal(a, b any) bool {
 	switch a := a.(type) {
 	case map[string]any:
 		b, ok := b.(map[string]any)
@@ -73,7 +75,7 @@ func equalJSON(a, b any) bool {
 		}
 		for k, av := range a {
 			bv, ok := b[k]
-			if !ok || !equalJSON(av, bv) {
+			if !ok || !Equal(av, bv) {
 				return false
 			}
 		}
@@ -84,7 +86,7 @@ func equalJSON(a, b any) bool {
 			return false
 		}
 		for i := range a {
-			if !equalJSON(a[i], b[i]) {
+			if !Equal(a[i], b[i]) {
 				return false
 			}
 		}
@@ -104,15 +106,15 @@ func equalJSON(a, b any) bool {
 	return false
 }
 
-// scalarKey returns a string identifying a scalar by value: numbers compare
+// ScalarKey returns a string identifying a scalar by value: numbers compare
 // by value (53 and 53.0 and 5.3e1 are one key, see appendNumberKey),
 // strings and numbers never collide.
-func scalarKey(v any) (string, bool) {
+func ScalarKey(v any) (string, bool) {
 	switch v := v.(type) {
 	case string:
 		return "s" + v, true
 	case json.Number:
-		return numberKey("n", string(v)), true
+		return NumberKey("n", string(v)), true
 	case bool:
 		if v {
 			return "t", true
@@ -124,9 +126,9 @@ func scalarKey(v any) (string, bool) {
 	return "", false
 }
 
-// hasScalarKey reports whether scalarKey identifies v, without making the
+// HasScalarKey reports whether scalarKey identifies v, without making the
 // key.
-func hasScalarKey(v any) bool {
+func HasScalarKey(v any) bool {
 	switch v.(type) {
 	case string, json.Number, bool, nil:
 		return true
@@ -134,13 +136,13 @@ func hasScalarKey(v any) bool {
 	return false
 }
 
-// numberKey is prefix followed by the canonical form of the number s.
-func numberKey(prefix, s string) string {
-	b := make([]byte, 0, len(prefix)+len(s)+maxPlainDigits+2)
-	return string(appendNumberKey(append(b, prefix...), s))
+// NumberKey is prefix followed by the canonical form of the number s.
+func NumberKey(prefix, s string) string {
+	b := make([]byte, 0, len(prefix)+len(s)+MaxPlainDigits+2)
+	return string(AppendNumberKey(append(b, prefix...), s))
 }
 
-func isPlainInteger(s string) bool {
+func IsPlainInteger(s string) bool {
 	if strings.HasPrefix(s, "-") {
 		s = s[1:]
 	}
@@ -155,8 +157,8 @@ func isPlainInteger(s string) bool {
 	return true
 }
 
-// sortText renders a scalar as Kubernetes sorts it (fmt's %v).
-func sortText(v any) string {
+// SortText renders a scalar as Kubernetes sorts it (fmt's %v).
+func SortText(v any) string {
 	switch v := v.(type) {
 	case string:
 		return v
@@ -166,18 +168,18 @@ func sortText(v any) string {
 	return fmt.Sprint(v)
 }
 
-// displayText renders a scalar for a path step.
-func displayText(v any) string {
-	v = expand(v)
+// DisplayText renders a scalar for a path step.
+func DisplayText(v any) string {
+	v = Expand(v)
 	if v == nil {
 		return "null"
 	}
-	return sortText(v)
+	return SortText(v)
 }
 
-// decodeObject decodes a JSON object. Empty input and null are the empty
+// DecodeObject decodes a JSON object. Empty input and null are the empty
 // object, as in Kubernetes.
-func decodeObject(data []byte, what string) (map[string]any, error) {
+func DecodeObject(data []byte, what string) (map[string]any, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return map[string]any{}, nil
 	}
@@ -185,10 +187,10 @@ func decodeObject(data []byte, what string) (map[string]any, error) {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, errpath.Wrap(ErrInvalidJSON, what+" is not valid JSON: "+prose(err.Error()), err)
+		return nil, errpath.Wrap(errpath.ErrInvalidJSON, what+" is not valid JSON: "+errpath.Prose(err.Error()), err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, &Error{Kind: ErrInvalidJSON, Msg: what + " has data after its JSON value"}
+		return nil, &errpath.Error{Kind: errpath.ErrInvalidJSON, Msg: what + " has data after its JSON value"}
 	}
 	switch v := v.(type) {
 	case map[string]any:
@@ -196,26 +198,26 @@ func decodeObject(data []byte, what string) (map[string]any, error) {
 	case nil:
 		return map[string]any{}, nil
 	default:
-		return nil, &Error{Kind: ErrNotObject, Msg: what + " must be a JSON object, not " + kindOf(v).withArticle()}
+		return nil, &errpath.Error{Kind: errpath.ErrNotObject, Msg: what + " must be a JSON object, not " + KindOf(v).WithArticle()}
 	}
 }
 
-// encode marshals a decoded value. Maps print with sorted keys, as
+// Encode marshals a decoded value. Maps print with sorted keys, as
 // Kubernetes' output does.
-func encode(v any) ([]byte, error) {
-	return appendJSON(nil, v)
+func Encode(v any) ([]byte, error) {
+	return AppendJSON(nil, v)
 }
 
-// fromGo converts a value built by Go code (the map API's input: float64,
+// FromGo converts a value built by Go code (the map API's input: float64,
 // int64, int, nested maps and slices) into decoded form, copying it so the
 // caller's value is never shared or changed. A value that contains itself
 // or nests too deep is an error (cycle.go). A conversion that fails runs
 // again in key order, so that the error is the same every time.
-func fromGo(v any, what string) (any, error) {
-	c := goConv{guard: guard{from: trackFrom, what: what}}
+func FromGo(v any, what string) (any, error) {
+	c := goConv{Guard: NewGuard(TrackFrom, what)}
 	out, err := c.value(v, nil)
 	if err != nil {
-		c = goConv{guard: guard{what: what}, sorted: true}
+		c = goConv{Guard: NewGuard(0, what), sorted: true}
 		if _, err2 := c.value(v, nil); err2 != nil {
 			err = err2
 		}
@@ -226,23 +228,23 @@ func fromGo(v any, what string) (any, error) {
 
 // goConv is fromGo's walk.
 type goConv struct {
-	guard
+	Guard
 	sorted bool
 }
 
-func (c *goConv) value(v any, at *pathNode) (any, error) {
+func (c *goConv) value(v any, at *errpath.Node) (any, error) {
 	switch v := v.(type) {
 	case nil, string, bool, json.Number:
 		return v, nil
 	case map[string]any:
-		k, err := c.downAny(v)
+		k, err := c.DownAny(v)
 		if err != nil {
-			return nil, underPath(err, at)
+			return nil, errpath.UnderPath(err, at)
 		}
-		defer c.up(k)
+		defer c.Up(k)
 		out := make(map[string]any, len(v))
 		if c.sorted {
-			for _, key := range sortedKeys(v) {
+			for _, key := range SortedKeys(v) {
 				e, err := c.value(v[key], at.Field(key))
 				if err != nil {
 					return nil, err
@@ -260,11 +262,11 @@ func (c *goConv) value(v any, at *pathNode) (any, error) {
 		}
 		return out, nil
 	case []any:
-		k, err := c.downAny(v)
+		k, err := c.DownAny(v)
 		if err != nil {
-			return nil, underPath(err, at)
+			return nil, errpath.UnderPath(err, at)
 		}
-		defer c.up(k)
+		defer c.Up(k)
 		out := make([]any, len(v))
 		for i, e := range v {
 			e, err := c.value(e, at.Index(i))
@@ -276,7 +278,7 @@ func (c *goConv) value(v any, at *pathNode) (any, error) {
 		return out, nil
 	case float64:
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, newError(ErrInvalidValue, at, "%v is not a JSON number", v)
+			return nil, errpath.New(errpath.ErrInvalidValue, at, "%v is not a JSON number", v)
 		}
 		b, _ := json.Marshal(v)
 		return json.Number(b), nil
@@ -287,7 +289,7 @@ func (c *goConv) value(v any, at *pathNode) (any, error) {
 }
 
 // otherFromGo converts integers and values of named or typed kinds.
-func otherFromGo(v any, at *pathNode) (any, error) {
+func otherFromGo(v any, at *errpath.Node) (any, error) {
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
@@ -298,41 +300,41 @@ func otherFromGo(v any, at *pathNode) (any, error) {
 		// Named or typed values: take their JSON encoding.
 		data, err := json.Marshal(v)
 		if err != nil {
-			return nil, newError(ErrInvalidValue, at, "cannot encode %T: %v", v, err)
+			return nil, errpath.New(errpath.ErrInvalidValue, at, "cannot encode %T: %v", v, err)
 		}
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.UseNumber()
 		var out any
 		if err := dec.Decode(&out); err != nil {
-			return nil, newError(ErrInvalidValue, at, "cannot decode %T: %v", v, err)
+			return nil, errpath.New(errpath.ErrInvalidValue, at, "cannot decode %T: %v", v, err)
 		}
 		return out, nil
 	}
-	return nil, newError(ErrInvalidValue, at, "%T is not a JSON value", v)
+	return nil, errpath.New(errpath.ErrInvalidValue, at, "%T is not a JSON value", v)
 }
 
-// toGo converts a decoded value into the types Kubernetes' map API returns:
+// ToGo converts a decoded value into the types Kubernetes' map API returns:
 // int64 for integers (uint64 beyond int64's range), float64 for other
 // numbers. An integer too large for both stays a json.Number.
-func toGo(v any) any {
+func ToGo(v any) any {
 	switch v := v.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, e := range v {
-			out[k] = toGo(e)
+			out[k] = ToGo(e)
 		}
 		return out
 	case []any:
 		out := make([]any, len(v))
 		for i, e := range v {
-			out[i] = toGo(e)
+			out[i] = ToGo(e)
 		}
 		return out
 	case json.Number:
 		if i, err := v.Int64(); err == nil {
 			return i
 		}
-		if isPlainInteger(string(v)) {
+		if IsPlainInteger(string(v)) {
 			if u, err := strconv.ParseUint(string(v), 10, 64); err == nil {
 				return u
 			}
@@ -344,4 +346,24 @@ func toGo(v any) any {
 		return v
 	}
 	return v
+}
+
+// IsScalar reports whether v is neither an object nor a list.
+func IsScalar(v any) bool {
+	switch v.(type) {
+	case map[string]any, []any:
+		return false
+	}
+	return true
+}
+
+// SortedKeys returns a map's keys sorted by their bytes, the order
+// json.Marshal writes them in.
+func SortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

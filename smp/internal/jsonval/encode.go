@@ -1,4 +1,4 @@
-package smp
+package jsonval
 
 import (
 	"encoding/json"
@@ -6,10 +6,10 @@ import (
 	"unicode/utf8"
 )
 
-// appendJSON writes a decoded value as JSON: objects with sorted keys and
+// AppendJSON writes a decoded value as JSON: objects with sorted keys and
 // strings escaped as encoding/json escapes them, so the output equals
 // json.Marshal's; raw values are copied as they were read.
-func appendJSON(b []byte, v any) ([]byte, error) {
+func AppendJSON(b []byte, v any) ([]byte, error) {
 	switch v := v.(type) {
 	case nil:
 		return append(b, "null"...), nil
@@ -19,10 +19,10 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 		}
 		return append(b, "false"...), nil
 	case string:
-		return appendString(b, v), nil
+		return AppendString(b, v), nil
 	case json.Number:
 		return append(b, v...), nil
-	case rawJSON:
+	case Raw:
 		return append(b, v...), nil
 	case map[string]any:
 		keys := make([]string, 0, len(v))
@@ -35,10 +35,10 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, k)
+			b = AppendString(b, k)
 			b = append(b, ':')
 			var err error
-			if b, err = appendJSON(b, v[k]); err != nil {
+			if b, err = AppendJSON(b, v[k]); err != nil {
 				return nil, err
 			}
 		}
@@ -50,7 +50,7 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 				b = append(b, ',')
 			}
 			var err error
-			if b, err = appendJSON(b, e); err != nil {
+			if b, err = AppendJSON(b, e); err != nil {
 				return nil, err
 			}
 		}
@@ -65,9 +65,9 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 
 const hexDigits = "0123456789abcdef"
 
-// appendString quotes s as encoding/json does, HTML characters and the
+// AppendString quotes s as encoding/json does, HTML characters and the
 // line separators included; invalid UTF-8 becomes U+FFFD.
-func appendString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {

@@ -1,4 +1,4 @@
-package smp
+package jsonval
 
 import (
 	"encoding/json"
@@ -25,7 +25,7 @@ func TestSkipString(t *testing.T) {
 			if !json.Valid([]byte(s)) {
 				t.Fatalf("bad test string %s", s)
 			}
-			if got := skipString(doc, 0); got != len(s) {
+			if got := SkipString(doc, 0); got != len(s) {
 				t.Errorf("skipString(%s) = %d, want %d", doc, got, len(s))
 			}
 		}

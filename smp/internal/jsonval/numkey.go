@@ -1,13 +1,13 @@
-package smp
+package jsonval
 
 import "strconv"
 
-// maxPlainDigits bounds the integers whose canonical form is their plain
+// MaxPlainDigits bounds the integers whose canonical form is their plain
 // decimal digits. Larger integers take the exponent form, so 1e99999 never
 // expands to its hundred thousand digits.
-const maxPlainDigits = 24
+const MaxPlainDigits = 24
 
-// appendNumberKey appends the canonical form of the number s to b: every
+// AppendNumberKey appends the canonical form of the number s to b: every
 // spelling of one value (53, 53.0, 5.3e1, 530e-1) has one form, different
 // values have different forms, and the cost is linear in len(s) whatever
 // the exponent (1e99999, an exponent of a thousand digits, a million
@@ -18,7 +18,7 @@ const maxPlainDigits = 24
 // such that the value is 0.D × 10^E: "-535e2" is -53.5, "1e100000" is
 // 1e99999. Both zeros are "0". Text that is no number (a json.Number built
 // by Go code) is "?" and the text, equal only to itself.
-func appendNumberKey(b []byte, s string) []byte {
+func AppendNumberKey(b []byte, s string) []byte {
 	n, ok := scanNumberParts(s)
 	if !ok {
 		return append(append(b, '?'), s...)
@@ -47,7 +47,7 @@ func appendNumberKey(b []byte, s string) []byte {
 	// The value is 0.D × 10^(exponent + adj).
 	adj := int64(len(n.intDigits) - first)
 	e, small := smallExponent(n.expDigits, n.expNeg)
-	if small && e+adj >= int64(sig) && e+adj <= maxPlainDigits {
+	if small && e+adj >= int64(sig) && e+adj <= MaxPlainDigits {
 		for k := first; k <= last; k++ {
 			b = append(b, digit(k))
 		}

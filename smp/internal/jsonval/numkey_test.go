@@ -1,4 +1,4 @@
-package smp
+package jsonval
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ import (
 	"pgregory.net/rapid"
 )
 
-func key(s string) string { k, _ := scalarKey(json.Number(s)); return k }
+func key(s string) string { k, _ := ScalarKey(json.Number(s)); return k }
 
 // numberClasses are spellings of one value each; no two classes share a
 // value.

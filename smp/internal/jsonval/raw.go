@@ -1,4 +1,4 @@
-package smp
+package jsonval
 
 import (
 	"bytes"
@@ -6,41 +6,41 @@ import (
 	"strconv"
 )
 
-// rawJSON is a JSON value of the original document kept as its bytes until
+// Raw is a JSON value of the original document kept as its bytes until
 // the patch reaches it: the applier expands a value one level at a time,
 // and what the patch never touches is written back as it was read, never
-// decoded. Only ApplyJSON's document holds rawJSON values, and only after
+// decoded. Only ApplyJSON's document holds Raw values, and only after
 // its bytes were checked (valid JSON, valid UTF-8, within the limits).
-type rawJSON []byte
+type Raw []byte
 
 // MarshalJSON writes the value back as it was.
-func (r rawJSON) MarshalJSON() ([]byte, error) { return r, nil }
+func (r Raw) MarshalJSON() ([]byte, error) { return r, nil }
 
-// expand decodes one level of a raw value: an object becomes a map whose
+// Expand decodes one level of a raw value: an object becomes a map whose
 // values are raw, an array a slice of raw elements, a scalar its decoded
 // value. Decoded values pass through.
-func expand(v any) any {
-	r, ok := v.(rawJSON)
+func Expand(v any) any {
+	r, ok := v.(Raw)
 	if !ok {
 		return v
 	}
 	switch r[0] {
 	case '{':
 		m := map[string]any{}
-		eachMember(r, func(k string, val rawJSON) bool {
+		EachMember(r, func(k string, val Raw) bool {
 			m[k] = val
 			return true
 		})
 		return m
 	case '[':
 		var l []any
-		eachElement(r, func(val rawJSON) { l = append(l, val) })
+		EachElement(r, func(val Raw) { l = append(l, val) })
 		if l == nil {
 			l = []any{}
 		}
 		return l
 	case '"':
-		return decodeString(r)
+		return DecodeString(r)
 	case 't':
 		return true
 	case 'f':
@@ -51,78 +51,78 @@ func expand(v any) any {
 	return json.Number(r)
 }
 
-// rawKind is the JSON type of a raw value, from its first byte.
-func rawKind(r rawJSON) jsonKind {
+// RawKind is the JSON type of a raw value, from its first byte.
+func RawKind(r Raw) Kind {
 	switch r[0] {
 	case '{':
-		return jsonObject
+		return KindObject
 	case '[':
-		return jsonArray
+		return KindArray
 	case '"':
-		return jsonString
+		return KindString
 	case 't', 'f':
-		return jsonBool
+		return KindBool
 	case 'n':
-		return jsonNull
+		return KindNull
 	}
-	return jsonNumber
+	return KindNumber
 }
 
-// keyIs reports whether a raw JSON string holds name.
-func keyIs(raw []byte, name string) bool {
+// KeyIs reports whether a raw JSON string holds name.
+func KeyIs(raw []byte, name string) bool {
 	body := raw[1 : len(raw)-1]
 	if bytes.IndexByte(body, '\\') < 0 {
 		return string(body) == name
 	}
-	return decodeString(raw) == name
+	return DecodeString(raw) == name
 }
 
-// eachMember calls fn for each member of a valid raw object, in order.
-func eachMember(r rawJSON, fn func(key string, val rawJSON) bool) {
-	eachRawMember(r, func(key []byte, val rawJSON) bool { return fn(decodeString(key), val) })
+// EachMember calls fn for each member of a valid raw object, in order.
+func EachMember(r Raw, fn func(key string, val Raw) bool) {
+	EachRawMember(r, func(key []byte, val Raw) bool { return fn(DecodeString(key), val) })
 }
 
-// eachRawMember is eachMember with the key as its raw JSON string.
-func eachRawMember(r rawJSON, fn func(key []byte, val rawJSON) bool) {
-	i := skipSpace(r, 1)
+// EachRawMember is eachMember with the key as its raw JSON string.
+func EachRawMember(r Raw, fn func(key []byte, val Raw) bool) {
+	i := SkipSpace(r, 1)
 	for i < len(r) && r[i] != '}' {
-		kEnd := skipString(r, i)
+		kEnd := SkipString(r, i)
 		key := r[i:kEnd]
-		i = skipSpace(r, kEnd)
-		i = skipSpace(r, i+1) // ':'
-		vEnd := skipValue(r, i)
+		i = SkipSpace(r, kEnd)
+		i = SkipSpace(r, i+1) // ':'
+		vEnd := SkipValue(r, i)
 		if !fn(key, r[i:vEnd]) {
 			return
 		}
-		i = skipSpace(r, vEnd)
+		i = SkipSpace(r, vEnd)
 		if i < len(r) && r[i] == ',' {
-			i = skipSpace(r, i+1)
+			i = SkipSpace(r, i+1)
 		}
 	}
 }
 
-// eachElement calls fn for each element of a valid raw array, in order.
-func eachElement(r rawJSON, fn func(val rawJSON)) {
-	i := skipSpace(r, 1)
+// EachElement calls fn for each element of a valid raw array, in order.
+func EachElement(r Raw, fn func(val Raw)) {
+	i := SkipSpace(r, 1)
 	for i < len(r) && r[i] != ']' {
-		end := skipValue(r, i)
+		end := SkipValue(r, i)
 		fn(r[i:end])
-		i = skipSpace(r, end)
+		i = SkipSpace(r, end)
 		if i < len(r) && r[i] == ',' {
-			i = skipSpace(r, i+1)
+			i = SkipSpace(r, i+1)
 		}
 	}
 }
 
-func skipSpace(r []byte, i int) int {
+func SkipSpace(r []byte, i int) int {
 	for i < len(r) && isSpace(r[i]) {
 		i++
 	}
 	return i
 }
 
-// skipString returns the index after the string starting at i.
-func skipString(r []byte, i int) int {
+// SkipString returns the index after the string starting at i.
+func SkipString(r []byte, i int) int {
 	i++
 	// Keys and short values end within a few bytes, where a byte loop
 	// costs less than two IndexByte calls.
@@ -148,23 +148,23 @@ func skipString(r []byte, i int) int {
 	return i
 }
 
-// skipValue returns the index after the value starting at i.
-func skipValue(r []byte, i int) int {
+// SkipValue returns the index after the value starting at i.
+func SkipValue(r []byte, i int) int {
 	switch r[i] {
 	case '"':
-		return skipString(r, i)
+		return SkipString(r, i)
 	case '{', '[':
-		depth, start, lookup := 0, i, i+skipMin
+		depth, start, lookup := 0, i, i+SkipMin
 		for ; i < len(r); i++ {
 			if i >= lookup {
-				if end, ok := knownEnd(r, start); ok {
+				if end, ok := KnownEnd(r, start); ok {
 					return end
 				}
 				lookup = len(r) // once
 			}
 			switch r[i] {
 			case '"':
-				i = skipString(r, i) - 1
+				i = SkipString(r, i) - 1
 			case '{', '[':
 				depth++
 			case '}', ']':
@@ -186,9 +186,9 @@ func skipValue(r []byte, i int) int {
 	return i
 }
 
-// decodeString decodes a raw JSON string; one without escapes is copied
+// DecodeString decodes a raw JSON string; one without escapes is copied
 // directly.
-func decodeString(r []byte) string {
+func DecodeString(r []byte) string {
 	body := r[1 : len(r)-1]
 	if bytes.IndexByte(body, '\\') < 0 {
 		return string(body)

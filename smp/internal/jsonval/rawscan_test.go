@@ -1,4 +1,4 @@
-package smp
+package jsonval
 
 import (
 	"bytes"
@@ -57,7 +57,7 @@ func scanOracle(data []byte, l Limits) bool {
 
 func checkScan(t *testing.T, data []byte, l Limits) {
 	t.Helper()
-	raw, _, ok := scanRaw(data, l)
+	raw, _, ok := ScanRaw(data, l)
 	if want := scanOracle(data, l); ok != want {
 		t.Fatalf("scanRaw(%q, %+v) = %v, encoding/json says %v", data, l, ok, want)
 	}

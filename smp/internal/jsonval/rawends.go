@@ -1,4 +1,4 @@
-package smp
+package jsonval
 
 import "sync"
 
@@ -9,8 +9,8 @@ import "sync"
 // skipValue looks a container up once it has scanned skipMin bytes of it:
 // every byte is scanned a bounded number of times, however deep.
 
-// skipMin is the span from which a container's end is recorded.
-const skipMin = 512
+// SkipMin is the span from which a container's end is recorded.
+const SkipMin = 512
 
 // rawEnds maps a container's start to its end, both as the distance to
 // the end of the document's backing array (cap of a slice starting
@@ -36,9 +36,9 @@ func backingEnd(r []byte) *byte {
 	return &full[len(full)-1]
 }
 
-// registerEnds makes a document's container ends known to skipValue until
+// RegisterEnds makes a document's container ends known to skipValue until
 // release is called.
-func registerEnds(doc []byte, ends rawEnds) (release func()) {
+func RegisterEnds(doc []byte, ends rawEnds) (release func()) {
 	if len(ends) == 0 {
 		return func() {}
 	}
@@ -61,9 +61,9 @@ func registerEnds(doc []byte, ends rawEnds) (release func()) {
 	}
 }
 
-// knownEnd returns the index in r after the container starting at start,
+// KnownEnd returns the index in r after the container starting at start,
 // if its document recorded it.
-func knownEnd(r []byte, start int) (int, bool) {
+func KnownEnd(r []byte, start int) (int, bool) {
 	v, ok := liveEnds.m.Load(backingEnd(r))
 	if !ok {
 		return 0, false
