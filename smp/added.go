@@ -1,6 +1,9 @@
 package smp
 
-import "github.com/typedpatch/typedpatch/reflectschema"
+import (
+	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+)
 
 // added prepares a value the patch adds whole, so that applying the patch
 // a second time, now merging into what the first application added,
@@ -96,12 +99,12 @@ func (d *differ) addedObjectList(x []any, s slot) (any, bool, bool) {
 	if changed {
 		list = out
 	}
-	ks, def := d.listKeySet(s), keysOf(s).defaultSet()
+	ks, def := d.listKeySet(s), format.KeysOf(s).DefaultSet()
 	if !keyable(list, def) || hasDuplicates(idsUnder(ks, list)) ||
-		d.cfg.skewSafe && ks.directive && hasDuplicates(idsUnder(def, list)) {
+		d.cfg.skewSafe && ks.Directive && hasDuplicates(idsUnder(def, list)) {
 		return replaceList(list), true, false
 	}
-	if ks.directive {
+	if ks.Directive {
 		// Name each element by every recommended key, as the differ
 		// does everywhere, so a second application matches it exactly.
 		named := make([]any, len(list))

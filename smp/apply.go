@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"slices"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
@@ -54,9 +56,9 @@ func (a *applier) mergeValue(ov any, present bool, pv any, s slot, at *pathNode)
 // absent). replace starts from an empty object, for a field whose strategy
 // is replace.
 func (a *applier) mergeObject(om, pm map[string]any, s slot, replace bool, at *pathNode) (map[string]any, bool, error) {
-	if raw, ok := pm[keyPatch]; ok {
-		d, err := patchDirective(raw, false, at)
-		if err != nil || d == patchDelete {
+	if raw, ok := pm[format.KeyPatch]; ok {
+		d, err := format.PatchDirective(raw, false, at)
+		if err != nil || d == format.PatchDelete {
 			return nil, false, err
 		}
 		replace = true
@@ -165,16 +167,16 @@ func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (obj
 	add := func(n string) { p.names = append(p.names, n) }
 	var first keyedErr // the least key's error, whatever the map's order
 	for k, v := range pm {
-		kind, list := classify(k)
-		if !a.cfg.directives.understood(kind) {
+		kind, list := format.Classify(k)
+		if !a.cfg.directives.Understood(kind) {
 			continue // an older applier drops what it does not know
 		}
 		switch kind {
-		case dirPatch, dirRetainKeys:
-		case dirPatchMergeKey:
-			first.keep(k, newError(ErrDirectiveNotAllowed, at.Field(k), "%s belongs in an element of a merge list of objects", keyPatchMergeKey))
+		case format.DirPatch, format.DirRetainKeys:
+		case format.DirPatchMergeKey:
+			first.keep(k, newError(ErrDirectiveNotAllowed, at.Field(k), "%s belongs in an element of a merge list of objects", format.KeyPatchMergeKey))
 			continue
-		case dirSetOrder, dirDeleteFromList:
+		case format.DirSetOrder, format.DirDeleteFromList:
 			c := s.Child(list)
 			l, ok := v.([]any)
 			if !ok {
@@ -185,9 +187,9 @@ func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (obj
 				first.keep(k, newError(ErrDirectiveNotAllowed, at.Field(k), "%q is not a merge list (patchStrategy merge)", list))
 				continue
 			}
-			if kind == dirDeleteFromList {
+			if kind == format.DirDeleteFromList {
 				if c.IsObjectList() {
-					first.keep(k, newError(ErrDirectiveNotAllowed, at.Field(k), "%q is a list of objects; delete its elements with %s: %s", list, keyPatch, patchDelete))
+					first.keep(k, newError(ErrDirectiveNotAllowed, at.Field(k), "%q is a list of objects; delete its elements with %s: %s", list, format.KeyPatch, format.PatchDelete))
 					continue
 				}
 				if p.deletes == nil {
@@ -201,7 +203,7 @@ func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (obj
 				p.setOrder[list] = l
 			}
 			add(list)
-		case dirUnknown:
+		case format.DirUnknown:
 			if s.Kind() == reflectschema.Struct && s.Type.Field(k) == nil {
 				first.keep(k, newError(ErrUnknownDirective, at.Field(k), "unknown directive %q", k))
 				continue
@@ -235,7 +237,7 @@ func (p objectPatch) listInput(pm map[string]any, name string, at *pathNode) (li
 	dels, hasDels := p.deletes[name]
 	pv, inPatch := pm[name]
 	in := listInput{setOrder: order, hasSetOrder: hasOrder, deletes: dels, hasDeletes: hasDels, inPatch: inPatch,
-		orderAt: at.Field(prefixSetOrder + name), deletesAt: at.Field(prefixDeleteFromList + name)}
+		orderAt: at.Field(format.PrefixSetOrder + name), deletesAt: at.Field(format.PrefixDeleteFromList + name)}
 	if inPatch {
 		pl, ok := pv.([]any)
 		if !ok {
@@ -260,33 +262,33 @@ func uniqueStrings(names []string) []string {
 // retainKeys applies a $retainKeys directive: it checks that the patch
 // sets only listed fields, then clears the unlisted ones from res.
 func (a *applier) retainKeys(res, pm map[string]any, s slot, at *pathNode) error {
-	raw, ok := pm[keyRetainKeys]
-	if !ok || !a.cfg.directives.understood(dirRetainKeys) {
+	raw, ok := pm[format.KeyRetainKeys]
+	if !ok || !a.cfg.directives.Understood(format.DirRetainKeys) {
 		return nil
 	}
-	dat := at.Field(keyRetainKeys)
+	dat := at.Field(format.KeyRetainKeys)
 	if !s.Patch.RetainKeys && !a.cfg.kubeDirectiveScope {
-		return newError(ErrDirectiveNotAllowed, dat, "%s on an object whose field has no retainKeys strategy", keyRetainKeys)
+		return newError(ErrDirectiveNotAllowed, dat, "%s on an object whose field has no retainKeys strategy", format.KeyRetainKeys)
 	}
 	list, ok := raw.([]any)
 	if !ok {
-		return newError(ErrInvalidDirective, dat, "%s must be a list of field names, not %s", keyRetainKeys, jsonval.KindOf(raw).WithArticle())
+		return newError(ErrInvalidDirective, dat, "%s must be a list of field names, not %s", format.KeyRetainKeys, jsonval.KindOf(raw).WithArticle())
 	}
 	keep := make(map[string]bool, len(list))
 	for _, v := range list {
 		name, ok := v.(string)
 		if !ok {
-			return newError(ErrInvalidDirective, dat, "%s must list field names, found %s", keyRetainKeys, jsonval.KindOf(v).WithArticle())
+			return newError(ErrInvalidDirective, dat, "%s must list field names, found %s", format.KeyRetainKeys, jsonval.KindOf(v).WithArticle())
 		}
 		keep[name] = true
 	}
 	for _, k := range jsonval.SortedKeys(pm) { // sorted: the first bad field is reported, always the same
 		v := pm[k]
-		if kind, _ := classify(k); kind != notDirective && kind != dirUnknown {
+		if kind, _ := format.Classify(k); kind != format.NotDirective && kind != format.DirUnknown {
 			continue
 		}
 		if v != nil && !keep[k] {
-			return newError(ErrRetainKeys, at.Field(k), "field %q is set by the patch but not listed in %s", k, keyRetainKeys)
+			return newError(ErrRetainKeys, at.Field(k), "field %q is set by the patch but not listed in %s", k, format.KeyRetainKeys)
 		}
 	}
 	for k := range res {
@@ -321,7 +323,7 @@ func (a *applier) finalizeList(p []any, s slot, at *pathNode) ([]any, error) {
 			out = append(out, e)
 			continue
 		}
-		if _, directive := m[keyPatch]; directive {
+		if _, directive := m[format.KeyPatch]; directive {
 			continue
 		}
 		if es.Kind() == reflectschema.Atomic {

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"strconv"
 
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
@@ -98,20 +100,20 @@ func (a *applier) mergeScalarList(in listInput, s slot, at *pathNode) ([]any, er
 				}
 			}
 		}
-		merged, ids = arrange(merged, ids, firstRanks(pids), firstRanks(origIDs), a.cfg.ordering)
+		merged, ids = format.Arrange(merged, ids, format.FirstRanks(pids), format.FirstRanks(origIDs), a.cfg.ordering)
 	}
 	if in.hasSetOrder {
-		oids, err := a.patchScalarIDs(in.setOrder, es, prefixSetOrder+" list", in.orderAt)
+		oids, err := a.patchScalarIDs(in.setOrder, es, format.PrefixSetOrder+" list", in.orderAt)
 		if err != nil {
 			return nil, err
 		}
 		if err := checkSetOrder(pids, oids, at, in.orderAt); err != nil {
 			return nil, err
 		}
-		merged, ids = arrange(merged, ids, firstRanks(oids), firstRanks(origIDs), a.cfg.ordering)
+		merged, ids = format.Arrange(merged, ids, format.FirstRanks(oids), format.FirstRanks(origIDs), a.cfg.ordering)
 	}
 	if in.hasDeletes {
-		dids, err := a.patchScalarIDs(in.deletes, es, prefixDeleteFromList+" list", in.deletesAt)
+		dids, err := a.patchScalarIDs(in.deletes, es, format.PrefixDeleteFromList+" list", in.deletesAt)
 		if err != nil {
 			return nil, err
 		}

@@ -1,12 +1,15 @@
 package smp
 
-import "github.com/typedpatch/typedpatch/smp/internal/jsonval"
+import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
+)
 
 // patchElem is one element of a patch list of objects.
 type patchElem struct {
 	body      map[string]any // the element without $patch and $patchMergeKey
 	directive string         // its $patch value, if any
-	ks        keySet
+	ks        format.KeySet
 	id        string
 	at        *pathNode
 	// unread says the element names its keys by $patchMergeKey, which
@@ -20,7 +23,7 @@ type patchElem struct {
 // merge key is an omitempty zero value has no key field in its JSON).
 // The entries of a $setElementOrder (order) are only identified: their
 // bodies keep their directives and they get no path.
-func (a *applier) parseObjectElems(l []any, lk listKeys, keyless, order bool, at *pathNode) ([]patchElem, error) {
+func (a *applier) parseObjectElems(l []any, lk format.ListKeys, keyless, order bool, at *pathNode) ([]patchElem, error) {
 	out := make([]patchElem, 0, len(l))
 	for i, e := range l {
 		m, ok := e.(map[string]any)
@@ -28,33 +31,33 @@ func (a *applier) parseObjectElems(l []any, lk listKeys, keyless, order bool, at
 			return nil, newError(ErrMixedList, at.Index(i), "merge list of objects holds %s", jsonval.KindOf(e).WithArticle())
 		}
 		pe := patchElem{body: m}
-		if raw, ok := m[keyPatch]; ok {
+		if raw, ok := m[format.KeyPatch]; ok {
 			var err error
-			if pe.directive, err = patchDirective(raw, true, at.Index(i)); err != nil {
+			if pe.directive, err = format.PatchDirective(raw, true, at.Index(i)); err != nil {
 				return nil, err
 			}
 		}
-		if pe.directive == "" || pe.directive == patchDelete {
-			ks, id, err := lk.elementKey(m, a.cfg.directives, nil)
+		if pe.directive == "" || pe.directive == format.PatchDelete {
+			ks, id, err := lk.ElementKey(m, a.cfg.directives, nil)
 			if err != nil && keyless && pe.directive == "" && KindOf(err) == ErrMissingMergeKey {
-				ks, err = lk.defaultSet(), nil
-				id, pe.at = idOf(ks, m), at.Index(i)
+				ks, err = lk.DefaultSet(), nil
+				id, pe.at = format.IDOf(ks, m), at.Index(i)
 			}
 			if err != nil {
 				// Again, with the element's path for the error.
-				_, _, err = lk.elementKey(m, a.cfg.directives, at.Index(i))
+				_, _, err = lk.ElementKey(m, a.cfg.directives, at.Index(i))
 				return nil, err
 			}
 			pe.ks, pe.id = ks, id
 		} else {
 			pe.at = at.Index(i)
 		}
-		_, named := m[keyPatchMergeKey]
-		pe.unread = named && !a.cfg.directives.understood(dirPatchMergeKey)
+		_, named := m[format.KeyPatchMergeKey]
+		pe.unread = named && !a.cfg.directives.Understood(format.DirPatchMergeKey)
 		if (named || pe.directive != "") && !order {
 			body := make(map[string]any, len(m))
 			for k, v := range m {
-				if k != keyPatchMergeKey && k != keyPatch {
+				if k != format.KeyPatchMergeKey && k != format.KeyPatch {
 					body[k] = v
 				}
 			}
@@ -79,42 +82,42 @@ func (a *applier) parseObjectElems(l []any, lk listKeys, keyless, order bool, at
 // is. (Kubernetes moves it; without the order, so does this applier.)
 // Elements whose $patchMergeKey this applier does not read may be two
 // elements to their writer: they are deleted and added as usual.
-func deleteElems(x *listIndex, src identities, elems []patchElem, keep bool) (reset map[int]bool) {
+func deleteElems(x *format.ListIndex, src format.Identities, elems []patchElem, keep bool) (reset map[int]bool) {
 	type identity struct{ sig, id string }
 	var created map[identity]bool
 	for _, pe := range elems {
-		if pe.directive != patchDelete {
+		if pe.directive != format.PatchDelete {
 			continue
 		}
 		if keep && created == nil {
 			created = make(map[identity]bool, len(elems))
 			for _, pe := range elems {
 				if pe.directive == "" && !pe.unread {
-					created[identity{pe.ks.sig(), pe.id}] = true
+					created[identity{pe.ks.Sig(), pe.id}] = true
 				}
 			}
 		}
-		if !pe.unread && created[identity{pe.ks.sig(), pe.id}] {
-			if ps := x.positions(src, pe.ks, pe.id); len(ps) > 0 {
+		if !pe.unread && created[identity{pe.ks.Sig(), pe.id}] {
+			if ps := x.Positions(src, pe.ks, pe.id); len(ps) > 0 {
 				if reset == nil {
 					reset = map[int]bool{}
 				}
 				reset[ps[0]] = true // the first match is re-created in place
 				for _, p := range ps[1:] {
-					x.remove(p)
+					x.Remove(p)
 				}
 				continue
 			}
 		}
-		x.removeAll(src, pe.ks, pe.id)
+		x.RemoveAll(src, pe.ks, pe.id)
 	}
 	return reset
 }
 
-func idsUnder(ks keySet, items []any) []string {
+func idsUnder(ks format.KeySet, items []any) []string {
 	ids := make([]string, len(items))
 	for i, it := range items {
-		ids[i] = idOf(ks, it)
+		ids[i] = format.IDOf(ks, it)
 	}
 	return ids
 }

@@ -3,7 +3,6 @@ package smp
 import (
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"math"
 	"reflect"
 	"strconv"
@@ -117,16 +116,3 @@ func checkScalar(v any, s slot, at *pathNode) error {
 }
 
 var jsonNumberType = reflect.TypeFor[json.Number]()
-
-// describe renders a value briefly for an error message.
-func describe(v any) string {
-	switch v := v.(type) {
-	case string:
-		return quote(v)
-	case json.Number:
-		return echo(string(v))
-	case nil, bool:
-		return fmt.Sprint(v)
-	}
-	return "a " + jsonval.KindOf(v).String()
-}

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"reflect"
 	"slices"
 
@@ -154,17 +156,17 @@ func (c *composer) object(a, b map[string]any, s slot, at *pathNode, fresh bool)
 	if s.Patch.Strategy == reflectschema.Replace {
 		return b, nil // b replaces the object whatever a left there
 	}
-	switch b[keyPatch] {
-	case patchDelete, patchReplace:
+	switch b[format.KeyPatch] {
+	case format.PatchDelete, format.PatchReplace:
 		return b, nil
 	}
-	switch a[keyPatch] {
-	case patchDelete:
+	switch a[format.KeyPatch] {
+	case format.PatchDelete:
 		return replaceForm(b), nil
 	}
 	res := make(map[string]any, len(a)+len(b))
-	if a[keyPatch] == patchReplace {
-		res[keyPatch] = patchReplace
+	if a[format.KeyPatch] == format.PatchReplace {
+		res[format.KeyPatch] = format.PatchReplace
 		fresh = true
 	}
 	clearedByB, clearedByA := c.retainKeys(res, a, b)
@@ -199,8 +201,8 @@ func (c *composer) object(a, b map[string]any, s slot, at *pathNode, fresh bool)
 // keep, and those b sets. It returns which fields b's list clears, and
 // which fields a's list cleared and b sets again.
 func (c *composer) retainKeys(res, a, b map[string]any) (clearedByB, clearedByA func(string) bool) {
-	k1, has1 := a[keyRetainKeys].([]any)
-	k2, has2 := b[keyRetainKeys].([]any)
+	k1, has1 := a[format.KeyRetainKeys].([]any)
+	k2, has2 := b[format.KeyRetainKeys].([]any)
 	none := func(string) bool { return false }
 	if !has1 && !has2 {
 		return none, none
@@ -210,8 +212,8 @@ func (c *composer) retainKeys(res, a, b map[string]any) (clearedByB, clearedByA 
 	in2 := func(name string) bool { return !has2 || set2[name] }
 	setByB := func(name string) bool {
 		v, ok := b[name]
-		kind, _ := classify(name)
-		return ok && v != nil && (kind == notDirective || kind == dirUnknown)
+		kind, _ := format.Classify(name)
+		return ok && v != nil && (kind == format.NotDirective || kind == format.DirUnknown)
 	}
 	keep := []any{}
 	seen := map[string]bool{}
@@ -224,7 +226,7 @@ func (c *composer) retainKeys(res, a, b map[string]any) (clearedByB, clearedByA 
 			}
 		}
 	}
-	res[keyRetainKeys] = keep
+	res[format.KeyRetainKeys] = keep
 	return func(name string) bool { return !in2(name) },
 		func(name string) bool { return !in1(name) && setByB(name) }
 }
@@ -254,10 +256,10 @@ func fieldNames(a, b map[string]any) []string {
 	names := make([]string, 0, len(a)+len(b))
 	for _, m := range [2]map[string]any{a, b} {
 		for k := range m {
-			kind, list := classify(k)
+			kind, list := format.Classify(k)
 			switch kind {
-			case notDirective, dirUnknown:
-			case dirSetOrder, dirDeleteFromList:
+			case format.NotDirective, format.DirUnknown:
+			case format.DirSetOrder, format.DirDeleteFromList:
 				k = list
 			default:
 				continue
@@ -286,11 +288,11 @@ type fieldPart struct {
 func partOf(m map[string]any, name string) fieldPart {
 	var p fieldPart
 	p.val, p.has = m[name]
-	if v, ok := m[prefixSetOrder+name]; ok {
+	if v, ok := m[format.PrefixSetOrder+name]; ok {
 		p.order, _ = v.([]any)
 		p.hasOrder = true
 	}
-	if v, ok := m[prefixDeleteFromList+name]; ok {
+	if v, ok := m[format.PrefixDeleteFromList+name]; ok {
 		p.dels, _ = v.([]any)
 		p.hasDels = true
 	}
@@ -310,10 +312,10 @@ func (p fieldPart) write(res map[string]any, name string) {
 		}
 	}
 	if p.hasOrder {
-		res[prefixSetOrder+name] = p.order
+		res[format.PrefixSetOrder+name] = p.order
 	}
 	if p.hasDels && len(p.dels) > 0 {
-		res[prefixDeleteFromList+name] = p.dels
+		res[format.PrefixDeleteFromList+name] = p.dels
 	}
 }
 
@@ -330,7 +332,7 @@ func (c *composer) valueField(a, b fieldPart, s slot, at *pathNode, fresh bool) 
 		return b, nil // scalars and replaced lists do not depend on what was there
 	}
 	am, ok := a.val.(map[string]any)
-	if !ok || am[keyPatch] == patchDelete {
+	if !ok || am[format.KeyPatch] == format.PatchDelete {
 		return fieldPart{has: true, val: replaceForm(bm)}, nil
 	}
 	m, err := c.object(am, bm, s, at, fresh)
@@ -340,13 +342,13 @@ func (c *composer) valueField(a, b fieldPart, s slot, at *pathNode, fresh bool) 
 // replaceForm returns patch object b as one that merges into nothing,
 // whatever the document holds.
 func replaceForm(b map[string]any) map[string]any {
-	if _, ok := b[keyPatch]; ok {
+	if _, ok := b[format.KeyPatch]; ok {
 		return b
 	}
 	m := make(map[string]any, len(b)+1)
 	for k, v := range b {
 		m[k] = v
 	}
-	m[keyPatch] = patchReplace
+	m[format.KeyPatch] = format.PatchReplace
 	return m
 }

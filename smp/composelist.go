@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"slices"
 )
 
@@ -27,13 +29,13 @@ func (c *composer) listField(a, b fieldPart, s slot, at *pathNode, fresh bool) (
 	bl, _ := b.val.([]any)
 	if hasReplaceMarker(bl) {
 		if orderedByLive(b, bl) {
-			return fieldPart{}, c.refuse(at, "the list is replaced by %s with an empty %s, which orders it by the list %s leave", c.later, prefixSetOrder+at.Name(), c.earlier)
+			return fieldPart{}, c.refuse(at, "the list is replaced by %s with an empty %s, which orders it by the list %s leave", c.later, format.PrefixSetOrder+at.Name(), c.earlier)
 		}
 		return b, nil
 	}
 	if hasReplaceMarker(al) {
 		if orderedByLive(a, al) {
-			return fieldPart{}, c.refuse(at, "the list is replaced by %s with an empty %s, which orders it by the document's list", c.earlier, prefixSetOrder+at.Name())
+			return fieldPart{}, c.refuse(at, "the list is replaced by %s with an empty %s, which orders it by the document's list", c.earlier, format.PrefixSetOrder+at.Name())
 		}
 		return c.materialized(s, at, true, a, b)
 	}
@@ -89,7 +91,7 @@ func (c *composer) materialized(s slot, at *pathNode, marker bool, parts ...fiel
 	out := make([]any, 0, len(cur)+1)
 	out = append(out, cur...)
 	if marker {
-		out = append(out, map[string]any{keyPatch: patchReplace})
+		out = append(out, map[string]any{format.KeyPatch: format.PatchReplace})
 	}
 	return fieldPart{has: true, val: out}, nil
 }
@@ -118,8 +120,8 @@ type listSide struct {
 
 // objectList composes two merging parts for a merge list of objects.
 func (c *composer) objectList(a, b fieldPart, s slot, at *pathNode) (fieldPart, error) {
-	lk := keysOf(s)
-	var ks *keySet
+	lk := format.KeysOf(s)
+	var ks *format.KeySet
 	var pmk any // the $patchMergeKey value the elements carry
 	sides := [2]listSide{}
 	for i, p := range [2]fieldPart{a, b} {
@@ -177,26 +179,26 @@ func (c *composer) objectList(a, b fieldPart, s slot, at *pathNode) (fieldPart, 
 // readSide reads one part's elements and $setElementOrder entries. Every
 // element of both parts must name elements by one key set, or which of
 // them are the same would depend on the document.
-func (c *composer) readSide(p fieldPart, lk listKeys, s slot, at *pathNode, ks **keySet, pmk *any) (listSide, error) {
+func (c *composer) readSide(p fieldPart, lk format.ListKeys, s slot, at *pathNode, ks **format.KeySet, pmk *any) (listSide, error) {
 	side := listSide{ops: map[string]*elemOp{}, elems: map[string]bool{}, entries: map[string]map[string]any{},
 		live: map[string]bool{}, dels: map[string]bool{}}
 	l, _ := p.val.([]any)
 	read := func(e any, entry bool) error {
 		m, _ := e.(map[string]any)
-		eks, id, err := lk.elementKey(m, c.cfg.directives, at)
+		eks, id, err := lk.ElementKey(m, c.cfg.directives, at)
 		if err != nil {
 			return err
 		}
 		if *ks == nil {
 			*ks = &eks
-		} else if (*ks).sig() != eks.sig() || (*ks).directive != eks.directive {
-			return c.refuse(at.Keyed(&eks, m), "the elements are named by different merge keys (%s): which are the same element depends on the document", keyPatchMergeKey)
+		} else if (*ks).Sig() != eks.Sig() || (*ks).Directive != eks.Directive {
+			return c.refuse(at.Keyed(&eks, m), "the elements are named by different merge keys (%s): which are the same element depends on the document", format.KeyPatchMergeKey)
 		}
-		if v, ok := m[keyPatchMergeKey]; ok && *pmk == nil {
+		if v, ok := m[format.KeyPatchMergeKey]; ok && *pmk == nil {
 			*pmk = v
 		}
 		if entry {
-			if m[keyPatch] == nil && !side.elems[id] {
+			if m[format.KeyPatch] == nil && !side.elems[id] {
 				side.elems[id] = true
 				side.order = append(side.order, id)
 				side.entries[id] = m
@@ -208,7 +210,7 @@ func (c *composer) readSide(p fieldPart, lk listKeys, s slot, at *pathNode, ks *
 			op = &elemOp{elem: m}
 			side.ops[id] = op
 		}
-		if m[keyPatch] == patchDelete {
+		if m[format.KeyPatch] == format.PatchDelete {
 			if op.del == nil {
 				op.del = m
 			}
@@ -218,7 +220,7 @@ func (c *composer) readSide(p fieldPart, lk listKeys, s slot, at *pathNode, ks *
 		side.live[id] = true
 		body := make(map[string]any, len(m))
 		for k, v := range m {
-			if k != keyPatch && k != keyPatchMergeKey {
+			if k != format.KeyPatch && k != format.KeyPatchMergeKey {
 				body[k] = v
 			}
 		}
@@ -270,7 +272,7 @@ func withMergeKeyList(body map[string]any, pmk any) map[string]any {
 	for k, v := range body {
 		m[k] = v
 	}
-	m[keyPatchMergeKey] = pmk
+	m[format.KeyPatchMergeKey] = pmk
 	return m
 }
 
@@ -349,12 +351,12 @@ func (c *composer) orderOf(a, b fieldPart, sides [2]listSide, deleted func(strin
 		out.order, out.hasOrder = a.order, a.hasOrder
 		return out, sides[0].merged, nil
 	case !b.hasOrder || len(sides[1].order) == 0:
-		return out, nil, c.refuse(at, "items %s placed are moved by %s, without a %s naming them all: where they end depends on the document", c.earlier, c.later, prefixSetOrder+at.Name())
+		return out, nil, c.refuse(at, "items %s placed are moved by %s, without a %s naming them all: where they end depends on the document", c.earlier, c.later, format.PrefixSetOrder+at.Name())
 	}
 	for _, ids := range [2][]string{sides[0].merged, sides[0].order} {
 		for _, id := range ids {
 			if !sides[1].elems[id] && !deleted(id) {
-				return out, nil, c.refuse(where(id), "the %s of %s leaves out this item, which %s placed: where it ends depends on the document", prefixSetOrder+at.Name(), c.later, c.earlier)
+				return out, nil, c.refuse(where(id), "the %s of %s leaves out this item, which %s placed: where it ends depends on the document", format.PrefixSetOrder+at.Name(), c.later, c.earlier)
 			}
 		}
 	}

@@ -1,6 +1,9 @@
 package smp
 
-import "github.com/typedpatch/typedpatch/smp/internal/jsonval"
+import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
+)
 
 // setOp is what a patch does to one value of a merge list of scalars.
 type setOp struct {
@@ -55,7 +58,7 @@ func (c *composer) scalarList(a, b fieldPart, s slot, at *pathNode) (fieldPart, 
 		case o.add:
 			if o.readded && !placed {
 				return fieldPart{}, c.refuse(at, "%s, which %s removed, is added back by %s without a %s placing it: where it ends depends on the document",
-					describe(o.v), c.earlier, c.later, prefixSetOrder+at.Name())
+					jsonval.Describe(o.v), c.earlier, c.later, format.PrefixSetOrder+at.Name())
 			}
 			for range max(copies[id], 1) {
 				adds = append(adds, o.v)

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"slices"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
@@ -30,8 +32,8 @@ func (c *conflicts) values(left, right any, s slot, at *pathNode) bool {
 		if !ok {
 			return c.found(at)
 		}
-		lm, lok := l[keyPatch]
-		rm, rok := r[keyPatch]
+		lm, lok := l[format.KeyPatch]
+		rm, rok := r[format.KeyPatch]
 		if (lok || rok) && (lok != rok || !jsonval.Equal(lm, rm)) {
 			return c.found(at)
 		}
@@ -43,7 +45,7 @@ func (c *conflicts) values(left, right any, s slot, at *pathNode) bool {
 			if !ok {
 				continue
 			}
-			if kind, _ := classify(k); kind != notDirective && kind != dirUnknown {
+			if kind, _ := format.Classify(k); kind != format.NotDirective && kind != format.DirUnknown {
 				continue // parallel lists and directives do not conflict
 			}
 			if c.values(l[k], rv, s.Child(k), at.Field(k)) {
@@ -78,12 +80,12 @@ func (c *conflicts) lists(l, r []any, s slot, at *pathNode) bool {
 		ks := c.d.listKeySet(s)
 		right := map[string]any{}
 		for _, e := range r {
-			right[idOf(ks, e)] = e
+			right[format.IDOf(ks, e)] = e
 		}
 		es := s.Elem()
 		es.Patch = reflectschema.PatchMeta{}
 		for _, e := range l {
-			id := idOf(ks, e)
+			id := format.IDOf(ks, e)
 			if re, ok := right[id]; ok {
 				m, _ := e.(map[string]any)
 				if c.values(e, re, es, at.Key(ks.KeyStep(m))) {
@@ -116,7 +118,7 @@ func (c *conflicts) lists(l, r []any, s slot, at *pathNode) bool {
 // hasReplaceMarker reports whether a patch list replaces its list.
 func hasReplaceMarker(l []any) bool {
 	for _, e := range l {
-		if m, ok := e.(map[string]any); ok && m[keyPatch] == patchReplace {
+		if m, ok := e.(map[string]any); ok && m[format.KeyPatch] == format.PatchReplace {
 			return true
 		}
 	}

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
@@ -68,7 +70,7 @@ func (d *differ) descend(child any) func() {
 // key by key (a list of scalars holding duplicates).
 func (d *differ) diffObject(om, mm map[string]any, s slot, at *pathNode) (patch map[string]any, replaceUp bool, err error) {
 	patch = map[string]any{}
-	buildRetain := s.Patch.RetainKeys && d.cfg.directives.understood(dirRetainKeys)
+	buildRetain := s.Patch.RetainKeys && d.cfg.directives.Understood(format.DirRetainKeys)
 	var retain []any
 	for _, k := range jsonval.SortedKeys(mm) {
 		mv := mm[k]
@@ -102,7 +104,7 @@ func (d *differ) diffObject(om, mm map[string]any, s slot, at *pathNode) (patch 
 		}
 	}
 	if len(retain) > 0 && (len(patch) > 0 || hasAdditionalField(om, mm)) {
-		patch[keyRetainKeys] = retain // sorted: keys were visited in order
+		patch[format.KeyRetainKeys] = retain // sorted: keys were visited in order
 	}
 	return patch, false, nil
 }
@@ -173,7 +175,7 @@ func replaceObject(m map[string]any) map[string]any {
 	for k, v := range m {
 		r[k] = v
 	}
-	r[keyPatch] = patchReplace
+	r[format.KeyPatch] = format.PatchReplace
 	return r
 }
 

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"cmp"
 	"reflect"
 	"slices"
@@ -38,17 +40,17 @@ func (d *differ) diffList(patch map[string]any, k string, ol, ml []any, s slot, 
 
 // listKeySet is the key set the differ identifies elements by: every
 // recommended key when it may write $patchMergeKey, else the default key.
-func (d *differ) listKeySet(s slot) keySet {
-	lk := keysOf(s)
-	if d.cfg.directives.understood(dirPatchMergeKey) {
-		return lk.fullSet()
+func (d *differ) listKeySet(s slot) format.KeySet {
+	lk := format.KeysOf(s)
+	if d.cfg.directives.Understood(format.DirPatchMergeKey) {
+		return lk.FullSet()
 	}
-	return lk.defaultSet()
+	return lk.DefaultSet()
 }
 
 // replaceList is the patch list that replaces a list with ml.
 func replaceList(ml []any) []any {
-	return append(slices.Clone(ml), map[string]any{keyPatch: patchReplace})
+	return append(slices.Clone(ml), map[string]any{format.KeyPatch: format.PatchReplace})
 }
 
 // keyedSafe reports whether a keyed patch can turn a list with identities
@@ -86,13 +88,13 @@ func hasDuplicates(ids []string) bool {
 
 // keyable reports whether every element is an object carrying every
 // field of the default key.
-func keyable(l []any, def keySet) bool {
+func keyable(l []any, def format.KeySet) bool {
 	for _, e := range l {
 		m, ok := e.(map[string]any)
 		if !ok {
 			return false
 		}
-		if _, complete := def.id(m); !complete {
+		if _, complete := def.ID(m); !complete {
 			return false
 		}
 	}
@@ -110,7 +112,7 @@ func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s 
 	}
 	x.indexBase()
 	x.pair()
-	if d.cfg.skewSafe && x.ks.directive && !d.keyedOnly() && d.pass == passDelta && x.survivorShares() {
+	if d.cfg.skewSafe && x.ks.Directive && !d.keyedOnly() && d.pass == passDelta && x.survivorShares() {
 		patch[k] = replaceList(withLiveKeys(ml, ol, x.pairs, x.ks))
 		return nil
 	}
@@ -143,9 +145,9 @@ func (d *differ) recreates() bool { return !d.keyedOnly() && !d.ignoreChanges() 
 
 // deletionOf is the deletion that goes with the re-creation of element m,
 // named by key set ks.
-func (d *differ) deletionOf(m map[string]any, ks keySet) map[string]any {
-	del := map[string]any{keyPatch: patchDelete}
-	for _, f := range ks.fields {
+func (d *differ) deletionOf(m map[string]any, ks format.KeySet) map[string]any {
+	del := map[string]any{format.KeyPatch: format.PatchDelete}
+	for _, f := range ks.Fields {
 		if v, ok := m[f]; ok {
 			del[f] = v
 		}
@@ -161,15 +163,15 @@ func (d *differ) deletionOf(m map[string]any, ks keySet) map[string]any {
 
 // sortDeletions sorts deletions as Kubernetes lists them: by the text of
 // the (first) merge key.
-func sortDeletions(dels []any, ks keySet) []any {
+func sortDeletions(dels []any, ks format.KeySet) []any {
 	slices.SortStableFunc(dels, func(a, b any) int {
-		return cmp.Compare(jsonval.SortText(a.(map[string]any)[ks.fields[0]]), jsonval.SortText(b.(map[string]any)[ks.fields[0]]))
+		return cmp.Compare(jsonval.SortText(a.(map[string]any)[ks.Fields[0]]), jsonval.SortText(b.(map[string]any)[ks.Fields[0]]))
 	})
 	return dels
 }
 
 func (d *differ) wantSetOrder(changed bool) bool {
-	return changed && d.setOrder() && d.cfg.directives.understood(dirSetOrder)
+	return changed && d.setOrder() && d.cfg.directives.Understood(format.DirSetOrder)
 }
 
 // wantListOrder reports whether a merge list of objects gets its
@@ -181,8 +183,8 @@ func (d *differ) wantListOrder(changed, orderSame bool) bool {
 
 // withKeyDirective adds $patchMergeKey naming every key of a directive key
 // set; owned says m may be changed in place.
-func withKeyDirective(m map[string]any, ks keySet, owned bool) map[string]any {
-	if !ks.directive {
+func withKeyDirective(m map[string]any, ks format.KeySet, owned bool) map[string]any {
+	if !ks.Directive {
 		return m
 	}
 	if !owned {
@@ -192,10 +194,10 @@ func withKeyDirective(m map[string]any, ks keySet, owned bool) map[string]any {
 		}
 		m = c
 	}
-	names := make([]any, len(ks.fields))
-	for i, f := range ks.fields {
+	names := make([]any, len(ks.Fields))
+	for i, f := range ks.Fields {
 		names[i] = f
 	}
-	m[keyPatchMergeKey] = names
+	m[format.KeyPatchMergeKey] = names
 	return m
 }

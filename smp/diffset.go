@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"cmp"
 	"slices"
 
@@ -55,13 +57,13 @@ func (d *differ) diffScalarList(patch map[string]any, k string, ol, ml []any) (b
 		patch[k] = adds
 	}
 	if len(dels) > 0 {
-		patch[prefixDeleteFromList+k] = dels
+		patch[format.PrefixDeleteFromList+k] = dels
 	}
 	// Kubernetes sorts the original list in place before comparing it with
 	// modified, so a reorder into sorted order writes no order and is lost
 	// (docs/compat.md); here any change of order writes it.
 	if len(ml) > 0 && d.wantSetOrder((!d.ignoreDeletions() && len(dels) > 0) || (!d.ignoreChanges() && !jsonval.Equal(ol, ml))) {
-		patch[prefixSetOrder+k] = ml
+		patch[format.PrefixSetOrder+k] = ml
 	}
 	return false, nil
 }

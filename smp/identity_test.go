@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -81,7 +83,7 @@ func elementOf(fields []string, vals []keyFieldValue) map[string]any {
 func TestIdentityInjective(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 3).Draw(t, "fields")
-		ks := keySet{fields: []string{"a", "b", "c"}[:n]}
+		ks := format.KeySet{Fields: []string{"a", "b", "c"}[:n]}
 		// Values come from a small pool, so that equal values and values
 		// rearranged across fields are common.
 		pool := make([]keyFieldValue, 3)
@@ -97,16 +99,16 @@ func TestIdentityInjective(t *testing.T) {
 			}
 		}
 		for i, a := range elems {
-			ea := elementOf(ks.fields, a)
-			ida, _ := ks.id(ea)
+			ea := elementOf(ks.Fields, a)
+			ida, _ := ks.ID(ea)
 			checkRawID(t, ks, ea, ida)
 			for _, b := range elems[i+1:] {
 				same := true
 				for j := range n {
 					same = same && sameKeyValue(a[j], b[j])
 				}
-				eb := elementOf(ks.fields, b)
-				idb, _ := ks.id(eb)
+				eb := elementOf(ks.Fields, b)
+				idb, _ := ks.ID(eb)
 				if (ida == idb) != same {
 					t.Fatalf("%#v and %#v: identities %q and %q, equal values: %v", ea, eb, ida, idb, same)
 				}
@@ -117,12 +119,12 @@ func TestIdentityInjective(t *testing.T) {
 
 // checkRawID checks that the element, encoded, has the identity id and
 // that it is not the identity of a non-object.
-func checkRawID(t *rapid.T, ks keySet, e map[string]any, id string) {
+func checkRawID(t *rapid.T, ks format.KeySet, e map[string]any, id string) {
 	data, err := json.Marshal(e)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if raw := ks.rawID(jsonval.Raw(data)); raw != id {
+	if raw := ks.RawID(jsonval.Raw(data)); raw != id {
 		t.Fatalf("%s: raw identity %q, decoded %q", data, raw, id)
 	}
 	if id == "\x02" {
@@ -147,7 +149,7 @@ func TestIdentityExhaustive(t *testing.T) {
 		return fmt.Sprintf("%v %T %q", v.present, v.v, v.v)
 	}
 	for n := 1; n <= 3; n++ {
-		ks := keySet{fields: []string{"a", "b", "c"}[:n]}
+		ks := format.KeySet{Fields: []string{"a", "b", "c"}[:n]}
 		byID := map[string]string{}
 		byValue := map[string]string{}
 		tuple := make([]keyFieldValue, n)
@@ -164,7 +166,7 @@ func TestIdentityExhaustive(t *testing.T) {
 			for _, v := range tuple {
 				name += oracle(v) + "|"
 			}
-			id, _ := ks.id(elementOf(ks.fields, tuple))
+			id, _ := ks.ID(elementOf(ks.Fields, tuple))
 			if prev, ok := byID[id]; ok && prev != name {
 				t.Fatalf("%s and %s share the identity %q", prev, name, id)
 			}
@@ -178,7 +180,7 @@ func TestIdentityExhaustive(t *testing.T) {
 }
 
 func TestIdentityCollisions(t *testing.T) {
-	ks := keySet{fields: []string{"a", "b"}}
+	ks := format.KeySet{Fields: []string{"a", "b"}}
 	pairs := [][2][]any{
 		{{"x\x00sy", "z"}, {"x", "y\x00sz"}}, // issue #14
 		{{"p\x00sq\x00sr", "s"}, {"p", "q\x00sr\x00ss"}},
@@ -191,14 +193,14 @@ func TestIdentityCollisions(t *testing.T) {
 	for _, p := range pairs {
 		a := map[string]any{"a": p[0][0], "b": p[0][1]}
 		b := map[string]any{"a": p[1][0], "b": p[1][1]}
-		ida, _ := ks.id(a)
-		idb, _ := ks.id(b)
+		ida, _ := ks.ID(a)
+		idb, _ := ks.ID(b)
 		assert.NotEqual(t, ida, idb, "%q and %q", p[0], p[1])
 	}
 	// One absent field differs from every value, "\x01" included.
-	absent, _ := ks.id(map[string]any{"b": "b"})
+	absent, _ := ks.ID(map[string]any{"b": "b"})
 	for _, v := range []any{"\x01", "", nil, "a"} {
-		id, _ := ks.id(map[string]any{"a": v, "b": "b"})
+		id, _ := ks.ID(map[string]any{"a": v, "b": "b"})
 		assert.NotEqual(t, absent, id, "%q", v)
 	}
 }
@@ -207,19 +209,19 @@ func TestKeySetSigInjective(t *testing.T) {
 	sets := [][]string{{"a"}, {"a", "b"}, {"a\x00b"}, {"\x00a"}, {"\x00", "a"}, {""}, {"", ""}, {"ab"}, {"a", "b", "c"}, {"a", "b\x00c"}, {"\x01a"}}
 	seen := map[string][]string{}
 	for _, s := range sets {
-		sig := keySet{fields: s}.sig()
+		sig := format.KeySet{Fields: s}.Sig()
 		if prev, ok := seen[sig]; ok {
 			t.Errorf("%q and %q share the signature %q", s, prev, sig)
 		}
 		seen[sig] = s
 	}
-	assert.Zero(t, testing.AllocsPerRun(10, func() { _ = keySet{fields: []string{"name"}}.sig() }))
+	assert.Zero(t, testing.AllocsPerRun(10, func() { _ = format.KeySet{Fields: []string{"name"}}.Sig() }))
 }
 
 // TestSingleKeyNoAllocation: the one-field identity of a plain string is
 // the string itself.
 func TestSingleKeyNoAllocation(t *testing.T) {
-	ks := keySet{fields: []string{"name"}}
+	ks := format.KeySet{Fields: []string{"name"}}
 	elem := map[string]any{"name": "nginx"}
-	assert.Zero(t, testing.AllocsPerRun(10, func() { _, _ = ks.id(elem) }))
+	assert.Zero(t, testing.AllocsPerRun(10, func() { _, _ = ks.ID(elem) }))
 }

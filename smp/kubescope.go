@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"encoding/json"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
@@ -9,8 +11,8 @@ import (
 // orderAnywhere reports whether directive kind is taken on list slot c,
 // which does not merge: $setElementOrder on a list that is not of objects,
 // under WithKubernetesDirectiveScope.
-func (a *applier) orderAnywhere(kind directiveKind, c slot) bool {
-	return a.cfg.kubeDirectiveScope && kind == dirSetOrder && c.Kind() == reflectschema.List && !c.IsObjectList()
+func (a *applier) orderAnywhere(kind format.DirectiveKind, c slot) bool {
+	return a.cfg.kubeDirectiveScope && kind == format.DirSetOrder && c.Kind() == reflectschema.List && !c.IsObjectList()
 }
 
 // orderReplacedList applies $setElementOrder to a list that does not
@@ -26,7 +28,7 @@ func (a *applier) orderReplacedList(in listInput, c slot, at *pathNode) ([]any, 
 	if err != nil {
 		return nil, err
 	}
-	oids, err := a.patchScalarIDs(in.setOrder, es, prefixSetOrder+" list", in.orderAt)
+	oids, err := a.patchScalarIDs(in.setOrder, es, format.PrefixSetOrder+" list", in.orderAt)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,8 @@
 package smp
 
 import (
-	"fmt"
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -10,121 +11,18 @@ import (
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
-// naiveIndex is listIndex's contract by brute force: every query scans
-// every position.
-type naiveIndex struct {
-	items []any
-	dead  []bool
-}
-
-func (x *naiveIndex) positions(ks keySet, id string) []int {
-	var out []int
-	for p, it := range x.items {
-		if !x.dead[p] && idOf(ks, it) == id {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// TestListIndexAgainstScan runs random removals, replacements (which may
-// change an item's identity under one key set and not another) and
-// appends on a listIndex with many duplicate identities, checking every
-// answer against a full scan.
-func TestListIndexAgainstScan(t *testing.T) {
-	sets := []keySet{{fields: []string{"a"}}, {fields: []string{"a", "b"}, directive: true}, {fields: []string{"b"}, directive: true}}
-	item := func(r *rand.Rand) any {
-		m := map[string]any{"a": fmt.Sprint(r.IntN(4))}
-		if r.IntN(3) > 0 {
-			m["b"] = int64(r.IntN(3))
-		}
-		if r.IntN(10) == 0 {
-			return "not an object"
-		}
-		return m
-	}
-	for seed := range uint64(40) {
-		r := rand.New(rand.NewPCG(seed, 7))
-		var items []any
-		for range 5 + r.IntN(60) {
-			items = append(items, item(r))
-		}
-		src := slices.Clone(items)
-		ix := newListIndex(len(src))
-		x, want := &ix, &naiveIndex{items: slices.Clone(items), dead: make([]bool, len(items))}
-		for step := range 300 {
-			ks := sets[r.IntN(len(sets))]
-			id := idOf(ks, item(r))
-			where := fmt.Sprintf("seed %d step %d, %v id %q", seed, step, ks.fields, id)
-			wantPos := want.positions(ks, id)
-			switch op := r.IntN(6); {
-			case op == 0:
-				x.removeAll(jsonItems(src), ks, id)
-				for _, p := range wantPos {
-					want.dead[p] = true
-				}
-			case op == 1 && len(wantPos) > 0:
-				p, v := wantPos[r.IntN(len(wantPos))], item(r)
-				src[p] = v
-				x.changed(jsonItems(src), p)
-				want.items[p] = v
-			case op == 2:
-				v := item(r)
-				src = append(src, v)
-				x.added(jsonItems(src))
-				want.items = append(want.items, v)
-				want.dead = append(want.dead, false)
-			case op == 3:
-				if got := x.positions(jsonItems(src), ks, id); !slices.Equal(got, wantPos) {
-					t.Fatalf("%s: positions %v, want %v", where, got, wantPos)
-				}
-			default:
-				p, n := x.first(jsonItems(src), ks, id)
-				wp := -1
-				if len(wantPos) > 0 {
-					wp = wantPos[0]
-				}
-				if p != wp || n != len(wantPos) {
-					t.Fatalf("%s: first = %d, %d; want %d, %d", where, p, n, wp, len(wantPos))
-				}
-			}
-		}
-		for _, ks := range sets {
-			livePos, ids := x.live(jsonItems(src), ks, true)
-			live := make([]any, len(livePos))
-			for i, p := range livePos {
-				live[i] = src[p]
-			}
-			var wantLive []any
-			for p, it := range want.items {
-				if !want.dead[p] {
-					wantLive = append(wantLive, it)
-				}
-			}
-			if len(live) != len(wantLive) {
-				t.Fatalf("seed %d: %d live items, want %d", seed, len(live), len(wantLive))
-			}
-			for i := range live {
-				if fmt.Sprint(live[i]) != fmt.Sprint(wantLive[i]) || ids[i] != idOf(ks, wantLive[i]) {
-					t.Fatalf("seed %d: live item %d is %v (%q), want %v", seed, i, live[i], ids[i], wantLive[i])
-				}
-			}
-		}
-	}
-}
-
 // agreesByScan is agreeIndex.sole by brute force: the one candidate with
 // e's default identity holding every key field e holds, with its value.
-func agreesByScan(e any, cands []any, def, ks keySet) int {
+func agreesByScan(e any, cands []any, def, ks format.KeySet) int {
 	m, _ := e.(map[string]any)
 	found := -1
 	for p, c := range cands {
 		cm, _ := c.(map[string]any)
-		if idOf(def, c) != idOf(def, e) {
+		if format.IDOf(def, c) != format.IDOf(def, e) {
 			continue
 		}
 		agree := true
-		for _, f := range ks.fields {
+		for _, f := range ks.Fields {
 			mv, inM := m[f]
 			if !inM {
 				continue
@@ -148,15 +46,15 @@ func agreesByScan(e any, cands []any, def, ks keySet) int {
 // chosen to collide (numbers and strings of the same text, separators in
 // values), against a scan.
 func TestAgreeIndexAgainstScan(t *testing.T) {
-	def := keySet{fields: []string{"port"}}
-	ks := keySet{fields: []string{"port", "protocol", "host"}, directive: true}
+	def := format.KeySet{Fields: []string{"port"}}
+	ks := format.KeySet{Fields: []string{"port", "protocol", "host"}, Directive: true}
 	values := []any{"1", int64(1), "1:1", "", "a\x00b", float64(2), "2"}
 	elem := func(r *rand.Rand) any {
 		if r.IntN(12) == 0 {
 			return []any{"not an object"}
 		}
 		m := map[string]any{}
-		for _, f := range ks.fields {
+		for _, f := range ks.Fields {
 			if r.IntN(4) > 0 {
 				m[f] = values[r.IntN(len(values))]
 			}

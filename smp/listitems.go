@@ -1,6 +1,9 @@
 package smp
 
-import "github.com/typedpatch/typedpatch/smp/internal/jsonval"
+import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
+)
 
 // listItems is the live list of a merge list of objects as a list plan
 // (listPlan) reads it: the identities and key fields of its elements. The
@@ -9,9 +12,9 @@ import "github.com/typedpatch/typedpatch/smp/internal/jsonval"
 type listItems interface {
 	// count is the number of live elements.
 	count() int
-	// keyID is the identity under ks of live element p, as idOf gives it
+	// keyID is the identity under ks of live element p, as format.IDOf gives it
 	// for the element's JSON.
-	keyID(p int, ks keySet) string
+	keyID(p int, ks format.KeySet) string
 	// keyField is live element p's field f, when p is an object holding
 	// it.
 	keyField(p int, f string) (any, bool)
@@ -22,7 +25,7 @@ type jsonItems []any
 
 func (j jsonItems) count() int { return len(j) }
 
-func (j jsonItems) keyID(p int, ks keySet) string { return idOf(ks, j[p]) }
+func (j jsonItems) keyID(p int, ks format.KeySet) string { return format.IDOf(ks, j[p]) }
 
 func (j jsonItems) keyField(p int, f string) (any, bool) {
 	switch m := j[p].(type) {

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"strings"
 
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
@@ -17,14 +19,14 @@ type listPlan struct {
 	a            *applier
 	src          listItems
 	in           listInput
-	lk           listKeys
+	lk           format.ListKeys
 	at           *pathNode
 	elems        []patchElem
-	orderEntries []patchElem // $setElementOrder's, when it is there
-	orderKS      keySet      // the identities items are ordered by
-	replace      bool        // a $patch: replace element: the list is the patch's
-	live         int         // the live list's length: the first positions
-	positions    int         // live and new elements so far
+	orderEntries []patchElem   // $setElementOrder's, when it is there
+	orderKS      format.KeySet // the identities items are ordered by
+	replace      bool          // a $patch: replace element: the list is the patch's
+	live         int           // the live list's length: the first positions
+	positions    int           // live and new elements so far
 
 	// ops are the merges in the order the patch gives them; last is each
 	// position's last one (-1: none).
@@ -41,7 +43,7 @@ type listPlan struct {
 	// renamed maps a patch element named by part of its keys
 	// ($patchMergeKey) to the identity of the live element it merged into.
 	renamed map[string]string
-	x       listIndex // the list being patched, when indexed is true
+	x       format.ListIndex // the list being patched, when indexed is true
 	indexed bool
 	scratch map[string]any
 }
@@ -128,26 +130,26 @@ func (a *applier) planObjectList(src listItems, in listInput, s slot, at *pathNo
 
 // init reads the patch list and its $setElementOrder.
 func (m *listPlan) init(a *applier, src listItems, in listInput, s slot, at *pathNode) error {
-	lk := keysOf(s)
-	*m = listPlan{a: a, src: src, in: in, lk: lk, at: at, orderKS: lk.defaultSet(), live: src.count()}
+	lk := format.KeysOf(s)
+	*m = listPlan{a: a, src: src, in: in, lk: lk, at: at, orderKS: lk.DefaultSet(), live: src.count()}
 	m.positions = m.live
 	var err error
 	if m.elems, err = a.parseObjectElems(in.patch, lk, hasReplaceMarker(in.patch), false, at); err != nil {
 		return err
 	}
 	for _, pe := range m.elems {
-		if pe.ks.directive {
-			m.orderKS = lk.fullSet()
+		if pe.ks.Directive {
+			m.orderKS = lk.FullSet()
 		}
-		m.replace = m.replace || pe.directive == patchReplace
+		m.replace = m.replace || pe.directive == format.PatchReplace
 	}
 	if in.hasSetOrder {
 		if m.orderEntries, err = a.parseObjectElems(in.setOrder, lk, false, true, in.orderAt); err != nil {
 			return err
 		}
 		for _, e := range m.orderEntries {
-			if e.ks.directive {
-				m.orderKS = lk.fullSet()
+			if e.ks.Directive {
+				m.orderKS = lk.FullSet()
 			}
 		}
 	}
@@ -161,7 +163,7 @@ func (m *listPlan) build() {
 	for p := range live {
 		live[p] = m.src.keyID(p, m.orderKS)
 	}
-	m.server = firstRanks(live)
+	m.server = format.FirstRanks(live)
 	for i := range m.elems {
 		pe := &m.elems[i]
 		if pe.directive != "" {
@@ -181,46 +183,46 @@ func (m *listPlan) add(pe *patchElem) int {
 
 // mergeLive deletes, merges and adds the patch's elements in the live list.
 func (m *listPlan) mergeLive() error {
-	m.x, m.indexed = newListIndex(m.live), true
+	m.x, m.indexed = format.NewListIndex(m.live), true
 	x := &m.x
 	m.front = make(map[string]int, len(m.elems))
 	reset := deleteElems(x, m, m.elems, m.in.hasSetOrder)
-	_, survivorIDs := x.live(m, m.orderKS, false) // read before any merge: it may share the index's
-	m.server = firstRanks(survivorIDs)
+	_, survivorIDs := x.Live(m, m.orderKS, false) // read before any merge: it may share the index's
+	m.server = format.FirstRanks(survivorIDs)
 	var addedIDs []string
 	for i := range m.elems {
 		pe := &m.elems[i]
 		if pe.directive != "" {
 			continue
 		}
-		p, n := x.first(m, pe.ks, pe.id)
-		if n > 1 && m.lk.partial(pe.ks) {
+		p, n := x.First(m, pe.ks, pe.id)
+		if n > 1 && m.lk.Partial(pe.ks) {
 			return m.ambiguous(pe)
 		}
 		if n == 0 {
 			p := m.add(pe)
-			x.added(m)
-			m.placeFront(idOf(m.orderKS, pe.body))
-			addedIDs = append(addedIDs, m.keyID(p, m.orderKS))
+			x.Added(m)
+			m.placeFront(format.IDOf(m.orderKS, pe.body))
+			addedIDs = append(addedIDs, m.KeyID(p, m.orderKS))
 			continue
 		}
 		m.plan(p, pe, reset[p])
-		x.changed(m, p)
-		to := m.keyID(p, m.orderKS)
+		x.Changed(m, p)
+		to := m.KeyID(p, m.orderKS)
 		m.placeFront(to)
-		if from := idOf(m.orderKS, pe.body); from != to {
+		if from := format.IDOf(m.orderKS, pe.body); from != to {
 			if m.renamed == nil {
 				m.renamed = map[string]string{}
 			}
 			m.renamed[from] = to
 		}
 	}
-	m.merged, m.mergedIDs = x.live(m, m.orderKS, true)
+	m.merged, m.mergedIDs = x.Live(m, m.orderKS, true)
 	// Kubernetes orders by $setElementOrder against a view of the live
 	// list's array, where the first items appended fill the places that
 	// deletions freed. Matching it keeps the results equal.
 	if freed := m.live - len(survivorIDs); m.in.hasSetOrder && freed > 0 && len(addedIDs) > 0 {
-		m.orderServer = firstRanks(append(survivorIDs, addedIDs[:min(freed, len(addedIDs))]...))
+		m.orderServer = format.FirstRanks(append(survivorIDs, addedIDs[:min(freed, len(addedIDs))]...))
 	}
 	return nil
 }
@@ -236,14 +238,14 @@ func (m *listPlan) placeFront(id string) {
 // ambiguous is the error for a patch element whose partial keys match
 // several live elements.
 func (m *listPlan) ambiguous(pe *patchElem) error {
-	matches := m.x.positions(m, pe.ks, pe.id)
-	full := m.lk.fullSet()
+	matches := m.x.Positions(m, pe.ks, pe.id)
+	full := m.lk.FullSet()
 	name := func(p int) string {
 		return Path{m.keyStep(p, full)}.String()
 	}
 	return newError(ErrAmbiguousMergeKey, pe.at,
-		"%s %s is ambiguous: it matches %d elements (%s); name more keys to pick one", keyPatchMergeKey,
-		strings.Join(pe.ks.fields, ","), len(matches), listed(matches, name, ", "))
+		"%s %s is ambiguous: it matches %d elements (%s); name more keys to pick one", format.KeyPatchMergeKey,
+		strings.Join(pe.ks.Fields, ","), len(matches), listed(matches, name, ", "))
 }
 
 // order places the merged items: the patch's elements in the patch's
@@ -257,30 +259,30 @@ func (m *listPlan) order() ([]int, error) {
 	if ids == nil {
 		ids = make([]string, len(merged))
 		for i, p := range merged {
-			ids[i] = m.keyID(p, m.orderKS)
+			ids[i] = m.KeyID(p, m.orderKS)
 		}
 	}
 	if in.inPatch && in.origPresent && !m.replace && m.live+len(in.patch) > 0 {
-		merged, ids = arrangeInPlace(merged, ids, m.front, m.server, m.a.cfg.ordering)
+		merged, ids = format.ArrangeInPlace(merged, ids, m.front, m.server, m.a.cfg.ordering)
 	}
 	if in.hasSetOrder {
 		var patchIDs []string
 		for _, pe := range m.elems {
 			if pe.directive == "" {
-				patchIDs = append(patchIDs, idOf(m.orderKS, pe.body))
+				patchIDs = append(patchIDs, format.IDOf(m.orderKS, pe.body))
 			}
 		}
 		orderIDs := make([]string, 0, len(m.orderEntries))
 		for _, e := range m.orderEntries {
 			if e.directive == "" {
-				orderIDs = append(orderIDs, idOf(m.orderKS, e.body))
+				orderIDs = append(orderIDs, format.IDOf(m.orderKS, e.body))
 			}
 		}
 		if err := checkSetOrder(patchIDs, orderIDs, m.at, in.orderAt); err != nil {
 			return nil, err
 		}
 		m.resolvePartial(orderIDs)
-		merged, _ = arrangeInPlace(merged, ids, firstRanks(orderIDs), m.orderServer, m.a.cfg.ordering)
+		merged, _ = format.ArrangeInPlace(merged, ids, format.FirstRanks(orderIDs), m.orderServer, m.a.cfg.ordering)
 	}
 	return merged, nil
 }
@@ -297,9 +299,9 @@ func (m *listPlan) resolvePartial(orderIDs []string) {
 		}
 		if to, ok := m.renamed[orderIDs[i]]; ok {
 			orderIDs[i] = to
-		} else if m.indexed && m.lk.partial(e.ks) {
-			if p, n := m.x.first(m, e.ks, e.id); n == 1 {
-				orderIDs[i] = m.keyID(p, m.orderKS)
+		} else if m.indexed && m.lk.Partial(e.ks) {
+			if p, n := m.x.First(m, e.ks, e.id); n == 1 {
+				orderIDs[i] = m.KeyID(p, m.orderKS)
 			}
 		}
 		i++

@@ -1,5 +1,7 @@
 package smp
 
+import "github.com/typedpatch/typedpatch/smp/internal/format"
+
 // The steps of a list plan, and the identities of the elements they make.
 
 // mergeOp is one step of a list plan: patch element pe merged into the
@@ -21,7 +23,7 @@ func (m *listPlan) mergedField(p, op int, f string) (any, bool) {
 	for ; op >= 0; op = m.ops[op].prev {
 		o := &m.ops[op]
 		if v, ok := o.pe.body[f]; ok {
-			if obj, isObj := v.(map[string]any); isObj && obj[keyPatch] == patchDelete {
+			if obj, isObj := v.(map[string]any); isObj && obj[format.KeyPatch] == format.PatchDelete {
 				return nil, false
 			}
 			return v, v != nil
@@ -39,8 +41,8 @@ func (m *listPlan) mergedField(p, op int, f string) (any, bool) {
 // retains reports whether merging body keeps field f of the element it
 // merges into: body has no $retainKeys this applier reads, or lists f.
 func (m *listPlan) retains(body map[string]any, f string) bool {
-	raw, ok := body[keyRetainKeys]
-	if !ok || !m.a.cfg.directives.understood(dirRetainKeys) {
+	raw, ok := body[format.KeyRetainKeys]
+	if !ok || !m.a.cfg.directives.Understood(format.DirRetainKeys) {
 		return true
 	}
 	list, _ := raw.([]any)
@@ -52,25 +54,25 @@ func (m *listPlan) retains(body map[string]any, f string) bool {
 	return false
 }
 
-// keyID is the identity under ks of the element at p, after the steps
+// KeyID is the identity under ks of the element at p, after the steps
 // planned so far.
-func (m *listPlan) keyID(p int, ks keySet) string {
+func (m *listPlan) KeyID(p int, ks format.KeySet) string {
 	op := m.lastOp(p)
 	if op < 0 {
 		return m.src.keyID(p, ks)
 	}
-	id, _ := ks.idBy(func(f string) (any, bool) { return m.mergedField(p, op, f) })
+	id, _ := ks.IDBy(func(f string) (any, bool) { return m.mergedField(p, op, f) })
 	return id
 }
 
 // keyFields returns the element's key fields under ks after step op, in a
 // map the next call reuses.
-func (m *listPlan) keyFields(p, op int, ks keySet) map[string]any {
+func (m *listPlan) keyFields(p, op int, ks format.KeySet) map[string]any {
 	if m.scratch == nil {
-		m.scratch = make(map[string]any, len(ks.fields))
+		m.scratch = make(map[string]any, len(ks.Fields))
 	}
 	clear(m.scratch)
-	for _, f := range ks.fields {
+	for _, f := range ks.Fields {
 		if v, ok := m.mergedField(p, op, f); ok {
 			m.scratch[f] = v
 		}
@@ -79,7 +81,7 @@ func (m *listPlan) keyFields(p, op int, ks keySet) map[string]any {
 }
 
 // keyStep names the element at p by ks, for an error.
-func (m *listPlan) keyStep(p int, ks keySet) KeyStep {
+func (m *listPlan) keyStep(p int, ks format.KeySet) KeyStep {
 	return ks.KeyStep(m.keyFields(p, m.lastOp(p), ks))
 }
 

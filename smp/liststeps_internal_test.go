@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -22,9 +24,9 @@ func TestPlannedIdentity(t *testing.T) {
 	es := slot{}
 	a := &applier{cfg: newConfig([]Option{WithKubernetesDirectiveScope(true)})}
 	values := []any{"a", "b", json.Number("80"), json.Number("8e1"), json.Number("81"), true, nil,
-		map[string]any{"k": "v"}, map[string]any{keyPatch: patchDelete}, []any{"l"}}
+		map[string]any{"k": "v"}, map[string]any{format.KeyPatch: format.PatchDelete}, []any{"l"}}
 	fields := []string{"name", "port", "x"}
-	sets := []keySet{{fields: []string{"name"}}, {fields: []string{"name", "port"}, directive: true}, {fields: []string{"port"}, directive: true}}
+	sets := []format.KeySet{{Fields: []string{"name"}}, {Fields: []string{"name", "port"}, Directive: true}, {Fields: []string{"port"}, Directive: true}}
 	r := rand.New(rand.NewPCG(1, 2))
 	elem := func(directives bool) map[string]any {
 		m := map[string]any{}
@@ -40,7 +42,7 @@ func TestPlannedIdentity(t *testing.T) {
 					keep = append(keep, f)
 				}
 			}
-			m[keyRetainKeys] = keep
+			m[format.KeyRetainKeys] = keep
 		}
 		return m
 	}
@@ -82,9 +84,9 @@ func TestPlannedIdentity(t *testing.T) {
 		}
 		checked++
 		for _, ks := range sets {
-			if got, want := m.keyID(0, ks), idOf(ks, cur); got != want {
+			if got, want := m.KeyID(0, ks), format.IDOf(ks, cur); got != want {
 				t.Fatalf("case %d, key %v: planned identity %q, merged %q\nlive %v\nsteps %v\nmerged %v",
-					i, ks.fields, got, want, show(live), describeSteps(&m), cur)
+					i, ks.Fields, got, want, show(live), describeSteps(&m), cur)
 			}
 		}
 	}

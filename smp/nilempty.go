@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"slices"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
@@ -23,7 +25,7 @@ import (
 // list that replaces its list, say the whole value: nothing in them is
 // narrowed or dropped, empty objects included.
 func narrowDeletions(patch, original, current map[string]any, s slot) {
-	if _, directive := patch[keyPatch]; directive {
+	if _, directive := patch[format.KeyPatch]; directive {
 		return
 	}
 	for k, pv := range patch {
@@ -111,7 +113,7 @@ func narrowed(om, cm map[string]any, s slot) map[string]any {
 // leaves out field k: the applier clears it whole, and a narrowed
 // deletion there would be rejected.
 func clearedByRetainKeys(patch map[string]any, k string) bool {
-	rk, ok := patch[keyRetainKeys].([]any)
+	rk, ok := patch[format.KeyRetainKeys].([]any)
 	return ok && !slices.Contains(rk, any(k))
 }
 
@@ -130,11 +132,11 @@ func narrowList(pl []any, ol, cl any, s slot) []any {
 	out := pl[:0:0]
 	for _, e := range pl {
 		pe, ok := e.(map[string]any)
-		if !ok || pe[keyPatch] != nil {
+		if !ok || pe[format.KeyPatch] != nil {
 			out = append(out, e)
 			continue
 		}
-		id := idOf(ks, pe)
+		id := format.IDOf(ks, pe)
 		om, ok1 := os[id].(map[string]any)
 		cm, ok2 := cs[id].(map[string]any)
 		if ok1 && ok2 {
@@ -162,10 +164,10 @@ func dropEmptyListChanges(pl []any, ol any, s slot) {
 	}
 	for _, e := range pl {
 		pe, ok := e.(map[string]any)
-		if !ok || pe[keyPatch] != nil {
+		if !ok || pe[format.KeyPatch] != nil {
 			continue
 		}
-		oe, inO := os[idOf(ks, pe)]
+		oe, inO := os[format.IDOf(ks, pe)]
 		if om, ok := oe.(map[string]any); ok || !inO {
 			dropEmptyChanges(pe, om, s.Elem()) // om nil: an element current added
 		}
@@ -175,14 +177,14 @@ func dropEmptyListChanges(pl []any, ol any, s slot) {
 // byIdentity indexes a merge list's elements by their identity under ks.
 // It returns nil for a value that is not a list or for a list that holds
 // an identity twice.
-func byIdentity(l any, ks keySet) map[string]any {
+func byIdentity(l any, ks format.KeySet) map[string]any {
 	list, ok := l.([]any)
 	if !ok {
 		return nil
 	}
 	out := make(map[string]any, len(list))
 	for _, e := range list {
-		id := idOf(ks, e)
+		id := format.IDOf(ks, e)
 		if _, dup := out[id]; dup {
 			return nil
 		}
@@ -193,22 +195,22 @@ func byIdentity(l any, ks keySet) map[string]any {
 
 // listKeysOf is the key set a patch list's elements are named by: every
 // declared key field when they carry $patchMergeKey, else the default key.
-func listKeysOf(pl []any, s slot) keySet {
+func listKeysOf(pl []any, s slot) format.KeySet {
 	for _, e := range pl {
 		if pe, ok := e.(map[string]any); ok {
-			if _, ok := pe[keyPatchMergeKey]; ok {
-				return keysOf(s).fullSet()
+			if _, ok := pe[format.KeyPatchMergeKey]; ok {
+				return format.KeysOf(s).FullSet()
 			}
 		}
 	}
-	return keysOf(s).defaultSet()
+	return format.KeysOf(s).DefaultSet()
 }
 
 // onlyKeys reports whether a patch element holds nothing but its key
 // fields and $patchMergeKey.
-func onlyKeys(pe map[string]any, ks keySet) bool {
+func onlyKeys(pe map[string]any, ks format.KeySet) bool {
 	for k := range pe {
-		if k == keyPatchMergeKey || slices.Contains(ks.fields, k) {
+		if k == format.KeyPatchMergeKey || slices.Contains(ks.Fields, k) {
 			continue
 		}
 		return false

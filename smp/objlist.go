@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"maps"
 	"slices"
 )
@@ -12,9 +14,9 @@ type objList struct {
 	d          *differ
 	ol, ml     []any
 	oids, mids []string // identities under ks
-	lk         listKeys
-	ks, def    keySet // the identities written; the default key
-	es         slot   // the elements' slot
+	lk         format.ListKeys
+	ks, def    format.KeySet // the identities written; the default key
+	es         slot          // the elements' slot
 	at         *pathNode
 	// base holds the followed document's elements by identity (withBase).
 	base map[string]any
@@ -27,10 +29,10 @@ type objList struct {
 }
 
 func (d *differ) newObjList(ol, ml []any, s slot, at *pathNode) objList {
-	lk := keysOf(s)
+	lk := format.KeysOf(s)
 	ks := d.listKeySet(s)
 	return objList{d: d, ol: ol, ml: ml, oids: idsUnder(ks, ol), mids: idsUnder(ks, ml),
-		lk: lk, ks: ks, def: lk.defaultSet(), es: s.Elem(), at: at}
+		lk: lk, ks: ks, def: lk.DefaultSet(), es: s.Elem(), at: at}
 }
 
 // mustReplace reports whether the list can only be written whole: an
@@ -41,7 +43,7 @@ func (x *objList) mustReplace() bool {
 	if !keyable(x.ol, x.def) || !keyable(x.ml, x.def) || !d.keyedOnly() && !keyedSafe(x.oids, x.mids) {
 		return true
 	}
-	if !d.cfg.skewSafe || !x.ks.directive || d.keyedOnly() {
+	if !d.cfg.skewSafe || !x.ks.Directive || d.keyedOnly() {
 		return false
 	}
 	if hasDuplicates(idsUnder(x.def, x.ml)) {
@@ -63,7 +65,7 @@ func (x *objList) indexBase() {
 	if bl, ok := x.d.base.([]any); ok && x.d.withBase() {
 		x.base = make(map[string]any, len(bl))
 		for _, e := range bl {
-			x.base[idOf(x.ks, e)] = e
+			x.base[format.IDOf(x.ks, e)] = e
 		}
 	}
 }
@@ -74,7 +76,7 @@ func (x *objList) indexBase() {
 // holds the element: a server that knows no $patchMergeKey deletes by the
 // default key, which takes the element with it.
 func (x *objList) rekeyed() map[string]bool {
-	if x.d.pass != passDeletions || !x.ks.directive {
+	if x.d.pass != passDeletions || !x.ks.Directive {
 		return nil
 	}
 	inM := make(map[string]bool, len(x.mids))
@@ -87,7 +89,7 @@ func (x *objList) rekeyed() map[string]bool {
 			if out == nil {
 				out = map[string]bool{}
 			}
-			out[idOf(x.def, e)] = true
+			out[format.IDOf(x.def, e)] = true
 		}
 	}
 	return out
@@ -111,7 +113,7 @@ func (x *objList) changes() (list, recreated []any, whole bool, err error) {
 			}
 			continue
 		}
-		if d.ignoreChanges() && !rekeyed[idOf(x.def, m)] {
+		if d.ignoreChanges() && !rekeyed[format.IDOf(x.def, m)] {
 			continue
 		}
 		add, addWhole := d.addedElement(m, x.es)
@@ -125,7 +127,7 @@ func (x *objList) changes() (list, recreated []any, whole bool, err error) {
 		// element, as its order entry does.
 		if live := x.liveRename(m, x.mids[i]); live != nil {
 			add = maps.Clone(add)
-			for _, f := range x.ks.fields {
+			for _, f := range x.ks.Fields {
 				if v, ok := live[f]; ok {
 					add[f] = v
 				}
@@ -159,14 +161,14 @@ func (x *objList) changed(i int, m map[string]any) (entry map[string]any, up boo
 		return nil, up, err
 	}
 	if filled {
-		for _, f := range x.ks.fields {
+		for _, f := range x.ks.Fields {
 			delete(sub, f) // key fields the server filled in are no change
 		}
 	}
 	if len(sub) == 0 {
 		return nil, false, nil
 	}
-	for _, f := range x.ks.fields {
+	for _, f := range x.ks.Fields {
 		if v, ok := keyed[f]; ok {
 			sub[f] = v
 		}
@@ -197,7 +199,7 @@ func (x *objList) deletions() []any {
 			continue
 		}
 		m := e.(map[string]any)
-		if x.base != nil && x.ks.directive && d.ignoreChanges() {
+		if x.base != nil && x.ks.Directive && d.ignoreChanges() {
 			// The deletions pass, for an element current does not hold
 			// under this identity: delete the live element whose key
 			// fields the server filled in; else, where current holds
@@ -207,13 +209,13 @@ func (x *objList) deletions() []any {
 			if _, held := x.base[x.oids[i]]; !held {
 				if live := x.liveRename(m, x.oids[i]); live != nil {
 					m = live
-				} else if heldDefaults(&x.baseDefaults, x.base, x.def)[idOf(x.def, m)] {
+				} else if heldDefaults(&x.baseDefaults, x.base, x.def)[format.IDOf(x.def, m)] {
 					continue
 				}
 			}
 		}
-		del := map[string]any{keyPatch: patchDelete}
-		for _, f := range x.ks.fields {
+		del := map[string]any{format.KeyPatch: format.PatchDelete}
+		for _, f := range x.ks.Fields {
 			if v, ok := m[f]; ok {
 				del[f] = v
 			}
@@ -238,13 +240,13 @@ func (x *objList) writeOrder(patch map[string]any, k string, changed bool) {
 			// patch list does.
 			m = x.ol[x.pairs[i]].(map[string]any)
 		}
-		entry := make(map[string]any, len(x.ks.fields)+1)
-		for _, f := range x.ks.fields {
+		entry := make(map[string]any, len(x.ks.Fields)+1)
+		for _, f := range x.ks.Fields {
 			if v, ok := m[f]; ok {
 				entry[f] = v
 			}
 		}
 		order[i] = withKeyDirective(entry, x.ks, true)
 	}
-	patch[prefixSetOrder+k] = order
+	patch[format.PrefixSetOrder+k] = order
 }

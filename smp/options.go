@@ -1,18 +1,21 @@
 package smp
 
-import "github.com/typedpatch/typedpatch/smp/internal/jsonval"
+import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
+)
 
 // Ordering chooses where a merge places the live list's items that the
 // patch does not mention.
-type Ordering uint8
+type Ordering = format.Ordering
 
 const (
 	// KubernetesOrder keeps server-only items near their live neighbours,
 	// interleaving them by their live order, as Kubernetes does. Default.
-	KubernetesOrder Ordering = iota
+	KubernetesOrder = format.KubernetesOrder
 	// SeedOrder puts all server-only items first, in live order, then the
 	// patch's items, as seed 004 describes.
-	SeedOrder
+	SeedOrder = format.SeedOrder
 )
 
 // Option configures an operation. Options are made by the With functions.

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"maps"
 	"slices"
 	"strconv"
@@ -46,11 +48,11 @@ func (x *objList) pair() {
 		taken[p] = true
 	}
 	x.pairs = pairs
-	if unpaired > 0 && ks.directive && d.keyedOnly() {
+	if unpaired > 0 && ks.Directive && d.keyedOnly() {
 		x.pairFilled(taken)
 		return
 	}
-	if unpaired == 0 || !ks.directive || d.pass != passDelta {
+	if unpaired == 0 || !ks.Directive || d.pass != passDelta {
 		return // only the delta pass pairs on partial keys
 	}
 	cands := newAgreeIndex(x.def, ks)
@@ -125,7 +127,7 @@ func claim(claims map[int]int, target, by int) {
 // current's elements by identity. It returns the live element, or nil.
 func (x *objList) liveRename(m map[string]any, mid string) map[string]any {
 	d, cands, oids, mids, base, ks := x.d, &x.renames, x.oids, x.mids, x.base, x.ks
-	if d.pass != passDeletions || !ks.directive || base == nil {
+	if d.pass != passDeletions || !ks.Directive || base == nil {
 		return nil
 	}
 	if _, exact := base[mid]; exact {
@@ -144,7 +146,7 @@ func (x *objList) liveRename(m map[string]any, mid string) map[string]any {
 		*cands = newAgreeIndex(x.def, ks)
 		bl, _ := d.base.([]any) // base collapses repeated elements: count each
 		for p, e := range bl {
-			if _, ok := e.(map[string]any); ok && !taken[idOf(ks, e)] {
+			if _, ok := e.(map[string]any); ok && !taken[format.IDOf(ks, e)] {
 				(*cands).add(e, p)
 			}
 		}
@@ -157,11 +159,11 @@ func (x *objList) liveRename(m map[string]any, mid string) map[string]any {
 
 // heldDefaults returns the default keys of base's elements, building the
 // set into *set on first use.
-func heldDefaults(set *map[string]bool, base map[string]any, def keySet) map[string]bool {
+func heldDefaults(set *map[string]bool, base map[string]any, def format.KeySet) map[string]bool {
 	if *set == nil {
 		*set = make(map[string]bool, len(base))
 		for _, e := range base {
-			(*set)[idOf(def, e)] = true
+			(*set)[format.IDOf(def, e)] = true
 		}
 	}
 	return *set
@@ -183,7 +185,7 @@ func (x *objList) survivorShares() bool {
 			if fresh == nil {
 				fresh = map[string]bool{}
 			}
-			fresh[idOf(def, ml[i])] = true
+			fresh[format.IDOf(def, ml[i])] = true
 		}
 	}
 	if fresh == nil {
@@ -207,7 +209,7 @@ func (x *objList) survivorShares() bool {
 	bl, _ := baseList.([]any)
 	var live *agreeIndex // current's elements the original and modified do not hold
 	for _, o := range bl {
-		if id := idOf(ks, o); !isObject(o) || inM[id] || inC[id] {
+		if id := format.IDOf(ks, o); !isObject(o) || inM[id] || inC[id] {
 			continue
 		}
 		if live == nil {
@@ -226,7 +228,7 @@ func (x *objList) survivorShares() bool {
 		}
 	}
 	for p, e := range ol {
-		if _, inOriginal := base[oids[p]]; !taken[p] && !inOriginal && (doomed == nil || !doomed[p]) && fresh[idOf(def, e)] {
+		if _, inOriginal := base[oids[p]]; !taken[p] && !inOriginal && (doomed == nil || !doomed[p]) && fresh[format.IDOf(def, e)] {
 			return true
 		}
 	}
@@ -236,7 +238,7 @@ func (x *objList) survivorShares() bool {
 // withLiveKeys returns ml with each element paired on partial keys
 // completed by its live partner's key fields, as the keyed patch would
 // name it.
-func withLiveKeys(ml, ol []any, pairs []int, ks keySet) []any {
+func withLiveKeys(ml, ol []any, pairs []int, ks format.KeySet) []any {
 	out := slices.Clone(ml)
 	for i, p := range pairs {
 		if p < 0 {
@@ -244,7 +246,7 @@ func withLiveKeys(ml, ol []any, pairs []int, ks keySet) []any {
 		}
 		m, o := ml[i].(map[string]any), ol[p].(map[string]any)
 		var c map[string]any
-		for _, f := range ks.fields {
+		for _, f := range ks.Fields {
 			if v, ok := o[f]; ok {
 				if _, has := m[f]; !has {
 					if c == nil {
@@ -271,7 +273,7 @@ func isObject(v any) bool {
 // has, with the same value (keysAgree): one hash lookup per query, the
 // candidates indexed once per combination of key fields present.
 type agreeIndex struct {
-	def, ks keySet
+	def, ks format.KeySet
 	cands   []agreeCand
 	byMask  map[string]map[string]agreeHit
 }
@@ -285,22 +287,22 @@ type agreeCand struct {
 // agreeHit is the first candidate of a key and how many share it.
 type agreeHit struct{ pos, n int }
 
-func newAgreeIndex(def, ks keySet) *agreeIndex {
+func newAgreeIndex(def, ks format.KeySet) *agreeIndex {
 	return &agreeIndex{def: def, ks: ks, byMask: map[string]map[string]agreeHit{}}
 }
 
 // add adds a candidate at position pos; every add precedes every sole.
 func (x *agreeIndex) add(e any, pos int) {
 	m, _ := e.(map[string]any)
-	x.cands = append(x.cands, agreeCand{m: m, def: idOf(x.def, e), pos: pos})
+	x.cands = append(x.cands, agreeCand{m: m, def: format.IDOf(x.def, e), pos: pos})
 }
 
 // sole returns the position of the one candidate agreeing with e, or -1
 // for none or several.
 func (x *agreeIndex) sole(e any) int {
 	m, _ := e.(map[string]any)
-	mask := make([]byte, len(x.ks.fields)) // which key fields e has
-	for i, f := range x.ks.fields {
+	mask := make([]byte, len(x.ks.Fields)) // which key fields e has
+	for i, f := range x.ks.Fields {
 		if _, ok := m[f]; ok {
 			mask[i] = 1
 		}
@@ -320,7 +322,7 @@ func (x *agreeIndex) sole(e any) int {
 		}
 		x.byMask[string(mask)] = g
 	}
-	k, _ := x.key(m, idOf(x.def, e), mask)
+	k, _ := x.key(m, format.IDOf(x.def, e), mask)
 	if h := g[k]; h.n == 1 {
 		return h.pos
 	}
@@ -333,7 +335,7 @@ func (x *agreeIndex) sole(e any) int {
 func (x *agreeIndex) key(m map[string]any, def string, mask []byte) (string, bool) {
 	b := strconv.AppendInt(nil, int64(len(def)), 10)
 	b = append(append(b, ':'), def...)
-	for i, f := range x.ks.fields {
+	for i, f := range x.ks.Fields {
 		if mask[i] == 0 {
 			continue
 		}

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"reflect"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
@@ -13,18 +15,18 @@ import (
 // wins where both set a field, and merge lists are combined by key with
 // the deletions last.
 func (d *differ) mergePatches(a, b map[string]any, s slot, at *pathNode) (map[string]any, error) {
-	if dir, ok := b[keyPatch]; ok && dir == patchReplace {
+	if dir, ok := b[format.KeyPatch]; ok && dir == format.PatchReplace {
 		return b, nil
 	}
 	res := make(map[string]any, len(a)+len(b))
 	for k, v := range a {
 		res[k] = v
 	}
-	if rk, ok := b[keyRetainKeys]; ok {
-		if ak, ok := res[keyRetainKeys]; ok && !jsonval.Equal(ak, rk) {
-			return nil, newError(ErrRetainKeys, at.Field(keyRetainKeys), "the two halves of a three-way patch disagree on %s", keyRetainKeys)
+	if rk, ok := b[format.KeyRetainKeys]; ok {
+		if ak, ok := res[format.KeyRetainKeys]; ok && !jsonval.Equal(ak, rk) {
+			return nil, newError(ErrRetainKeys, at.Field(format.KeyRetainKeys), "the two halves of a three-way patch disagree on %s", format.KeyRetainKeys)
 		}
-		res[keyRetainKeys] = rk
+		res[format.KeyRetainKeys] = rk
 	}
 	keys := jsonval.SortedKeys(b)
 	handled, err := d.mergeOrderedLists(res, b, keys, s, at)
@@ -32,7 +34,7 @@ func (d *differ) mergePatches(a, b map[string]any, s slot, at *pathNode) (map[st
 		return nil, err
 	}
 	for _, k := range keys {
-		if kind, _ := classify(k); kind == dirPatch || kind == dirRetainKeys || kind == dirSetOrder || handled[k] {
+		if kind, _ := format.Classify(k); kind == format.DirPatch || kind == format.DirRetainKeys || kind == format.DirSetOrder || handled[k] {
 			continue
 		}
 		if err := d.mergePatchField(res, b, k, s, at); err != nil {
@@ -47,8 +49,8 @@ func (d *differ) mergePatches(a, b map[string]any, s slot, at *pathNode) (map[st
 func (d *differ) mergeOrderedLists(res, b map[string]any, keys []string, s slot, at *pathNode) (map[string]bool, error) {
 	handled := map[string]bool{}
 	for _, k := range keys {
-		kind, list := classify(k)
-		if kind != dirSetOrder {
+		kind, list := format.Classify(k)
+		if kind != format.DirSetOrder {
 			continue
 		}
 		// The delta's order wins: where it paired elements on partial keys
@@ -75,7 +77,7 @@ func (d *differ) mergeOrderedLists(res, b map[string]any, keys []string, s slot,
 		order, _ := b[k].([]any)
 		ks := d.listKeySet(c)
 		ids := patchListIDs(merged, ks, c)
-		merged, _ = arrange(merged, ids, firstRanks(patchListIDs(order, ks, c)), firstRanks(patchListIDs(al, ks, c)), KubernetesOrder)
+		merged, _ = format.Arrange(merged, ids, format.FirstRanks(patchListIDs(order, ks, c)), format.FirstRanks(patchListIDs(al, ks, c)), KubernetesOrder)
 		res[list] = merged
 		handled[list] = true
 	}
@@ -85,9 +87,9 @@ func (d *differ) mergeOrderedLists(res, b map[string]any, keys []string, s slot,
 // mergePatchField merges b's field k into res, the other half's patch.
 func (d *differ) mergePatchField(res, b map[string]any, k string, s slot, at *pathNode) error {
 	bv := b[k]
-	kind, _ := classify(k)
+	kind, _ := format.Classify(k)
 	av, ok := res[k]
-	if kind == dirDeleteFromList || bv == nil || !ok || jsonval.KindOf(av) != jsonval.KindOf(bv) {
+	if kind == format.DirDeleteFromList || bv == nil || !ok || jsonval.KindOf(av) != jsonval.KindOf(bv) {
 		res[k] = d.dropDeletions(bv)
 		return nil
 	}
@@ -117,7 +119,7 @@ func (d *differ) mergePatchField(res, b map[string]any, k string, s slot, at *pa
 			// A list the delta replaces whole carries its order; the
 			// deletions half's names modified's keys, which the delta may
 			// have completed with live ones.
-			delete(res, prefixSetOrder+k)
+			delete(res, format.PrefixSetOrder+k)
 		}
 	default:
 		res[k] = bv
@@ -128,15 +130,15 @@ func (d *differ) mergePatchField(res, b map[string]any, k string, s slot, at *pa
 // patchListIDs identifies the items of a patch list: scalars by value,
 // objects by key, deletion entries apart from the items they delete (so
 // they sort after everything).
-func patchListIDs(l []any, ks keySet, s slot) []string {
+func patchListIDs(l []any, ks format.KeySet, s slot) []string {
 	if !s.IsObjectList() {
 		return scalarIDs(l)
 	}
 	ids := make([]string, len(l))
 	for i, e := range l {
-		ids[i] = idOf(ks, e)
+		ids[i] = format.IDOf(ks, e)
 		if m, ok := e.(map[string]any); ok {
-			if _, directive := m[keyPatch]; directive {
+			if _, directive := m[format.KeyPatch]; directive {
 				ids[i] = "\x03" + ids[i]
 			}
 		}
@@ -161,12 +163,12 @@ func (d *differ) mergePatchLists(a, b []any, s slot, at *pathNode) ([]any, error
 		var keptIDs []string
 		for i, e := range b {
 			m, _ := e.(map[string]any)
-			switch m[keyPatch] {
-			case patchReplace:
+			switch m[format.KeyPatch] {
+			case format.PatchReplace:
 				return b, nil
-			case patchDelete:
+			case format.PatchDelete:
 				if !d.spares(m) {
-					deleted[idOf(ks, m)] = true
+					deleted[format.IDOf(ks, m)] = true
 					continue
 				}
 				kept = append(kept, e) // with the element it re-creates
@@ -179,7 +181,7 @@ func (d *differ) mergePatchLists(a, b []any, s slot, at *pathNode) ([]any, error
 		b, bids = kept, keptIDs
 		pos := make(map[string]int, len(a))
 		for i, id := range aids {
-			if e, ok := a[i].(map[string]any); ok && deleted[idOf(ks, e)] {
+			if e, ok := a[i].(map[string]any); ok && deleted[format.IDOf(ks, e)] {
 				continue
 			}
 			pos[id] = len(merged)
@@ -220,7 +222,7 @@ func (d *differ) mergePatchLists(a, b []any, s slot, at *pathNode) ([]any, error
 			}
 		}
 	}
-	out, _ := arrange(merged, ids, firstRanks(bids), firstRanks(aids), KubernetesOrder)
+	out, _ := format.Arrange(merged, ids, format.FirstRanks(bids), format.FirstRanks(aids), KubernetesOrder)
 	return out, nil
 }
 
@@ -243,7 +245,7 @@ func (d *differ) spares(m map[string]any) bool {
 func (d *differ) withoutDeletions(v any) (any, bool) {
 	isDeletion := func(e any) bool {
 		m, ok := e.(map[string]any)
-		return ok && m[keyPatch] == patchDelete && !d.spares(m)
+		return ok && m[format.KeyPatch] == format.PatchDelete && !d.spares(m)
 	}
 	switch v := v.(type) {
 	case map[string]any:

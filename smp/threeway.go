@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
@@ -123,7 +125,7 @@ func (j *jsonDocs) dropEmpty(changed map[string]any) error {
 // typed ThreeWay shares it.
 func checkConflicts(patch, changed map[string]any, s slot, d *differ) error {
 	c := &conflicts{d: d, all: true}
-	if _, replace := patch[keyPatch]; replace && changed[keyPatch] == nil {
+	if _, replace := patch[format.KeyPatch]; replace && changed[format.KeyPatch] == nil {
 		c.replaced(patch, changed, s, nil)
 	} else {
 		c.values(patch, changed, s, nil)
@@ -146,7 +148,7 @@ func checkConflicts(patch, changed map[string]any, s slot, d *differ) error {
 // root's $patch is no change of its own.
 func (c *conflicts) replaced(repl, changed map[string]any, s slot, at *pathNode) {
 	for _, k := range jsonval.SortedKeys(changed) {
-		if kind, _ := classify(k); kind != notDirective && kind != dirUnknown {
+		if kind, _ := format.Classify(k); kind != format.NotDirective && kind != format.DirUnknown {
 			continue
 		}
 		cv := changed[k]
@@ -158,7 +160,7 @@ func (c *conflicts) replaced(repl, changed map[string]any, s slot, at *pathNode)
 			if cv != nil {
 				c.found(at.Field(k))
 			}
-		case rIsMap && cIsMap && cm[keyPatch] == nil && rm[keyPatch] == nil && s.Child(k).Kind() != reflectschema.Atomic:
+		case rIsMap && cIsMap && cm[format.KeyPatch] == nil && rm[format.KeyPatch] == nil && s.Child(k).Kind() != reflectschema.Atomic:
 			c.replaced(rm, cm, s.Child(k), at.Field(k))
 		default:
 			c.values(rv, cv, s.Child(k), at.Field(k))

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"reflect"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
@@ -105,9 +107,9 @@ func errPath(err error) Path {
 // struct) with the merge of patch object pm into cur (invalid when absent
 // or null). Fields the patch does not name are deep-copied from cur.
 func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *tnode, s slot, replace bool, at *pathNode) (bool, error) {
-	if raw, ok := pm[keyPatch]; ok {
-		d, err := patchDirective(raw, false, at)
-		if err != nil || d == patchDelete {
+	if raw, ok := pm[format.KeyPatch]; ok {
+		d, err := format.PatchDirective(raw, false, at)
+		if err != nil || d == format.PatchDelete {
 			return false, err
 		}
 		replace = true
@@ -171,8 +173,8 @@ type structMerge struct {
 // retained validates a $retainKeys directive as mergeObject does and
 // returns the fields it keeps (nil without one).
 func (a *tapplier) retained(pm map[string]any, s slot, at *pathNode) (map[string]bool, error) {
-	raw, ok := pm[keyRetainKeys]
-	if !ok || !a.cfg.directives.understood(dirRetainKeys) {
+	raw, ok := pm[format.KeyRetainKeys]
+	if !ok || !a.cfg.directives.Understood(format.DirRetainKeys) {
 		return nil, nil
 	}
 	if err := a.retainKeys(map[string]any{}, pm, s, at); err != nil {

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"reflect"
 	"strconv"
 
@@ -111,13 +113,13 @@ func (s *structItems) count() int {
 
 // keyFields returns live element p's key fields under ks as its JSON has
 // them, in a map reused by the next call; ok is false for a null element.
-func (s *structItems) keyFields(p int, ks keySet) (map[string]any, bool) {
+func (s *structItems) keyFields(p int, ks format.KeySet) (map[string]any, bool) {
 	e, null := derefNull(s.cur.Index(p))
 	if null {
 		return nil, false
 	}
 	if s.scratch == nil {
-		s.scratch = make(map[string]any, len(ks.fields))
+		s.scratch = make(map[string]any, len(ks.Fields))
 	}
 	clear(s.scratch)
 	if err := addKeyFields(s.scratch, e, s.n, ks); err != nil && s.err == nil {
@@ -126,39 +128,39 @@ func (s *structItems) keyFields(p int, ks keySet) (map[string]any, bool) {
 	return s.scratch, true
 }
 
-func (s *structItems) keyID(p int, ks keySet) string {
-	if len(ks.fields) == 1 {
+func (s *structItems) keyID(p int, ks format.KeySet) string {
+	if len(ks.Fields) == 1 {
 		// A plain string or integer field, the common key, is read as
 		// singleKey reads its JSON.
-		if f := s.n.byName[ks.fields[0]]; f != nil && f.fast >= fastString && f.fast <= fastUint64 && f.fast != fastBool {
+		if f := s.n.byName[ks.Fields[0]]; f != nil && f.fast >= fastString && f.fast <= fastUint64 && f.fast != fastBool {
 			e, null := derefNull(s.cur.Index(p))
 			if null {
-				return idOf(ks, nil)
+				return format.IDOf(ks, nil)
 			}
 			v, ok := fieldValue(e, f)
 			switch {
 			case !ok:
-				return absentMark
+				return format.AbsentMark
 			case f.fast >= fastUint8:
 				return jsonval.NumberKey("\x00n", strconv.FormatUint(v.Uint(), 10))
 			case f.fast >= fastInt8:
 				return jsonval.NumberKey("\x00n", strconv.FormatInt(v.Int(), 10))
 			}
-			if id, ok := stringKey(v.String()); ok {
+			if id, ok := format.StringKey(v.String()); ok {
 				return id
 			}
 		}
 	}
 	m, ok := s.keyFields(p, ks)
 	if !ok {
-		return idOf(ks, nil)
+		return format.IDOf(ks, nil)
 	}
-	id, _ := ks.id(m)
+	id, _ := ks.ID(m)
 	return id
 }
 
 func (s *structItems) keyField(p int, f string) (any, bool) {
-	m, ok := s.keyFields(p, keySet{fields: []string{f}})
+	m, ok := s.keyFields(p, format.KeySet{Fields: []string{f}})
 	if !ok {
 		return nil, false
 	}

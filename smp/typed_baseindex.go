@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"reflect"
 	"strings"
 )
@@ -13,12 +15,12 @@ type baseIndex struct {
 	d    *tdiffer
 	base reflect.Value
 	en   *tnode
-	ks   keySet
+	ks   format.KeySet
 	kf   []*tfield
 	at   map[string][]int // nil: scan
 }
 
-func (d *tdiffer) newBaseIndex(base reflect.Value, en *tnode, ks keySet) *baseIndex {
+func (d *tdiffer) newBaseIndex(base reflect.Value, en *tnode, ks format.KeySet) *baseIndex {
 	x := &baseIndex{d: d, base: base, en: en, ks: ks}
 	if !base.IsValid() || base.Kind() != reflect.Slice && base.Kind() != reflect.Array {
 		return x
@@ -77,7 +79,7 @@ func elemID(e reflect.Value, kf []*tfield) (string, bool) {
 		}
 		v, ok := fieldValue(e, f)
 		if !ok {
-			b.WriteString(absentMark)
+			b.WriteString(format.AbsentMark)
 			continue
 		}
 		key, err := scalarKeyOf(v, f)

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"reflect"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
@@ -165,7 +167,7 @@ func (d *tdiffer) diffStruct(o, m reflect.Value, n *tnode, s slot) (patch map[st
 			return nil, true, nil
 		}
 	}
-	if s.Patch.RetainKeys && d.cfg.directives.understood(dirRetainKeys) {
+	if s.Patch.RetainKeys && d.cfg.directives.Understood(format.DirRetainKeys) {
 		var retain []any
 		for _, f := range n.sorted {
 			if mv, mp := fieldValue(m, f); mp && !isNullValue(mv, f.node) {
@@ -173,7 +175,7 @@ func (d *tdiffer) diffStruct(o, m reflect.Value, n *tnode, s slot) (patch map[st
 			}
 		}
 		if len(retain) > 0 && (len(patch) > 0 || d.structHasAdditional(o, m, n)) {
-			put(&patch, keyRetainKeys, retain)
+			put(&patch, format.KeyRetainKeys, retain)
 		}
 	}
 	return patch, false, nil

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"reflect"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
@@ -74,10 +76,10 @@ func (d *tdiffer) jsonBase(n *tnode) (func(), error) {
 // element by element without allocating; others go to the JSON engine.
 func (d *tdiffer) diffStructList(patch *map[string]any, k string, o, m reflect.Value, n *tnode, c slot) error {
 	ks := d.listKeySet(c)
-	def := keysOf(c).defaultSet()
+	def := format.KeysOf(c).DefaultSet()
 	// The deletions half of a three-way patch may rename elements by
 	// current's keys (liveRename): the JSON engine does it.
-	renames := d.withBase() && d.ignoreChanges() && ks.directive
+	renames := d.withBase() && d.ignoreChanges() && ks.Directive
 	x := &tstructList{d: d, k: k, o: o, m: m, n: n, en: n.elem, es: c.Elem(), ks: ks}
 	if !renames && d.positional(o, m, n.elem, ks, def) {
 		return x.diffPositional(patch)
@@ -121,8 +123,8 @@ func (d *tdiffer) replaceWholeList(patch *map[string]any, k string, m reflect.Va
 }
 
 // addKeyFields copies an element's key fields into its patch.
-func addKeyFields(dst map[string]any, e reflect.Value, en *tnode, ks keySet) error {
-	for _, name := range ks.fields {
+func addKeyFields(dst map[string]any, e reflect.Value, en *tnode, ks format.KeySet) error {
+	for _, name := range ks.Fields {
 		f := en.byName[name]
 		if f == nil {
 			continue
@@ -139,11 +141,11 @@ func addKeyFields(dst map[string]any, e reflect.Value, en *tnode, ks keySet) err
 }
 
 // setOrderList is the $setElementOrder list of a modified list.
-func setOrderList(m reflect.Value, en *tnode, ks keySet) ([]any, error) {
+func setOrderList(m reflect.Value, en *tnode, ks format.KeySet) ([]any, error) {
 	order := make([]any, m.Len())
 	for i := range order {
 		me, _ := derefNull(m.Index(i))
-		entry := make(map[string]any, len(ks.fields)+1)
+		entry := make(map[string]any, len(ks.Fields)+1)
 		if err := addKeyFields(entry, me, en, ks); err != nil {
 			return nil, err
 		}
@@ -179,7 +181,7 @@ func typedIDs(l reflect.Value, en *tnode, kf []*tfield) ([]string, error) {
 					return nil, err
 				}
 			}
-			b = appendKeyPart(b, j, ok)
+			b = format.AppendKeyPart(b, j, ok)
 		}
 		ids[i] = string(b)
 	}

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"reflect"
 	"slices"
 
@@ -33,7 +35,7 @@ func (d *tdiffer) diffMap(o, m reflect.Value, n *tnode, s slot) (patch map[strin
 	} else if patch, up, err = d.diffGenericMap(o, m, n); err != nil || up {
 		return nil, up, err
 	}
-	if s.Patch.RetainKeys && d.cfg.directives.understood(dirRetainKeys) {
+	if s.Patch.RetainKeys && d.cfg.directives.Understood(format.DirRetainKeys) {
 		return d.mapRetainKeys(patch, o, m, n)
 	}
 	return patch, false, nil
@@ -192,7 +194,7 @@ func (d *tdiffer) mapRetainKeys(patch map[string]any, o, m reflect.Value, n *tno
 		}
 	}
 	if len(retain) > 0 && (len(patch) > 0 || hasAdditionalField(om, mm)) {
-		put(&patch, keyRetainKeys, slices.Clip(retain))
+		put(&patch, format.KeyRetainKeys, slices.Clip(retain))
 	}
 	return patch, false, nil
 }

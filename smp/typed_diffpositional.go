@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"reflect"
 	"unicode/utf8"
 	"unsafe"
@@ -16,7 +18,7 @@ import (
 // with one identity under ks, all keyable and none repeated: then
 // diffObjectList pairs element i with element i and writes no deletions
 // and no new order.
-func (d *tdiffer) positional(o, m reflect.Value, en *tnode, ks, def keySet) bool {
+func (d *tdiffer) positional(o, m reflect.Value, en *tnode, ks, def format.KeySet) bool {
 	const maxScan = 64
 	l := o.Len()
 	if l != m.Len() || l > maxScan {
@@ -40,7 +42,7 @@ func (d *tdiffer) positional(o, m reflect.Value, en *tnode, ks, def keySet) bool
 			return false
 		}
 	}
-	skew := d.cfg.skewSafe && ks.directive
+	skew := d.cfg.skewSafe && ks.Directive
 	for i := range l {
 		oi, _ := derefNull(o.Index(i))
 		for j := i + 1; j < l; j++ {
@@ -94,8 +96,8 @@ func (d *tdiffer) positionalByString(o, m reflect.Value, f *tfield) (ok, sure bo
 
 // keyFields resolves a key set's fields; ok is false when one is not a
 // field of the element (absent from every element).
-func keyFields(en *tnode, ks keySet, into []*tfield) ([]*tfield, bool) {
-	for _, name := range ks.fields {
+func keyFields(en *tnode, ks format.KeySet, into []*tfield) ([]*tfield, bool) {
+	for _, name := range ks.Fields {
 		f := en.byName[name]
 		if f == nil {
 			return nil, false
@@ -117,7 +119,7 @@ func hasKeyFields(e reflect.Value, def []*tfield) bool {
 }
 
 // sameID reports whether two struct elements have one identity under the
-// key fields, as keySet.id compares them.
+// key fields, as format.KeySet.ID compares them.
 func (d *tdiffer) sameID(a, b reflect.Value, kf []*tfield) bool {
 	for _, f := range kf {
 		va, pa := fieldValue(a, f)
@@ -158,7 +160,7 @@ func plainKey(f *tfield) bool {
 	return true
 }
 
-// scalarKeyOf is scalarKey of a field value's JSON.
+// scalarKeyOf is jsonval.ScalarKey of a field value's JSON.
 func scalarKeyOf(v reflect.Value, f *tfield) (string, error) {
 	j, err := toJSONValue(v, f.node, f.quoted)
 	if err != nil {
@@ -219,7 +221,7 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 		if err != nil {
 			return err
 		}
-		put(patch, prefixSetOrder+k, order)
+		put(patch, format.PrefixSetOrder+k, order)
 	}
 	return nil
 }
@@ -235,11 +237,11 @@ type baseKeys struct {
 
 // read reads the keys, when the list is short and its key one string
 // field; otherwise find always defers to baseElem.
-func (b *baseKeys) read(base reflect.Value, en *tnode, ks keySet) {
-	if !base.IsValid() || base.Kind() != reflect.Slice && base.Kind() != reflect.Array || base.Len() > len(b.keys) || len(ks.fields) != 1 {
+func (b *baseKeys) read(base reflect.Value, en *tnode, ks format.KeySet) {
+	if !base.IsValid() || base.Kind() != reflect.Slice && base.Kind() != reflect.Array || base.Len() > len(b.keys) || len(ks.Fields) != 1 {
 		return
 	}
-	f := en.byName[ks.fields[0]]
+	f := en.byName[ks.Fields[0]]
 	if f == nil || f.fast != fastString {
 		return
 	}
@@ -288,7 +290,7 @@ func (b *baseKeys) find(base, me reflect.Value) (reflect.Value, bool) {
 
 // baseElem finds in the base list the element diffObjectList descends
 // into for modified element me: the last with its identity under ks.
-func (d *tdiffer) baseElem(base, me reflect.Value, en *tnode, ks keySet) reflect.Value {
+func (d *tdiffer) baseElem(base, me reflect.Value, en *tnode, ks format.KeySet) reflect.Value {
 	if !base.IsValid() || base.Kind() != reflect.Slice && base.Kind() != reflect.Array {
 		return reflect.Value{}
 	}

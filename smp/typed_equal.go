@@ -10,7 +10,7 @@ import (
 )
 
 // equal reports whether two values of node n encode to the same JSON (as
-// equalJSON compares decoded values). Common shapes compare without
+// jsonval.Equal compares decoded values). Common shapes compare without
 // allocating; marshallers compare as Go values first, and by their JSON
 // only when those differ.
 func (s *scratch) equal(a, b reflect.Value, n *tnode) bool {

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"reflect"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
@@ -12,7 +14,7 @@ import (
 // patch deletes inside, and objects it deletes where current added
 // entries are handed to narrowDeletions in JSON form.
 func narrowTyped(patch map[string]any, o, c reflect.Value, n *tnode, s slot) error {
-	if _, directive := patch[keyPatch]; directive {
+	if _, directive := patch[format.KeyPatch]; directive {
 		return nil // a replacement says the whole object
 	}
 	for k, pv := range patch {

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"reflect"
 
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
@@ -12,10 +14,10 @@ import (
 // allocates nothing for paths.
 
 // keyStepOf renders a merge-list element's key as a path step, as
-// keySet.step does for its JSON.
-func keyStepOf(e reflect.Value, en *tnode, ks keySet) Step {
-	s := make(KeyStep, 0, len(ks.fields))
-	for _, name := range ks.fields {
+// format.KeySet.KeyStep does for its JSON.
+func keyStepOf(e reflect.Value, en *tnode, ks format.KeySet) Step {
+	s := make(KeyStep, 0, len(ks.Fields))
+	for _, name := range ks.Fields {
 		text := "<absent>"
 		if f := en.byName[name]; f != nil {
 			if v, ok := fieldValue(e, f); ok {

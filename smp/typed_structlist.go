@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+
 	"reflect"
 	"slices"
 )
@@ -15,14 +17,14 @@ type tstructList struct {
 	o, m       reflect.Value
 	n, en      *tnode // the list's node; its elements'
 	es         slot
-	ks         keySet
+	ks         format.KeySet
 	oids, mids []string
 }
 
 // diff writes the list's patch and reports done, or reports not done when
 // the lists do not fit: an element without its key, a key shared, or an
 // element the three-way pairing may pair on partial keys.
-func (x *tstructList) diff(patch *map[string]any, def keySet) (done bool, err error) {
+func (x *tstructList) diff(patch *map[string]any, def format.KeySet) (done bool, err error) {
 	if !x.identify(def) {
 		return false, nil
 	}
@@ -32,7 +34,7 @@ func (x *tstructList) diff(patch *map[string]any, def keySet) (done bool, err er
 		opos[id] = i
 	}
 	for _, id := range x.mids {
-		if _, paired := opos[id]; !paired && x.ks.directive && (d.keyedOnly() || d.withBase()) {
+		if _, paired := opos[id]; !paired && x.ks.Directive && (d.keyedOnly() || d.withBase()) {
 			return false, nil // pairElements may pair it otherwise
 		}
 	}
@@ -58,7 +60,7 @@ func (x *tstructList) diff(patch *map[string]any, def keySet) (done bool, err er
 
 // identify reads both lists' identities and reports whether each element
 // has its key, once on each side.
-func (x *tstructList) identify(def keySet) bool {
+func (x *tstructList) identify(def format.KeySet) bool {
 	d := x.d
 	var kfa, dfa [4]*tfield
 	kf, ok1 := keyFields(x.en, x.ks, kfa[:0])
@@ -74,7 +76,7 @@ func (x *tstructList) identify(def keySet) bool {
 	if err != nil || hasDuplicates(x.oids) || hasDuplicates(x.mids) {
 		return false
 	}
-	if d.cfg.skewSafe && x.ks.directive && !d.keyedOnly() {
+	if d.cfg.skewSafe && x.ks.Directive && !d.keyedOnly() {
 		odef, _ := typedIDs(x.o, x.en, df)
 		mdef, _ := typedIDs(x.m, x.en, df)
 		if hasDuplicates(odef) || hasDuplicates(mdef) {
@@ -151,7 +153,7 @@ func (x *tstructList) deletions() ([]any, error) {
 			continue
 		}
 		oe, _ := derefNull(x.o.Index(i))
-		del := map[string]any{keyPatch: patchDelete}
+		del := map[string]any{format.KeyPatch: format.PatchDelete}
 		if err := addKeyFields(del, oe, x.en, x.ks); err != nil {
 			return nil, err
 		}
@@ -171,6 +173,6 @@ func (x *tstructList) writeOrder(patch *map[string]any, changed bool) error {
 	if err != nil {
 		return err
 	}
-	put(patch, prefixSetOrder+x.k, order)
+	put(patch, format.PrefixSetOrder+x.k, order)
 	return nil
 }

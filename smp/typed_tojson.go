@@ -20,7 +20,7 @@ func toJSONValue(v reflect.Value, n *tnode, quoted bool) (any, error) {
 }
 
 // docJSON converts a document for the applier: as toJSONValue, but a
-// marshaller's value stays the bytes json.Marshal writes for it (rawJSON),
+// marshaller's value stays the bytes json.Marshal writes for it (jsonval.Raw),
 // as ApplyJSON keeps what the patch does not reach. Decoding then hands
 // the marshaller back those very bytes.
 func docJSON(v reflect.Value, n *tnode, quoted bool) (any, error) {

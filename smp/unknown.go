@@ -1,6 +1,9 @@
 package smp
 
-import "github.com/typedpatch/typedpatch/smp/internal/jsonval"
+import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
+)
 
 // Objects and lists under a field the schema does not declare: merged as
 // plain JSON they would replace lists a fuller schema merges by key, so
@@ -19,7 +22,7 @@ func unknownMerge(cfg *config, ov, pv any, s slot, at *pathNode) error {
 		return nil
 	}
 	if m, ok := pv.(map[string]any); ok {
-		if _, directed := m[keyPatch]; directed {
+		if _, directed := m[format.KeyPatch]; directed {
 			return nil
 		}
 	}

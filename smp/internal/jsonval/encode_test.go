@@ -28,7 +28,7 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 	})
 }
 
-// TestRawScanning: expand, identities and skipping agree with decoding on
+// TestRawScanning: Expand, identities and skipping agree with decoding on
 // awkward JSON (escapes, nesting, spacing).
 func TestRawScanning(t *testing.T) {
 	doc := []byte(" {\"a\\\"b\" : [ 1 , {\"k\":\"v\\\\\"}, \"]\" ] ,\n\"n\":-1.5e3,\"s\":\"\\u00e9\",\"o\":{}, \"l\":[]} ")

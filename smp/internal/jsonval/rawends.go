@@ -4,7 +4,7 @@ import "sync"
 
 // Skipping a container of a raw document scans its bytes; expanding the
 // document level by level down a deep path would scan the bytes below
-// again at every level. scanRaw, which reads the whole document once,
+// again at every level. ScanRaw, which reads the whole document once,
 // records where each container of at least skipMin bytes ends, and
 // skipValue looks a container up once it has scanned skipMin bytes of it:
 // every byte is scanned a bounded number of times, however deep.

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// scanOracle is what scanRaw must decide, by encoding/json: valid JSON
+// scanOracle is what ScanRaw must decide, by encoding/json: valid JSON
 // and UTF-8 whose top level is an object, within the limits. The limits
 // are counted on the text (a duplicate key's earlier value counts too).
 func scanOracle(data []byte, l Limits) bool {

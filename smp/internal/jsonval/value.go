@@ -126,7 +126,7 @@ func ScalarKey(v any) (string, bool) {
 	return "", false
 }
 
-// HasScalarKey reports whether scalarKey identifies v, without making the
+// HasScalarKey reports whether ScalarKey identifies v, without making the
 // key.
 func HasScalarKey(v any) bool {
 	switch v.(type) {
@@ -366,4 +366,19 @@ func SortedKeys(m map[string]any) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// Describe renders a value from the input for a message: a string
+// quoted, a number echoed, null and booleans as they are, an object or a
+// list by its kind.
+func Describe(v any) string {
+	switch v := v.(type) {
+	case string:
+		return errpath.Quote(v)
+	case json.Number:
+		return errpath.Echo(string(v))
+	case nil, bool:
+		return fmt.Sprint(v)
+	}
+	return "a " + KindOf(v).String()
 }

@@ -1,8 +1,21 @@
-package smp
+package format
 
 import "slices"
 
-// arrange orders a merged list. Items whose id has a rank in front (the
+// Ordering chooses where a merge places the live list's items that the
+// patch does not mention.
+type Ordering uint8
+
+const (
+	// KubernetesOrder keeps server-only items near their live neighbours,
+	// interleaving them by their live order, as Kubernetes does. Default.
+	KubernetesOrder Ordering = iota
+	// SeedOrder puts all server-only items first, in live order, then the
+	// patch's items, as seed 004 describes.
+	SeedOrder
+)
+
+// Arrange orders a merged list. Items whose id has a rank in front (the
 // patch list's order, or $setElementOrder's) are sorted by that rank; the
 // others (server-only items) by their rank in server, the live list. Then
 // the two runs are joined: SeedOrder puts server-only items first;
@@ -10,12 +23,12 @@ import "slices"
 // front item only when both are live and the server-only item comes first
 // in the live list. This is Kubernetes' normalizeElementOrder and
 // mergeSortedSlice, in linear time.
-func arrange[T any](items []T, ids []string, front, server map[string]int, ordering Ordering) ([]T, []string) {
-	return arrangeInPlace(slices.Clone(items), slices.Clone(ids), front, server, ordering)
+func Arrange[T any](items []T, ids []string, front, server map[string]int, ordering Ordering) ([]T, []string) {
+	return ArrangeInPlace(slices.Clone(items), slices.Clone(ids), front, server, ordering)
 }
 
-// arrangeInPlace is arrange writing its result over items and ids.
-func arrangeInPlace[T any](items []T, ids []string, front, server map[string]int, ordering Ordering) ([]T, []string) {
+// ArrangeInPlace is Arrange writing its result over items and ids.
+func ArrangeInPlace[T any](items []T, ids []string, front, server map[string]int, ordering Ordering) ([]T, []string) {
 	out, outIDs := items[:0], ids[:0]
 	type entry struct {
 		item T
@@ -42,8 +55,8 @@ func arrangeInPlace[T any](items []T, ids []string, front, server map[string]int
 		}
 		servers = append(servers, entry{it, ids[i], r})
 	}
-	fronts = bucketSort(fronts, func(e entry) int { return e.rank })
-	servers = bucketSort(servers, func(e entry) int { return e.rank })
+	fronts = BucketSort(fronts, func(e entry) int { return e.rank })
+	servers = BucketSort(servers, func(e entry) int { return e.rank })
 	take := func(e entry) {
 		out = append(out, e.item)
 		outIDs = append(outIDs, e.id)
@@ -77,9 +90,9 @@ func arrangeInPlace[T any](items []T, ids []string, front, server map[string]int
 	return out, outIDs
 }
 
-// bucketSort sorts items stably by rank (small non-negative integers) in
+// BucketSort sorts items stably by rank (small non-negative integers) in
 // linear time.
-func bucketSort[E any](items []E, rank func(E) int) []E {
+func BucketSort[E any](items []E, rank func(E) int) []E {
 	if len(items) < 2 {
 		return items
 	}
@@ -111,8 +124,8 @@ func bucketSort[E any](items []E, rank func(E) int) []E {
 	return out
 }
 
-// firstRanks maps each id to the position of its first occurrence.
-func firstRanks(ids []string) map[string]int {
+// FirstRanks maps each id to the position of its first occurrence.
+func FirstRanks(ids []string) map[string]int {
 	m := make(map[string]int, len(ids))
 	for i, id := range ids {
 		if _, ok := m[id]; !ok {

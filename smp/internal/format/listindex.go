@@ -1,4 +1,4 @@
-package smp
+package format
 
 import (
 	"slices"
@@ -6,13 +6,13 @@ import (
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
-// listIndex indexes a merge list being patched (its identities): which
+// ListIndex indexes a merge list being patched (its identities): which
 // positions are deleted, and per key set the identity of every position
 // and an index from identity to positions, built on first use and kept
 // current as items change. Every operation costs O(log n) amortized,
 // however many items share an identity, and every identity is computed
 // once per change.
-type listIndex struct {
+type ListIndex struct {
 	dead  []bool
 	ndead int // how many of dead are true
 	// own indexes the first key set asked about, more any others (a
@@ -21,13 +21,13 @@ type listIndex struct {
 	more []*keyIndex
 }
 
-// keyIndex is one key set's view of a listIndex. An identity's positions
+// keyIndex is one key set's view of a ListIndex. An identity's positions
 // form a min-heap that may hold stale entries (deleted, or moved to
 // another identity by set): they are dropped when they reach the top, so
 // no change ever searches a list of positions. A list of at most
 // smallList items has no pos: its ids are scanned.
 type keyIndex struct {
-	ks  keySet
+	ks  KeySet
 	ids []string // by position
 	pos map[string]idPositions
 }
@@ -41,19 +41,19 @@ type idPositions struct {
 	live int
 }
 
-// identities gives the identity under a key set of an item of a list.
-type identities interface {
-	keyID(p int, ks keySet) string
+// Identities gives the identity under a key set of an item of a list.
+type Identities interface {
+	KeyID(p int, ks KeySet) string
 }
 
-// newListIndex indexes n items. Its methods take the items' identities
+// NewListIndex indexes n items. Its methods take the items' identities
 // (src), which change as the items do.
-func newListIndex(n int) listIndex {
-	return listIndex{dead: make([]bool, n)}
+func NewListIndex(n int) ListIndex {
+	return ListIndex{dead: make([]bool, n)}
 }
 
 // each calls f on every key set's index built so far.
-func (x *listIndex) each(f func(ix *keyIndex)) {
+func (x *ListIndex) each(f func(ix *keyIndex)) {
 	if x.own.ids == nil {
 		return
 	}
@@ -63,29 +63,29 @@ func (x *listIndex) each(f func(ix *keyIndex)) {
 	}
 }
 
-// idOf returns an item's identity under ks. Items that are not objects
-// share "\x02", which keySet.id never returns (a one-field identity is
+// IDOf returns an item's identity under ks. Items that are not objects
+// share "\x02", which KeySet.ID never returns (a one-field identity is
 // empty or starts with NUL, absentMark or a byte from 0x20 up; a longer
 // one starts with a letter), so they never match an object.
-func idOf(ks keySet, item any) string {
+func IDOf(ks KeySet, item any) string {
 	switch m := item.(type) {
 	case map[string]any:
-		id, _ := ks.id(m)
+		id, _ := ks.ID(m)
 		return id
 	case jsonval.Raw:
 		if jsonval.RawKind(m) == jsonval.KindObject {
-			return ks.rawID(m)
+			return ks.RawID(m)
 		}
 	}
 	return "\x02"
 }
 
-func (x *listIndex) index(src identities, ks keySet) *keyIndex {
-	if x.own.ids != nil && slices.Equal(x.own.ks.fields, ks.fields) {
+func (x *ListIndex) index(src Identities, ks KeySet) *keyIndex {
+	if x.own.ids != nil && slices.Equal(x.own.ks.Fields, ks.Fields) {
 		return &x.own
 	}
 	for _, ix := range x.more {
-		if slices.Equal(ix.ks.fields, ks.fields) {
+		if slices.Equal(ix.ks.Fields, ks.Fields) {
 			return ix
 		}
 	}
@@ -97,7 +97,7 @@ func (x *listIndex) index(src identities, ks keySet) *keyIndex {
 	}
 	*ix = keyIndex{ks: ks, ids: make([]string, n)}
 	for p := range n {
-		ix.ids[p] = src.keyID(p, ks)
+		ix.ids[p] = src.KeyID(p, ks)
 	}
 	if n > smallList {
 		ix.mapIDs(x.dead)
@@ -130,7 +130,7 @@ func (ix *keyIndex) mapIDs(dead []bool) {
 }
 
 // scan is first for a keyIndex without pos.
-func (x *listIndex) scan(ix *keyIndex, id string) (p, n int) {
+func (x *ListIndex) scan(ix *keyIndex, id string) (p, n int) {
 	p = -1
 	for q, qid := range ix.ids {
 		if qid == id && !x.dead[q] {
@@ -143,9 +143,9 @@ func (x *listIndex) scan(ix *keyIndex, id string) (p, n int) {
 	return p, n
 }
 
-// first returns the first live position whose identity under ks is id,
+// First returns the First live position whose identity under ks is id,
 // and how many live positions have it (0 for none).
-func (x *listIndex) first(src identities, ks keySet, id string) (p, n int) {
+func (x *ListIndex) First(src Identities, ks KeySet, id string) (p, n int) {
 	ix := x.index(src, ks)
 	if ix.pos == nil {
 		return x.scan(ix, id)
@@ -161,9 +161,9 @@ func (x *listIndex) first(src identities, ks keySet, id string) (p, n int) {
 	return e.heap[0], e.live
 }
 
-// positions returns the live positions whose identity under ks is id, in
+// Positions returns the live Positions whose identity under ks is id, in
 // order.
-func (x *listIndex) positions(src identities, ks keySet, id string) []int {
+func (x *ListIndex) Positions(src Identities, ks KeySet, id string) []int {
 	ix := x.index(src, ks)
 	var out []int
 	if ix.pos == nil {
@@ -183,13 +183,13 @@ func (x *listIndex) positions(src identities, ks keySet, id string) []int {
 	return slices.Compact(out) // a position moved away and back is listed twice
 }
 
-// removeAll deletes every item whose identity under ks is id.
-func (x *listIndex) removeAll(src identities, ks keySet, id string) {
+// RemoveAll deletes every item whose identity under ks is id.
+func (x *ListIndex) RemoveAll(src Identities, ks KeySet, id string) {
 	ix := x.index(src, ks)
 	if ix.pos == nil {
 		for p := range ix.ids {
 			if x.holds(ix, p, id) {
-				x.remove(p)
+				x.Remove(p)
 			}
 		}
 		return
@@ -197,19 +197,19 @@ func (x *listIndex) removeAll(src identities, ks keySet, id string) {
 	e := ix.pos[id]
 	for _, p := range e.heap {
 		if x.holds(ix, p, id) {
-			x.remove(p)
+			x.Remove(p)
 		}
 	}
 	delete(ix.pos, id)
 }
 
 // holds reports whether live position p has identity id in ix.
-func (x *listIndex) holds(ix *keyIndex, p int, id string) bool {
+func (x *ListIndex) holds(ix *keyIndex, p int, id string) bool {
 	return !x.dead[p] && ix.ids[p] == id
 }
 
-// remove deletes the item at p; its heap entries go stale.
-func (x *listIndex) remove(p int) {
+// Remove deletes the item at p; its heap entries go stale.
+func (x *ListIndex) Remove(p int) {
 	if x.dead[p] {
 		return
 	}
@@ -239,12 +239,12 @@ func (ix *keyIndex) push(id string, p int) {
 	ix.pos[id] = e
 }
 
-// changed re-reads the identities of the item at p, which the source has
-// replaced: an identity that changed leaves a stale entry and pushes a
+// Changed re-reads the identities of the item at p, which the source has
+// replaced: an identity that Changed leaves a stale entry and pushes a
 // new one.
-func (x *listIndex) changed(src identities, p int) {
+func (x *ListIndex) Changed(src Identities, p int) {
 	x.each(func(ix *keyIndex) {
-		if id := src.keyID(p, ix.ks); id != ix.ids[p] {
+		if id := src.KeyID(p, ix.ks); id != ix.ids[p] {
 			ix.count(ix.ids[p], -1)
 			ix.ids[p] = id
 			ix.push(id, p)
@@ -252,12 +252,12 @@ func (x *listIndex) changed(src identities, p int) {
 	})
 }
 
-// added indexes the item the source has appended.
-func (x *listIndex) added(src identities) {
+// Added indexes the item the source has appended.
+func (x *ListIndex) Added(src Identities) {
 	x.dead = append(x.dead, false)
 	p := len(x.dead) - 1
 	x.each(func(ix *keyIndex) {
-		id := src.keyID(p, ix.ks)
+		id := src.KeyID(p, ix.ks)
 		ix.ids = append(ix.ids, id)
 		if ix.pos == nil && len(ix.ids) > smallList {
 			ix.mapIDs(x.dead)
@@ -267,9 +267,9 @@ func (x *listIndex) added(src identities) {
 	})
 }
 
-// live returns the identities under ks of the positions not deleted, in
+// Live returns the identities under ks of the positions not deleted, in
 // order, and with positions true the positions too.
-func (x *listIndex) live(src identities, ks keySet, positions bool) ([]int, []string) {
+func (x *ListIndex) Live(src Identities, ks KeySet, positions bool) ([]int, []string) {
 	ix := x.index(src, ks)
 	if !positions && x.ndead == 0 {
 		return nil, ix.ids[:len(ix.ids):len(ix.ids)]
