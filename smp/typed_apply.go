@@ -41,7 +41,7 @@ func Apply[T any](current T, patch Patch, opts ...Option) (T, error) {
 	}
 	out := reflect.New(root.node.goType)
 	a := &tapplier{applier: &applier{cfg: cfg}}
-	keep, err := a.mergeStruct(out.Elem(), cv, pm, root.node, root.slot(), false, nil)
+	keep, err := a.mergeStruct(out.Elem(), cv, pm, root.node, root.slot(), nil)
 	if err == nil {
 		err = a.decodeErr
 	}
@@ -105,17 +105,15 @@ func errPath(err error) Path {
 
 // mergeStruct is mergeObject for a struct: it fills dst (a settable zero
 // struct) with the merge of patch object pm into cur (invalid when absent
-// or null). Fields the patch does not name are deep-copied from cur.
-func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *tnode, s slot, replace bool, at *pathNode) (bool, error) {
+// or null, or replaced). Fields the patch does not name are deep-copied
+// from cur.
+func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *tnode, s slot, at *pathNode) (bool, error) {
 	if raw, ok := pm[format.KeyPatch]; ok {
 		d, err := format.PatchDirective(raw, false, at)
 		if err != nil || d == format.PatchDelete {
 			return false, err
 		}
-		replace = true
-	}
-	if replace {
-		cur = reflect.Value{}
+		cur = reflect.Value{} // replaced
 	}
 	keep, err := a.retained(pm, s, at)
 	if err != nil {
@@ -129,7 +127,7 @@ func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *tno
 		if f := n.t.Field(name); f != nil && f.Name != name {
 			// A key naming a field in another case: json.Unmarshal
 			// decides between the two spellings, so merge as JSON.
-			return a.structAsJSON(dst, cur, pm, n, s, replace, at)
+			return a.structAsJSON(dst, cur, pm, n, s, at)
 		}
 	}
 	if cur.IsValid() {
@@ -265,15 +263,20 @@ func (a *tapplier) intoField(dst reflect.Value, f *tfield, at *pathNode, fill fu
 
 // mergeField merges patch value pv (not null) into field f.
 func (a *tapplier) mergeField(dst reflect.Value, f *tfield, cv reflect.Value, present bool, pv any, at *pathNode) error {
+	if !present {
+		cv = reflect.Value{}
+	}
 	return a.intoField(dst, f, at, func(fv reflect.Value) (bool, error) {
-		return a.mergeValueTyped(fv, cv, present, pv, f.node, f.slot, f.quoted, at)
+		return a.mergeValueTyped(fv, cv, pv, f.tpos, at)
 	})
 }
 
-// mergeValueTyped is mergeValue into dv, a settable zero value: structs
-// merge in place, everything else through the JSON applier on the value's
-// JSON. keep is false when the value is to be removed.
-func (a *tapplier) mergeValueTyped(dv, cv reflect.Value, present bool, pv any, n *tnode, c slot, quoted bool, at *pathNode) (bool, error) {
+// mergeValueTyped is mergeValue into dv, a settable zero value, at
+// position p; cv is the current value, invalid when absent. Structs merge
+// in place, everything else through the JSON applier on the value's JSON.
+// keep is false when the value is to be removed.
+func (a *tapplier) mergeValueTyped(dv, cv reflect.Value, pv any, p tpos, at *pathNode) (bool, error) {
+	n, c, quoted, present := p.node, p.slot, p.quoted, cv.IsValid()
 	if pv == nil {
 		return false, nil
 	}
@@ -283,16 +286,14 @@ func (a *tapplier) mergeValueTyped(dv, cv reflect.Value, present bool, pv any, n
 	if c.Kind() == reflectschema.Atomic {
 		return true, a.soft(fromJSONValue(dv, pv, n, quoted, at))
 	}
-	switch p := pv.(type) {
+	switch pv := pv.(type) {
 	case map[string]any:
 		if n.kind == reflectschema.Struct {
 			var cs reflect.Value
-			if present {
-				if d, null := derefNull(cv); !null {
-					cs = d
-				}
+			if d, null := derefNull(cv); present && !null && c.Patch.Strategy != reflectschema.Replace {
+				cs = d
 			}
-			return a.mergeStruct(allocChain(dv), cs, p, n, c, c.Patch.Strategy == reflectschema.Replace, at)
+			return a.mergeStruct(allocChain(dv), cs, pv, n, c, at)
 		}
 		var om map[string]any
 		if present {
@@ -302,20 +303,20 @@ func (a *tapplier) mergeValueTyped(dv, cv reflect.Value, present bool, pv any, n
 			}
 			om, _ = j.(map[string]any)
 		}
-		v, keep, err := a.mergeObject(om, p, c, c.Patch.Strategy == reflectschema.Replace, at)
+		v, keep, err := a.mergeObject(om, pv, c, c.Patch.Strategy == reflectschema.Replace, at)
 		if err != nil || !keep {
 			return false, err
 		}
 		return true, a.soft(fromJSONValue(dv, v, n, quoted, at))
 	case []any:
 		if c.Kind() == reflectschema.Untyped || !c.IsMergeList() {
-			l, err := a.finalizeList(p, c, at)
+			l, err := a.finalizeList(pv, c, at)
 			if err != nil {
 				return false, err
 			}
 			return true, a.soft(fromJSONValue(dv, l, n, quoted, at))
 		}
-		in := listInput{patch: p, inPatch: true}
+		in := listInput{patch: pv, inPatch: true}
 		var list reflect.Value
 		if present {
 			if l, null := derefNull(cv); !null {
@@ -328,7 +329,7 @@ func (a *tapplier) mergeValueTyped(dv, cv reflect.Value, present bool, pv any, n
 }
 
 // structAsJSON merges a patch into a struct entirely as JSON.
-func (a *tapplier) structAsJSON(dst, cur reflect.Value, pm map[string]any, n *tnode, s slot, replace bool, at *pathNode) (bool, error) {
+func (a *tapplier) structAsJSON(dst, cur reflect.Value, pm map[string]any, n *tnode, s slot, at *pathNode) (bool, error) {
 	var om map[string]any
 	if cur.IsValid() {
 		j, err := docJSON(cur, n, false)
@@ -337,7 +338,7 @@ func (a *tapplier) structAsJSON(dst, cur reflect.Value, pm map[string]any, n *tn
 		}
 		om = j.(map[string]any)
 	}
-	v, keep, err := a.mergeObject(om, pm, s, replace, at)
+	v, keep, err := a.mergeObject(om, pm, s, false, at)
 	if err != nil || !keep {
 		return false, err
 	}

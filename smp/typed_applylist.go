@@ -193,7 +193,7 @@ func (x *structMerges) merge(op int, dst reflect.Value) error {
 		}
 	}
 	if pl.single(op) {
-		_, err := a.mergeStruct(allocChain(dst), ce, o.pe.body, x.src.n, x.es, false, o.pe.at)
+		_, err := a.mergeStruct(allocChain(dst), ce, o.pe.body, x.src.n, x.es, o.pe.at)
 		return err
 	}
 	om, ok := x.asJSON[o.p]

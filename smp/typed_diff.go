@@ -156,7 +156,7 @@ func (d *tdiffer) diffStruct(o, m reflect.Value, n *tnode, s slot) (patch map[st
 			base = d.tbase
 			d.tbase = baseChild(base, f)
 		}
-		up, err := d.diffValue(&patch, f.name, ov, mv, f.node, f.slot, f.quoted)
+		up, err := d.diffValue(&patch, f.name, ov, mv, f.tpos)
 		if d.withBase() {
 			d.tbase = base
 		}
@@ -216,18 +216,15 @@ func isNullValue(v reflect.Value, n *tnode) bool {
 	return null
 }
 
-// diffValue is the body of diffObject's loop for a key both objects hold:
-// it writes into patch what turns ov into mv.
-func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Value, n *tnode, c slot, quoted bool) (bool, error) {
+// diffValue is the body of diffObject's loop for a key both objects hold,
+// at position p: it writes into patch what turns ov into mv.
+func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Value, p tpos) (bool, error) {
+	n, c, quoted := p.node, p.slot, p.quoted
 	if n.marshaler || n.kind == reflectschema.Untyped {
 		if deepEqualGo(ov, mv, 0) {
 			return false, nil
 		}
-		oj, err := toJSONValue(ov, n, false)
-		if err != nil {
-			return false, err
-		}
-		mj, err := toJSONValue(mv, n, false)
+		oj, mj, err := pairJSON(ov, mv, n)
 		if err != nil {
 			return false, err
 		}

@@ -95,7 +95,7 @@ func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *tnode) (patch map[string
 			base = d.tbase
 			d.tbase = d.baseEntry(base, key)
 		}
-		up, err := d.diffValue(&patch, k, detach(ov, n.elem), detach(mv, n.elem), n.elem, es, false)
+		up, err := d.diffValue(&patch, k, detach(ov, n.elem), detach(mv, n.elem), tpos{node: n.elem, slot: es})
 		if d.withBase() {
 			d.tbase = base
 		}

@@ -70,16 +70,21 @@ type tnode struct {
 	plainNow func(unsafe.Pointer) bool
 }
 
+// tpos is what the typed walkers know of a position in a value: its
+// node, its slot, and whether encoding/json quotes it (",string").
+type tpos struct {
+	node   *tnode
+	slot   slot
+	quoted bool
+}
+
 // tfield is one JSON field of a struct node.
 type tfield struct {
-	f      *reflectschema.Field
-	name   string
-	index  []int
-	viaPtr bool // the index path crosses an embedded pointer
-	node   *tnode
-	slot   slot // the field's slot, as slot.child returns it
-	// quoted is the json ",string" option as encoding/json applies it.
-	quoted   bool
+	tpos     // slot is the field's, as slot.child returns it
+	f        *reflectschema.Field
+	name     string
+	index    []int
+	viaPtr   bool // the index path crosses an embedded pointer
 	zeroMode zeroMode
 	// fast and offset read the field from memory (typed_fast.go).
 	fast   fastKind
@@ -205,8 +210,7 @@ func buildNode(t *reflectschema.Type, built map[*reflectschema.Type]*tnode) *tno
 		for _, f := range t.Fields {
 			tf := &tfield{
 				f: f, name: f.Name, index: f.Index,
-				node:   buildNode(f.Type, built),
-				slot:   slot{Type: f.Type, Patch: f.Patch, Quoted: f.Quoted},
+				tpos:   tpos{node: buildNode(f.Type, built), slot: slot{Type: f.Type, Patch: f.Patch, Quoted: f.Quoted}},
 				viaPtr: crossesPointer(t.Go, f.Index),
 			}
 			tf.quoted = f.Quoted && quotable(f.GoType) && f.Type.Kind == reflectschema.Scalar
