@@ -77,7 +77,7 @@ func fillDropped(o, c any, n node) any {
 			cByID[elementID(full, e)] = i
 		}
 		out := append([]any(nil), ov...)
-		fillDeleted(out, nil, cl, make([]bool, len(cl)), oByID, cByID, n)
+		fillDeleted(keyedList{out, oByID}, keyedList{cl, cByID}, nil, make([]bool, len(cl)), n)
 		return out
 	}
 	return o
@@ -94,15 +94,22 @@ func setsMember(m map[string]any) bool {
 	return false
 }
 
-// fillDeleted gives each element of the original's list ol that current
-// (cl) does not hold the key fields of current's element it became when
+// keyedList is a list and the position of each element by its full key.
+type keyedList struct {
+	items []any
+	byID  map[string]int
+}
+
+// fillDeleted gives each element of the original's list (o) that current
+// (c) does not hold the key fields of current's element it became when
 // the server filled them in: the one element of current, held by neither
 // the original nor modified (ml) and not paired with one of modified's
 // (taken), with its default key that agrees on every key field it has.
 // The deletions half deletes that element where modified drops it, and
 // for the conflict check (which pairs them so: pairFilled) its filled-in
 // key fields are no change of current's.
-func fillDeleted(ol, ml, cl []any, taken []bool, oByID, cByID map[string]int, n node) {
+func fillDeleted(o, c keyedList, ml []any, taken []bool, n node) {
+	ol, cl, oByID, cByID := o.items, c.items, o.byID, c.byID
 	full, def := n.fullKey(), n.defaultKey()
 	inM := map[string]bool{}
 	for _, e := range ml {

@@ -241,46 +241,54 @@ func (s *suite) threeWay(t *rapid.T) {
 			s.fail(t, rep)
 		}
 
-		over := md.overwritten()
-		pn, errn := e.threeWay(tr.o, tr.m, tr.c, s.opts(smp.WithSkewSafe(skewSafe))...)
-		rep.options = fmt.Sprintf("%s=false, %s=%v", overwriteOption, skewSafeOption, skewSafe)
-		rep.got = nil
-		switch {
-		case errn != nil && !smp.IsConflict(errn):
-			rep.claim, rep.err = "ThreeWay(original, modified, current) succeeds or reports a conflict", errn
-			s.fail(t, rep)
-		case errn == nil && len(over) > 0:
-			rep.claim = "a conflict is reported when current changed a field that the patch overwrites"
-			rep.patch = pn
-			for _, p := range over {
-				rep.mismatches = append(rep.mismatches, fmt.Sprintf("%s: original %s, current %s, modified %s", p,
-					show(md.o.get(p), md.o.get(p) != nil), show(md.c.get(p), md.c.get(p) != nil), show(md.m.get(p), md.m.get(p) != nil)))
-			}
-			s.fail(t, rep)
-		case errn != nil:
-			var se *smp.Error
-			errors.As(errn, &se)
-			if len(se.Conflicts) == 0 {
-				rep.claim, rep.err = "a conflict names its paths", errn
-				s.fail(t, rep)
-			}
-			for _, p := range se.Conflicts {
-				if md.justified(p.String(), over) == "" {
-					rep.claim, rep.err = "a conflict is reported only where current changed a field that the patch overwrites", errn
-					rep.mismatches = append(rep.mismatches, p.String()+": no change of current's is overwritten there")
-					for _, o := range over {
-						rep.notes = append(rep.notes, "overwritten: "+o)
-					}
-				}
-			}
-			if len(rep.mismatches) > 0 {
-				s.fail(t, rep)
-			}
-		case !samePatch(pn, pw):
-			rep.claim = "without a conflict, the patch is the same with and without overwrite"
-			rep.got, rep.want = pn, pw
+		s.threeWayNoOverwrite(t, e, tr, md, skewSafe, rep)
+	}
+}
+
+// threeWayNoOverwrite checks the three-way patch of tr without overwrite
+// against rep.patch, the one with it: the same patch, or a conflict
+// naming exactly the paths where the patch overwrites current's changes.
+func (s *suite) threeWayNoOverwrite(t *rapid.T, e engine, tr trio, md *threeWayModel, skewSafe bool, rep report) {
+	pw := rep.patch
+	over := md.overwritten()
+	pn, errn := e.threeWay(tr.o, tr.m, tr.c, s.opts(smp.WithSkewSafe(skewSafe))...)
+	rep.options = fmt.Sprintf("%s=false, %s=%v", overwriteOption, skewSafeOption, skewSafe)
+	rep.got = nil
+	switch {
+	case errn != nil && !smp.IsConflict(errn):
+		rep.claim, rep.err = "ThreeWay(original, modified, current) succeeds or reports a conflict", errn
+		s.fail(t, rep)
+	case errn == nil && len(over) > 0:
+		rep.claim = "a conflict is reported when current changed a field that the patch overwrites"
+		rep.patch = pn
+		for _, p := range over {
+			rep.mismatches = append(rep.mismatches, fmt.Sprintf("%s: original %s, current %s, modified %s", p,
+				show(md.o.get(p), md.o.get(p) != nil), show(md.c.get(p), md.c.get(p) != nil), show(md.m.get(p), md.m.get(p) != nil)))
+		}
+		s.fail(t, rep)
+	case errn != nil:
+		var se *smp.Error
+		errors.As(errn, &se)
+		if len(se.Conflicts) == 0 {
+			rep.claim, rep.err = "a conflict names its paths", errn
 			s.fail(t, rep)
 		}
+		for _, p := range se.Conflicts {
+			if md.justified(p.String(), over) == "" {
+				rep.claim, rep.err = "a conflict is reported only where current changed a field that the patch overwrites", errn
+				rep.mismatches = append(rep.mismatches, p.String()+": no change of current's is overwritten there")
+				for _, o := range over {
+					rep.notes = append(rep.notes, "overwritten: "+o)
+				}
+			}
+		}
+		if len(rep.mismatches) > 0 {
+			s.fail(t, rep)
+		}
+	case !samePatch(pn, pw):
+		rep.claim = "without a conflict, the patch is the same with and without overwrite"
+		rep.got, rep.want = pn, pw
+		s.fail(t, rep)
 	}
 }
 
