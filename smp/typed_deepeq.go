@@ -75,125 +75,155 @@ func compileMemEq(t reflect.Type) memEq {
 	case reflect.String:
 		return func(_ *scratch, a, b unsafe.Pointer, _ int) bool { return *(*string)(a) == *(*string)(b) }
 	case reflect.Pointer:
-		elem := refMemEq(t.Elem())
-		return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
-			pa, pb := *(*unsafe.Pointer)(a), *(*unsafe.Pointer)(b)
-			if pa == pb {
-				return true
-			}
-			if pa == nil || pb == nil || depth > maxDepth {
-				return false
-			}
-			return elem(s, pa, pb, depth+1)
-		}
+		return memEqPointer(t)
 	case reflect.Slice:
-		elem, size := refMemEq(t.Elem()), t.Elem().Size()
-		return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
-			sa, sb := (*reflectSlice)(a), (*reflectSlice)(b)
-			if sa.len != sb.len || (sa.data == nil) != (sb.data == nil) {
-				return false
-			}
-			if sa.data == sb.data || sa.len == 0 {
-				return true
-			}
-			if depth > maxDepth {
-				return false
-			}
-			for i := range sa.len {
-				off := uintptr(i) * size
-				if !elem(s, unsafe.Add(sa.data, off), unsafe.Add(sb.data, off), depth+1) {
-					return false
-				}
-			}
-			return true
-		}
+		return memEqSlice(t)
 	case reflect.Array:
-		elem, size, n := refMemEq(t.Elem()), t.Elem().Size(), t.Len()
-		return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
-			for i := range n {
-				off := uintptr(i) * size
-				if !elem(s, unsafe.Add(a, off), unsafe.Add(b, off), depth) {
-					return false
-				}
-			}
-			return true
-		}
+		return memEqArray(t)
 	case reflect.Struct:
-		type field struct {
-			off uintptr
-			eq  memEq
-		}
-		fields := make([]field, 0, t.NumField())
-		for i := range t.NumField() {
-			sf := t.Field(i)
-			if sf.Type.Size() == 0 {
-				continue
-			}
-			fields = append(fields, field{sf.Offset, refMemEq(sf.Type)})
-		}
-		return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
-			for _, f := range fields {
-				if !f.eq(s, unsafe.Add(a, f.off), unsafe.Add(b, f.off), depth) {
-					return false
-				}
-			}
-			return true
-		}
+		return memEqStruct(t)
 	case reflect.Map:
-		if t.ConvertibleTo(mapSSType) {
-			return func(_ *scratch, a, b unsafe.Pointer, _ int) bool {
-				ma, mb := *(*map[string]string)(a), *(*map[string]string)(b)
-				if (ma == nil) != (mb == nil) || len(ma) != len(mb) {
-					return false
-				}
-				for k, va := range ma {
-					if vb, ok := mb[k]; !ok || va != vb {
-						return false
-					}
-				}
-				return true
-			}
-		}
-		if v := mapViewFor(t); v != nil {
-			elem, size := refMemEq(t.Elem()), t.Elem().Size()
-			return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
-				pa, pb := *(*unsafe.Pointer)(a), *(*unsafe.Pointer)(b)
-				if pa == pb {
-					return true
-				}
-				if pa == nil || pb == nil || depth > maxDepth {
-					return false
-				}
-				return v.eq(s, a, b, elem, size, depth)
-			}
-		}
-		mt := &memMapType{
-			elem:   refMemEq(t.Elem()),
-			keyArr: reflect.ArrayOf(smallMap, t.Key()),
-			valArr: reflect.ArrayOf(smallMap, t.Elem()),
-			size:   t.Elem().Size(),
-		}
-		return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
-			pa, pb := *(*unsafe.Pointer)(a), *(*unsafe.Pointer)(b)
-			if pa == pb {
-				return true
-			}
-			if pa == nil || pb == nil || depth > maxDepth {
-				return false
-			}
-			return s.memEqMaps(reflect.NewAt(t, a).Elem(), reflect.NewAt(t, b).Elem(), mt, depth)
-		}
+		return memEqMap(t)
 	case reflect.Interface:
-		return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
-			va, vb := reflect.NewAt(t, a).Elem(), reflect.NewAt(t, b).Elem()
-			if va.IsNil() || vb.IsNil() {
-				return va.IsNil() == vb.IsNil()
-			}
-			return depth <= maxDepth && deepEqualGo(va.Elem(), vb.Elem(), depth)
-		}
+		return memEqInterface(t)
 	}
 	return func(_ *scratch, a, b unsafe.Pointer, _ int) bool {
 		return *(*unsafe.Pointer)(a) == *(*unsafe.Pointer)(b) // func, chan, unsafe.Pointer
+	}
+}
+
+// memEqPointer compares what two pointers point at.
+func memEqPointer(t reflect.Type) memEq {
+	elem := refMemEq(t.Elem())
+	return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
+		pa, pb := *(*unsafe.Pointer)(a), *(*unsafe.Pointer)(b)
+		if pa == pb {
+			return true
+		}
+		if pa == nil || pb == nil || depth > maxDepth {
+			return false
+		}
+		return elem(s, pa, pb, depth+1)
+	}
+}
+
+// memEqSlice compares two slices element by element.
+func memEqSlice(t reflect.Type) memEq {
+	elem, size := refMemEq(t.Elem()), t.Elem().Size()
+	return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
+		sa, sb := (*reflectSlice)(a), (*reflectSlice)(b)
+		if sa.len != sb.len || (sa.data == nil) != (sb.data == nil) {
+			return false
+		}
+		if sa.data == sb.data || sa.len == 0 {
+			return true
+		}
+		if depth > maxDepth {
+			return false
+		}
+		for i := range sa.len {
+			off := uintptr(i) * size
+			if !elem(s, unsafe.Add(sa.data, off), unsafe.Add(sb.data, off), depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// memEqArray compares two arrays element by element.
+func memEqArray(t reflect.Type) memEq {
+	elem, size, n := refMemEq(t.Elem()), t.Elem().Size(), t.Len()
+	return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
+		for i := range n {
+			off := uintptr(i) * size
+			if !elem(s, unsafe.Add(a, off), unsafe.Add(b, off), depth) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// memEqStruct compares two structs field by field, at their offsets.
+func memEqStruct(t reflect.Type) memEq {
+	type field struct {
+		off uintptr
+		eq  memEq
+	}
+	fields := make([]field, 0, t.NumField())
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		if sf.Type.Size() == 0 {
+			continue
+		}
+		fields = append(fields, field{sf.Offset, refMemEq(sf.Type)})
+	}
+	return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
+		for _, f := range fields {
+			if !f.eq(s, unsafe.Add(a, f.off), unsafe.Add(b, f.off), depth) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// memEqMap compares two maps: map[string]string directly, others through a map view or reflect.
+func memEqMap(t reflect.Type) memEq {
+	if t.ConvertibleTo(mapSSType) {
+		return func(_ *scratch, a, b unsafe.Pointer, _ int) bool {
+			ma, mb := *(*map[string]string)(a), *(*map[string]string)(b)
+			if (ma == nil) != (mb == nil) || len(ma) != len(mb) {
+				return false
+			}
+			for k, va := range ma {
+				if vb, ok := mb[k]; !ok || va != vb {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	if v := mapViewFor(t); v != nil {
+		elem, size := refMemEq(t.Elem()), t.Elem().Size()
+		return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
+			pa, pb := *(*unsafe.Pointer)(a), *(*unsafe.Pointer)(b)
+			if pa == pb {
+				return true
+			}
+			if pa == nil || pb == nil || depth > maxDepth {
+				return false
+			}
+			return v.eq(s, a, b, elem, size, depth)
+		}
+	}
+	mt := &memMapType{
+		elem:   refMemEq(t.Elem()),
+		keyArr: reflect.ArrayOf(smallMap, t.Key()),
+		valArr: reflect.ArrayOf(smallMap, t.Elem()),
+		size:   t.Elem().Size(),
+	}
+	return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
+		pa, pb := *(*unsafe.Pointer)(a), *(*unsafe.Pointer)(b)
+		if pa == pb {
+			return true
+		}
+		if pa == nil || pb == nil || depth > maxDepth {
+			return false
+		}
+		return s.memEqMaps(reflect.NewAt(t, a).Elem(), reflect.NewAt(t, b).Elem(), mt, depth)
+	}
+}
+
+// memEqInterface compares two interface values through deepEqualGo.
+func memEqInterface(t reflect.Type) memEq {
+	return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
+		va, vb := reflect.NewAt(t, a).Elem(), reflect.NewAt(t, b).Elem()
+		if va.IsNil() || vb.IsNil() {
+			return va.IsNil() == vb.IsNil()
+		}
+		return depth <= maxDepth && deepEqualGo(va.Elem(), vb.Elem(), depth)
 	}
 }
 
