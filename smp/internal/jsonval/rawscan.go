@@ -12,13 +12,7 @@ const maxScanNesting = 10000
 // skipMin bytes or more end (rawends.go). ok false means the document must
 // take the decoding path, which reports what is wrong with it.
 func ScanRaw(data []byte, l Limits) (doc Raw, ends rawEnds, ok bool) {
-	start := SkipSpace(data, 0)
-	end := len(data)
-	for end > start && isSpace(data[end-1]) {
-		end--
-	}
-	data = data[start:end]
-	if len(data) == 0 || data[0] != '{' {
+	if data, ok = trimObject(data); !ok {
 		return nil, nil, false
 	}
 	maxDepth := maxScanNesting
@@ -34,8 +28,7 @@ value:
 	if i >= len(data) {
 		return nil, nil, false
 	}
-	switch c := data[i]; {
-	case c == '{' || c == '[':
+	if c := data[i]; c == '{' || c == '[' {
 		if len(counts) == maxDepth {
 			return nil, nil, false
 		}
@@ -52,20 +45,8 @@ value:
 		}
 		counts = append(counts, -1)
 		goto member
-	case c == '"':
-		i = scanString(data, i)
-	case c == '-' || c >= '0' && c <= '9':
-		i = scanNumber(data, i)
-	case c == 't':
-		i = scanLiteral(data, i, "true")
-	case c == 'f':
-		i = scanLiteral(data, i, "false")
-	case c == 'n':
-		i = scanLiteral(data, i, "null")
-	default:
-		return nil, nil, false
 	}
-	if i < 0 { // a scalar that is not valid JSON
+	if i = scanScalar(data, i); i < 0 {
 		return nil, nil, false
 	}
 next: // after a value: a separator, the end of its container, or the end
@@ -88,38 +69,79 @@ next: // after a value: a separator, the end of its container, or the end
 			return nil, nil, false
 		}
 		goto value
-	case '}':
-		if counts[top] >= 0 {
-			return nil, nil, false
-		}
-	case ']':
-		if counts[top] < 0 {
-			return nil, nil, false
+	case '}', ']':
+		if (data[i] == '}') != (counts[top] < 0) {
+			return nil, nil, false // the other container's end
 		}
 	default:
 		return nil, nil, false
 	}
-	if i+1-starts[top] >= SkipMin {
-		if ends == nil {
-			ends = rawEnds{}
-		}
-		ends[cap(data)-starts[top]] = cap(data) - (i + 1)
-	}
+	ends = recordEnd(ends, data, starts[top], i)
 	counts, starts = counts[:top], starts[:top]
 	i++
 	goto next
 member: // an object member's key and colon, then its value
-	if i >= len(data) || data[i] != '"' {
+	if i = scanKey(data, i); i < 0 {
 		return nil, nil, false
+	}
+	goto value
+}
+
+// trimObject drops the whitespace around a document and reports whether
+// what is left starts an object.
+func trimObject(data []byte) ([]byte, bool) {
+	start := SkipSpace(data, 0)
+	end := len(data)
+	for end > start && isSpace(data[end-1]) {
+		end--
+	}
+	data = data[start:end]
+	return data, len(data) > 0 && data[0] == '{'
+}
+
+// scanScalar validates the scalar starting at i and returns the index
+// after it, or -1.
+func scanScalar(data []byte, i int) int {
+	switch c := data[i]; {
+	case c == '"':
+		return scanString(data, i)
+	case c == '-' || c >= '0' && c <= '9':
+		return scanNumber(data, i)
+	case c == 't':
+		return scanLiteral(data, i, "true")
+	case c == 'f':
+		return scanLiteral(data, i, "false")
+	case c == 'n':
+		return scanLiteral(data, i, "null")
+	}
+	return -1
+}
+
+// scanKey validates an object member's key and colon at i and returns the
+// index of its value, or -1.
+func scanKey(data []byte, i int) int {
+	if i >= len(data) || data[i] != '"' {
+		return -1
 	}
 	if i = scanString(data, i); i < 0 {
-		return nil, nil, false
+		return -1
 	}
 	if i = SkipSpace(data, i); i >= len(data) || data[i] != ':' {
-		return nil, nil, false
+		return -1
 	}
-	i = SkipSpace(data, i+1)
-	goto value
+	return SkipSpace(data, i+1)
+}
+
+// recordEnd records where the container from start to end (its last
+// byte) ends, when it is SkipMin bytes or more (rawends.go).
+func recordEnd(ends rawEnds, data []byte, start, end int) rawEnds {
+	if end+1-start >= SkipMin {
+		if ends == nil {
+			ends = rawEnds{}
+		}
+		ends[cap(data)-start] = cap(data) - (end + 1)
+	}
+	return ends
 }
 
 // isSpace reports whether c is JSON whitespace.
