@@ -237,7 +237,7 @@ func (p objectPatch) listInput(pm map[string]any, name string, at *pathNode) (li
 	dels, hasDels := p.deletes[name]
 	pv, inPatch := pm[name]
 	in := listInput{setOrder: order, hasSetOrder: hasOrder, deletes: dels, hasDeletes: hasDels, inPatch: inPatch,
-		orderAt: at.Field(format.PrefixSetOrder + name), deletesAt: at.Field(format.PrefixDeleteFromList + name)}
+		dirsAt: at, name: name}
 	if inPatch {
 		pl, ok := pv.([]any)
 		if !ok {

@@ -19,8 +19,23 @@ type listInput struct {
 	hasSetOrder bool
 	deletes     []any
 	hasDeletes  bool
-	// orderAt and deletesAt locate the parallel lists, for errors.
-	orderAt, deletesAt *pathNode
+	// dirsAt and name locate the parallel lists, for errors: the object
+	// holding them and the list's name ("" when dirsAt is the list itself).
+	dirsAt *pathNode
+	name   string
+}
+
+// orderAt locates the list's $setElementOrder, made only for an error.
+func (in listInput) orderAt() *pathNode { return in.dirAt(format.PrefixSetOrder) }
+
+// deletesAt locates the list's $deleteFromPrimitiveList.
+func (in listInput) deletesAt() *pathNode { return in.dirAt(format.PrefixDeleteFromList) }
+
+func (in listInput) dirAt(prefix string) *pathNode {
+	if in.name == "" {
+		return in.dirsAt
+	}
+	return in.dirsAt.Field(prefix + in.name)
 }
 
 // mergeList merges a merge list (patchStrategy merge).
@@ -103,17 +118,17 @@ func (a *applier) mergeScalarList(in listInput, s slot, at *pathNode) ([]any, er
 		merged, ids = format.Arrange(merged, ids, format.FirstRanks(pids), format.FirstRanks(origIDs), a.cfg.ordering)
 	}
 	if in.hasSetOrder {
-		oids, err := a.patchScalarIDs(in.setOrder, es, format.PrefixSetOrder+" list", in.orderAt)
+		oids, err := a.patchScalarIDs(in.setOrder, es, format.PrefixSetOrder+" list", in.orderAt())
 		if err != nil {
 			return nil, err
 		}
-		if err := checkSetOrder(pids, oids, at, in.orderAt); err != nil {
+		if err := checkSetOrder(pids, oids, at, in.orderAt()); err != nil {
 			return nil, err
 		}
 		merged, ids = format.Arrange(merged, ids, format.FirstRanks(oids), format.FirstRanks(origIDs), a.cfg.ordering)
 	}
 	if in.hasDeletes {
-		dids, err := a.patchScalarIDs(in.deletes, es, format.PrefixDeleteFromList+" list", in.deletesAt)
+		dids, err := a.patchScalarIDs(in.deletes, es, format.PrefixDeleteFromList+" list", in.deletesAt())
 		if err != nil {
 			return nil, err
 		}

@@ -78,7 +78,7 @@ func (c *composer) materialized(s slot, at *pathNode, marker bool, parts ...fiel
 		pl, _ := p.val.([]any)
 		in := listInput{orig: cur, origPresent: present, patch: pl, inPatch: p.has,
 			setOrder: p.order, hasSetOrder: p.hasOrder, deletes: p.dels, hasDeletes: p.hasDels,
-			orderAt: at, deletesAt: at}
+			dirsAt: at}
 		l, err := a.mergeList(in, s, at)
 		if err != nil {
 			return fieldPart{}, err

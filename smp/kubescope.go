@@ -28,11 +28,11 @@ func (a *applier) orderReplacedList(in listInput, c slot, at *pathNode) ([]any, 
 	if err != nil {
 		return nil, err
 	}
-	oids, err := a.patchScalarIDs(in.setOrder, es, format.PrefixSetOrder+" list", in.orderAt)
+	oids, err := a.patchScalarIDs(in.setOrder, es, format.PrefixSetOrder+" list", in.orderAt())
 	if err != nil {
 		return nil, err
 	}
-	if err := checkSetOrder(pids, oids, at, in.orderAt); err != nil {
+	if err := checkSetOrder(pids, oids, at, in.orderAt()); err != nil {
 		return nil, err
 	}
 	return a.finalizeList(in.patch, c, at)

@@ -38,8 +38,7 @@ type listPlan struct {
 	// server and orderServer rank the live items for the patch's order and
 	// for $setElementOrder's; front ranks the patch's elements, in order,
 	// by their first place.
-	server, orderServer, front map[string]int
-	nFront                     int
+	server, orderServer, front format.Ranks
 	// renamed maps a patch element named by part of its keys
 	// ($patchMergeKey) to the identity of the live element it merged into.
 	renamed map[string]string
@@ -144,7 +143,7 @@ func (m *listPlan) init(a *applier, src listItems, in listInput, s slot, at *pat
 		m.replace = m.replace || pe.directive == format.PatchReplace
 	}
 	if in.hasSetOrder {
-		if m.orderEntries, err = a.parseObjectElems(in.setOrder, lk, false, true, in.orderAt); err != nil {
+		if m.orderEntries, err = a.parseObjectElems(in.setOrder, lk, false, true, in.orderAt()); err != nil {
 			return err
 		}
 		for _, e := range m.orderEntries {
@@ -185,7 +184,7 @@ func (m *listPlan) add(pe *patchElem) int {
 func (m *listPlan) mergeLive() error {
 	m.x, m.indexed = format.NewListIndex(m.live), true
 	x := &m.x
-	m.front = make(map[string]int, len(m.elems))
+	m.front = format.MakeRanks(len(m.elems))
 	reset := deleteElems(x, m, m.elems, m.in.hasSetOrder)
 	_, survivorIDs := x.Live(m, m.orderKS, false) // read before any merge: it may share the index's
 	m.server = format.FirstRanks(survivorIDs)
@@ -202,14 +201,14 @@ func (m *listPlan) mergeLive() error {
 		if n == 0 {
 			p := m.add(pe)
 			x.Added(m)
-			m.placeFront(format.IDOf(m.orderKS, pe.body))
+			m.front.Add(format.IDOf(m.orderKS, pe.body))
 			addedIDs = append(addedIDs, m.KeyID(p, m.orderKS))
 			continue
 		}
 		m.plan(p, pe, reset[p])
 		x.Changed(m, p)
 		to := m.KeyID(p, m.orderKS)
-		m.placeFront(to)
+		m.front.Add(to)
 		if from := format.IDOf(m.orderKS, pe.body); from != to {
 			if m.renamed == nil {
 				m.renamed = map[string]string{}
@@ -225,14 +224,6 @@ func (m *listPlan) mergeLive() error {
 		m.orderServer = format.FirstRanks(append(survivorIDs, addedIDs[:min(freed, len(addedIDs))]...))
 	}
 	return nil
-}
-
-// placeFront ranks the next patch element, of identity id.
-func (m *listPlan) placeFront(id string) {
-	if _, ok := m.front[id]; !ok {
-		m.front[id] = m.nFront
-	}
-	m.nFront++
 }
 
 // ambiguous is the error for a patch element whose partial keys match
@@ -252,7 +243,7 @@ func (m *listPlan) ambiguous(pe *patchElem) error {
 // order among the live ones, then $setElementOrder's order.
 func (m *listPlan) order() ([]int, error) {
 	in := m.in
-	if m.orderServer == nil {
+	if m.orderServer.Len() == 0 {
 		m.orderServer = m.server
 	}
 	merged, ids := m.merged, m.mergedIDs
@@ -278,7 +269,7 @@ func (m *listPlan) order() ([]int, error) {
 				orderIDs = append(orderIDs, format.IDOf(m.orderKS, e.body))
 			}
 		}
-		if err := checkSetOrder(patchIDs, orderIDs, m.at, in.orderAt); err != nil {
+		if err := checkSetOrder(patchIDs, orderIDs, m.at, in.orderAt()); err != nil {
 			return nil, err
 		}
 		m.resolvePartial(orderIDs)

@@ -23,12 +23,12 @@ const (
 // front item only when both are live and the server-only item comes first
 // in the live list. This is Kubernetes' normalizeElementOrder and
 // mergeSortedSlice, in linear time.
-func Arrange[T any](items []T, ids []string, front, server map[string]int, ordering Ordering) ([]T, []string) {
+func Arrange[T any](items []T, ids []string, front, server Ranks, ordering Ordering) ([]T, []string) {
 	return ArrangeInPlace(slices.Clone(items), slices.Clone(ids), front, server, ordering)
 }
 
 // ArrangeInPlace is Arrange writing its result over items and ids.
-func ArrangeInPlace[T any](items []T, ids []string, front, server map[string]int, ordering Ordering) ([]T, []string) {
+func ArrangeInPlace[T any](items []T, ids []string, front, server Ranks, ordering Ordering) ([]T, []string) {
 	out, outIDs := items[:0], ids[:0]
 	type entry struct {
 		item T
@@ -37,19 +37,23 @@ func ArrangeInPlace[T any](items []T, ids []string, front, server map[string]int
 	}
 	nf := 0
 	for _, id := range ids {
-		if _, ok := front[id]; ok {
+		if _, ok := front.Rank(id); ok {
 			nf++
 		}
 	}
-	buf := make([]entry, 0, len(items)) // fronts, then servers
+	var small [8]entry
+	buf := small[:0] // fronts, then servers
+	if len(items) > len(small) {
+		buf = make([]entry, 0, len(items))
+	}
 	fronts, servers := buf[:0:nf], buf[nf:nf]
-	unranked := len(server) // after every live item: items no rank places
+	unranked := server.Len() // after every live item: items no rank places
 	for i, it := range items {
-		if r, ok := front[ids[i]]; ok {
+		if r, ok := front.Rank(ids[i]); ok {
 			fronts = append(fronts, entry{it, ids[i], r})
 			continue
 		}
-		r, ok := server[ids[i]]
+		r, ok := server.Rank(ids[i])
 		if !ok {
 			r = unranked
 		}
@@ -72,7 +76,7 @@ func ArrangeInPlace[T any](items []T, ids []string, front, server map[string]int
 	}
 	i, j := 0, 0
 	for i < len(servers) && j < len(fronts) {
-		ri, live := server[fronts[j].id]
+		ri, live := server.Rank(fronts[j].id)
 		if live && servers[i].rank < ri {
 			take(servers[i])
 			i++
@@ -91,7 +95,7 @@ func ArrangeInPlace[T any](items []T, ids []string, front, server map[string]int
 }
 
 // BucketSort sorts items stably by rank (small non-negative integers) in
-// linear time.
+// linear time; up to eight items are sorted in place.
 func BucketSort[E any](items []E, rank func(E) int) []E {
 	if len(items) < 2 {
 		return items
@@ -106,6 +110,14 @@ func BucketSort[E any](items []E, rank func(E) int) []E {
 		maxRank = max(maxRank, r)
 	}
 	if sorted {
+		return items
+	}
+	if len(items) <= 8 { // a stable insertion sort, in place
+		for i := 1; i < len(items); i++ {
+			for j := i; j > 0 && rank(items[j]) < rank(items[j-1]); j-- {
+				items[j], items[j-1] = items[j-1], items[j]
+			}
+		}
 		return items
 	}
 	start := make([]int, maxRank+2)
@@ -124,13 +136,69 @@ func BucketSort[E any](items []E, rank func(E) int) []E {
 	return out
 }
 
-// FirstRanks maps each id to the position of its first occurrence.
-func FirstRanks(ids []string) map[string]int {
-	m := make(map[string]int, len(ids))
-	for i, id := range ids {
-		if _, ok := m[id]; !ok {
-			m[id] = i
+// Ranks gives ids their rank: the place of their first occurrence in the
+// sequence they were added in. Up to eight ids are kept in place, so that
+// the short lists of most objects cost no allocation; more go to a map.
+type Ranks struct {
+	small    [8]string
+	n        int            // ids added, duplicates included
+	distinct int            // distinct ids
+	m        map[string]int // when more than len(small) were added
+}
+
+// MakeRanks returns empty Ranks with room for n ids.
+func MakeRanks(n int) Ranks {
+	var r Ranks
+	if n > len(r.small) {
+		r.m = make(map[string]int, n)
+	}
+	return r
+}
+
+// FirstRanks ranks ids by their first occurrence.
+func FirstRanks(ids []string) Ranks {
+	r := MakeRanks(len(ids))
+	for _, id := range ids {
+		r.Add(id)
+	}
+	return r
+}
+
+// Add ranks id next, unless it already has a rank.
+func (r *Ranks) Add(id string) {
+	if r.m == nil && r.n == len(r.small) {
+		r.m = make(map[string]int, 2*r.n)
+		for i, s := range r.small[:r.n] {
+			if _, ok := r.m[s]; !ok {
+				r.m[s] = i
+			}
 		}
 	}
-	return m
+	if _, ok := r.Rank(id); !ok {
+		r.distinct++
+		if r.m != nil {
+			r.m[id] = r.n
+		}
+	}
+	if r.m == nil {
+		r.small[r.n] = id
+	}
+	r.n++
 }
+
+// Rank returns the rank of id, and whether it has one.
+func (r *Ranks) Rank(id string) (int, bool) {
+	if r.m != nil {
+		i, ok := r.m[id]
+		return i, ok
+	}
+	for i, s := range r.small[:r.n] {
+		if s == id {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// Len is the number of distinct ids ranked.
+func (r *Ranks) Len() int { return r.distinct }
