@@ -18,6 +18,11 @@ type differ struct {
 	// spared holds the deletions the delta pass wrote to re-create an
 	// element (deletionOf), which merging the passes keeps.
 	spared map[uintptr]bool
+	// elem0 and elems are the objLists' walkers, one per depth of nested
+	// lists, reused from list to list (jsonElemsAt).
+	elem0     jsonElems
+	elems     []*jsonElems
+	elemsUsed int
 }
 
 // pass names what a differ computes. A two-way patch is one pass; a

@@ -103,36 +103,57 @@ func keyable(l []any, def format.KeySet) bool {
 
 // diffObjectList diffs a merge list of objects element by element.
 func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s slot, at *pathNode) error {
-	x := d.newObjList(ol, ml, s, at)
-	if x.mustReplace() {
-		if !d.ignoreChanges() && !jsonval.Equal(ol, ml) {
-			patch[k] = replaceList(ml)
-		}
-		return nil
+	w := d.jsonElemsAt()
+	defer func() { *w = jsonElems{}; d.elemsUsed-- }()
+	*w = jsonElems{d: d, ol: ol, ml: ml, es: s.Elem(), ks: d.listKeySet(s), at: at}
+	var b diffSide
+	if bl, ok := d.base.([]any); ok {
+		w.bl = bl
+		b = &w.bl
 	}
-	x.indexBase()
-	x.pair()
-	if d.cfg.skewSafe && x.ks.Directive && !d.keyedOnly() && d.pass == passDelta && x.survivorShares() {
-		patch[k] = replaceList(withLiveKeys(ml, ol, x.pairs, x.ks))
-		return nil
-	}
-	list, recreated, whole, err := x.changes()
-	if err != nil {
-		return err
-	}
-	if whole {
-		if !d.ignoreChanges() {
-			patch[k] = replaceList(ml)
-		}
-		return nil
-	}
-	list = append(list, sortDeletions(append(x.deletions(), recreated...), x.ks)...)
-	if len(list) > 0 {
-		patch[k] = list
-	}
-	x.writeOrder(patch, k, len(list) > 0)
-	return nil
+	x := d.newObjList(w, &w.ol, &w.ml, b, s)
+	return x.diff(patch, k)
 }
+
+// jsonElems is the JSON differ's side of objList: elements are decoded
+// JSON objects.
+type jsonElems struct {
+	d          *differ
+	ol, ml, bl jsonItems // bl, the followed document's list, or nil
+	es         slot
+	ks         format.KeySet
+	at         *pathNode
+}
+
+// jsonElemsAt returns the walker for a list at the next depth of nesting;
+// the caller clears it and decrements elemsUsed when done.
+func (d *differ) jsonElemsAt() *jsonElems {
+	d.elemsUsed++
+	if d.elemsUsed == 1 {
+		return &d.elem0
+	}
+	if d.elemsUsed-1 > len(d.elems) {
+		d.elems = append(d.elems, &jsonElems{})
+	}
+	return d.elems[d.elemsUsed-2]
+}
+
+func (w *jsonElems) diffElem(p, i, b int) (map[string]any, bool, error) {
+	m := w.ml[i].(map[string]any)
+	var be any
+	if b >= 0 {
+		be = w.bl[b]
+	}
+	restore := w.d.descend(be)
+	defer restore()
+	return w.d.diffObject(w.ol[p].(map[string]any), m, w.es, w.at.Key(w.ks.KeyStep(m)))
+}
+
+func (w *jsonElems) added(i int) (map[string]any, error) { return w.ml[i].(map[string]any), nil }
+
+func (w *jsonElems) lists() (ol, ml []any, err error) { return w.ol, w.ml, nil }
+
+func (w *jsonElems) equal() (bool, error) { return jsonval.Equal([]any(w.ol), []any(w.ml)), nil }
 
 // recreates says that a new element that must be replaced whole (a set in
 // it holds a value twice) is written as its deletion plus its creation:

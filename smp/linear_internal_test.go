@@ -62,23 +62,24 @@ func TestAgreeIndexAgainstScan(t *testing.T) {
 		return m
 	}
 	// Values whose texts joined would collide.
-	x := newAgreeIndex(def, ks)
-	x.add(map[string]any{"port": "1", "protocol": "1", "host": "1:1"}, 0)
-	if p := x.sole(map[string]any{"port": "1", "protocol": "1:1", "host": "1"}); p != -1 {
+	x := newAgreeIndex(def, ks, jsonItems{map[string]any{"port": "1", "protocol": "1", "host": "1:1"}})
+	x.add(0)
+	if p := x.sole(jsonItems{map[string]any{"port": "1", "protocol": "1:1", "host": "1"}}, 0); p != -1 {
 		t.Fatalf("values 1:1,1 agree with 1,1:1 (position %d)", p)
 	}
 	for seed := range uint64(60) {
 		r := rand.New(rand.NewPCG(seed, 11))
 		var cands []any
-		x := newAgreeIndex(def, ks)
-		for p := range r.IntN(40) {
-			c := elem(r)
-			cands = append(cands, c)
-			x.add(c, p)
+		for range r.IntN(40) {
+			cands = append(cands, elem(r))
+		}
+		x := newAgreeIndex(def, ks, jsonItems(cands))
+		for p := range cands {
+			x.add(p)
 		}
 		for range 50 {
 			e := elem(r)
-			if got, want := x.sole(e), agreesByScan(e, cands, def, ks); got != want {
+			if got, want := x.sole(jsonItems{e}, 0), agreesByScan(e, cands, def, ks); got != want {
 				t.Fatalf("seed %d: sole(%v) = %d, want %d among %v", seed, e, got, want, cands)
 			}
 		}

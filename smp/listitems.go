@@ -27,6 +27,16 @@ func (j jsonItems) count() int { return len(j) }
 
 func (j jsonItems) keyID(p int, ks format.KeySet) string { return format.IDOf(ks, j[p]) }
 
+func (j jsonItems) isObject(p int) bool {
+	switch m := j[p].(type) {
+	case map[string]any:
+		return true
+	case jsonval.Raw:
+		return jsonval.RawKind(m) == jsonval.KindObject
+	}
+	return false
+}
+
 func (j jsonItems) keyField(p int, f string) (any, bool) {
 	switch m := j[p].(type) {
 	case map[string]any:

@@ -9,18 +9,21 @@ import (
 
 // objList is one merge list of objects being diffed: the two lists, their
 // elements' identities, how the elements pair, and, in a three-way pass,
-// the followed document's elements.
+// the followed document's elements. It reads the lists through diffSides
+// and leaves element diffs and JSON to its walker (elemWalker), so the
+// JSON and the typed differ diff lists of objects by the same rules.
 type objList struct {
 	d          *differ
-	ol, ml     []any
+	w          elemWalker
+	o, m, b    diffSide // the original's, modified's and the followed document's lists
 	oids, mids []string // identities under ks
 	lk         format.ListKeys
 	ks, def    format.KeySet // the identities written; the default key
 	es         slot          // the elements' slot
-	at         *pathNode
-	// base holds the followed document's elements by identity (withBase).
-	base map[string]any
-	// pairs gives, for each element of ml, the paired element of ol, or -1.
+	// base holds the followed document's positions by identity, the last
+	// of each (withBase).
+	base map[string]int
+	// pairs gives, for each element of m, the paired element of o, or -1.
 	pairs []int
 	// renames are liveRename's candidates, built on first use.
 	renames *agreeIndex
@@ -28,11 +31,118 @@ type objList struct {
 	baseDefaults map[string]bool
 }
 
-func (d *differ) newObjList(ol, ml []any, s slot, at *pathNode) objList {
+// diffSide is one list of a merge list of objects being diffed, as
+// objList reads it: its elements' identities and key fields.
+type diffSide interface {
+	listItems
+	// isObject reports whether element p is an object.
+	isObject(p int) bool
+}
+
+// elemWalker is what objList asks of the walker whose lists it diffs.
+type elemWalker interface {
+	// diffElem returns the patch turning the original's element p into
+	// modified's element i, descending into the followed document's
+	// element b (-1 for none); up asks for the list written whole.
+	diffElem(p, i, b int) (sub map[string]any, up bool, err error)
+	// added returns modified's element i as JSON, for its creation.
+	added(i int) (map[string]any, error)
+	// lists returns both lists as JSON, for a list written whole.
+	lists() (ol, ml []any, err error)
+	// equal reports whether the two lists are equal.
+	equal() (bool, error)
+}
+
+func (d *differ) newObjList(w elemWalker, o, m, b diffSide, s slot) objList {
 	lk := format.KeysOf(s)
 	ks := d.listKeySet(s)
-	return objList{d: d, ol: ol, ml: ml, oids: idsUnder(ks, ol), mids: idsUnder(ks, ml),
-		lk: lk, ks: ks, def: lk.DefaultSet(), es: s.Elem(), at: at}
+	return objList{d: d, w: w, o: o, m: m, b: b, oids: sideIDs(o, ks), mids: sideIDs(m, ks),
+		lk: lk, ks: ks, def: lk.DefaultSet(), es: s.Elem()}
+}
+
+// sideIDs returns the identities under ks of a side's elements.
+func sideIDs(s diffSide, ks format.KeySet) []string {
+	if s == nil {
+		return nil
+	}
+	ids := make([]string, s.count())
+	for p := range ids {
+		ids[p] = s.keyID(p, ks)
+	}
+	return ids
+}
+
+// sideKeyable is keyable for a side: every element an object carrying
+// every field of the default key.
+func sideKeyable(s diffSide, def format.KeySet) bool {
+	if s == nil {
+		return true
+	}
+	for p := range s.count() {
+		if !s.isObject(p) {
+			return false
+		}
+		for _, f := range def.Fields {
+			if _, ok := s.keyField(p, f); !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// diff writes into patch, under k, what turns the original's list into
+// modified's.
+func (x *objList) diff(patch map[string]any, k string) error {
+	d := x.d
+	if x.mustReplace() {
+		return x.writeWhole(patch, k, false)
+	}
+	x.indexBase()
+	x.pair()
+	if d.cfg.skewSafe && x.ks.Directive && !d.keyedOnly() && d.pass == passDelta && x.survivorShares() {
+		ol, ml, err := x.w.lists()
+		if err != nil {
+			return err
+		}
+		patch[k] = replaceList(withLiveKeys(ml, ol, x.pairs, x.ks))
+		return nil
+	}
+	list, recreated, whole, err := x.changes()
+	if err != nil {
+		return err
+	}
+	if whole {
+		return x.writeWhole(patch, k, true)
+	}
+	deletions, err := x.deletions()
+	if err != nil {
+		return err
+	}
+	list = append(list, sortDeletions(append(deletions, recreated...), x.ks)...)
+	if len(list) > 0 {
+		patch[k] = list
+	}
+	return x.writeOrder(patch, k, len(list) > 0)
+}
+
+// writeWhole writes modified's list as a replacement, unless the pass
+// writes no changes or (changed false) the lists are equal.
+func (x *objList) writeWhole(patch map[string]any, k string, changed bool) error {
+	if x.d.ignoreChanges() {
+		return nil
+	}
+	if !changed {
+		if eq, err := x.w.equal(); eq || err != nil {
+			return err
+		}
+	}
+	_, ml, err := x.w.lists()
+	if err != nil {
+		return err
+	}
+	patch[k] = replaceList(ml)
+	return nil
 }
 
 // mustReplace reports whether the list can only be written whole: an
@@ -40,34 +150,41 @@ func (d *differ) newObjList(ol, ml []any, s slot, at *pathNode) objList {
 // or, skew-safe, a default key shared by several elements.
 func (x *objList) mustReplace() bool {
 	d := x.d
-	if !keyable(x.ol, x.def) || !keyable(x.ml, x.def) || !d.keyedOnly() && !keyedSafe(x.oids, x.mids) {
+	if !sideKeyable(x.o, x.def) || !sideKeyable(x.m, x.def) || !d.keyedOnly() && !keyedSafe(x.oids, x.mids) {
 		return true
 	}
 	if !d.cfg.skewSafe || !x.ks.Directive || d.keyedOnly() {
 		return false
 	}
-	if hasDuplicates(idsUnder(x.def, x.ml)) {
+	if hasDuplicates(sideIDs(x.m, x.def)) {
 		return true
 	}
-	if !hasDuplicates(idsUnder(x.def, x.ol)) {
+	if !hasDuplicates(sideIDs(x.o, x.def)) {
 		return false
 	}
 	// Only the original shares a default key. The deletions pass, which
 	// writes no list whole, names elements one by one where current does
 	// not share it either: each deletion then addresses one live element
 	// on any server, or is left out (deletions).
-	bl, _ := d.base.([]any)
-	return d.pass != passDeletions || !keyable(bl, x.def) || hasDuplicates(idsUnder(x.def, bl))
+	return d.pass != passDeletions || !sideKeyable(x.b, x.def) || hasDuplicates(sideIDs(x.b, x.def))
 }
 
 // indexBase indexes the followed document's elements by identity.
 func (x *objList) indexBase() {
-	if bl, ok := x.d.base.([]any); ok && x.d.withBase() {
-		x.base = make(map[string]any, len(bl))
-		for _, e := range bl {
-			x.base[format.IDOf(x.ks, e)] = e
+	if x.b != nil && x.d.withBase() {
+		x.base = make(map[string]int, x.b.count())
+		for p := range x.b.count() {
+			x.base[x.b.keyID(p, x.ks)] = p
 		}
 	}
+}
+
+// baseAt returns the followed document's element of identity id, or -1.
+func (x *objList) baseAt(id string) int {
+	if p, ok := x.base[id]; ok {
+		return p
+	}
+	return -1
 }
 
 // rekeyed returns the default keys of the original's elements whose key
@@ -84,12 +201,12 @@ func (x *objList) rekeyed() map[string]bool {
 		inM[id] = true
 	}
 	var out map[string]bool
-	for j, e := range x.ol {
-		if !inM[x.oids[j]] {
+	for p := range x.oids {
+		if !inM[x.oids[p]] {
 			if out == nil {
 				out = map[string]bool{}
 			}
-			out[format.IDOf(x.def, e)] = true
+			out[x.o.keyID(p, x.def)] = true
 		}
 	}
 	return out
@@ -101,10 +218,9 @@ func (x *objList) rekeyed() map[string]bool {
 func (x *objList) changes() (list, recreated []any, whole bool, err error) {
 	d := x.d
 	rekeyed := x.rekeyed()
-	for i, e := range x.ml {
-		m := e.(map[string]any)
+	for i := range x.mids {
 		if x.pairs[i] >= 0 {
-			entry, up, err := x.changed(i, m)
+			entry, up, err := x.changed(i)
 			if err != nil || up {
 				return nil, nil, up, err
 			}
@@ -113,8 +229,12 @@ func (x *objList) changes() (list, recreated []any, whole bool, err error) {
 			}
 			continue
 		}
-		if d.ignoreChanges() && !rekeyed[format.IDOf(x.def, m)] {
+		if d.ignoreChanges() && !rekeyed[x.m.keyID(i, x.def)] {
 			continue
+		}
+		m, err := x.w.added(i)
+		if err != nil {
+			return nil, nil, true, err
 		}
 		add, addWhole := d.addedElement(m, x.es)
 		if addWhole && d.recreates() {
@@ -125,38 +245,40 @@ func (x *objList) changes() (list, recreated []any, whole bool, err error) {
 		// The delta pass may have paired this element with a live one
 		// whose key fields the server filled in: the creation names that
 		// element, as its order entry does.
-		if live := x.liveRename(m, x.mids[i]); live != nil {
+		if live := x.liveRename(i); live >= 0 {
 			add = maps.Clone(add)
-			for _, f := range x.ks.Fields {
-				if v, ok := live[f]; ok {
-					add[f] = v
-				}
-			}
+			copyKeyFields(add, x.b, live, x.ks)
 		}
 		list = append(list, withKeyDirective(add, x.ks, false))
 	}
 	return list, recreated, false, nil
 }
 
-// changed returns the patch entry of modified's element i, m, paired with
+// copyKeyFields copies into dst the fields of ks that element p of s has.
+func copyKeyFields(dst map[string]any, s diffSide, p int, ks format.KeySet) {
+	for _, f := range ks.Fields {
+		if v, ok := s.keyField(p, f); ok {
+			dst[f] = v
+		}
+	}
+}
+
+// changed returns the patch entry of modified's element i, paired with
 // an element of the original (nil for no change); up asks for the list
 // written whole.
-func (x *objList) changed(i int, m map[string]any) (entry map[string]any, up bool, err error) {
+func (x *objList) changed(i int) (entry map[string]any, up bool, err error) {
 	d := x.d
 	p := x.pairs[i]
-	from := x.ol[p].(map[string]any)
-	keyed := from // the live element's keys name it
+	keyed, kp := x.o, p // the live element's keys name it
 	filled := d.keyedOnly() && x.oids[p] != x.mids[i]
 	if filled {
-		keyed = m // paired by pairFilled: current's keys name it
+		keyed, kp = x.m, i // paired by pairFilled: current's keys name it
 	}
-	baseElem := x.base[x.mids[i]]
-	if live := x.liveRename(m, x.mids[i]); live != nil {
-		keyed, baseElem = live, live
+	b := x.baseAt(x.mids[i])
+	if live := x.liveRename(i); live >= 0 {
+		keyed, kp, b = x.b, live, live
 	}
-	restore := d.descend(baseElem)
-	sub, up, err := d.diffObject(from, m, x.es, x.at.Key(x.ks.KeyStep(m)))
-	restore()
+	sub, up, err := x.w.diffElem(p, i, b)
 	if err != nil || up {
 		return nil, up, err
 	}
@@ -168,37 +290,33 @@ func (x *objList) changed(i int, m map[string]any) (entry map[string]any, up boo
 	if len(sub) == 0 {
 		return nil, false, nil
 	}
-	for _, f := range x.ks.Fields {
-		if v, ok := keyed[f]; ok {
-			sub[f] = v
-		}
-	}
+	copyKeyFields(sub, keyed, kp, x.ks)
 	return withKeyDirective(sub, x.ks, true), false, nil
 }
 
 // deletions returns the deletion entries of the original's elements
 // modified does not hold.
-func (x *objList) deletions() []any {
+func (x *objList) deletions() ([]any, error) {
 	d := x.d
 	if d.ignoreDeletions() {
-		return nil
+		return nil, nil
 	}
-	inModified := make(map[string]bool, len(x.ml))
+	inModified := make(map[string]bool, len(x.mids))
 	for _, id := range x.mids {
 		inModified[id] = true
 	}
-	paired := make([]bool, len(x.ol)) // by pairFilled, under other keys
+	paired := make([]bool, len(x.oids)) // by pairFilled, under other keys
 	for _, p := range x.pairs {
 		if p >= 0 {
 			paired[p] = true
 		}
 	}
 	var out []any
-	for i, e := range x.ol {
-		if inModified[x.oids[i]] || paired[i] {
+	for p := range x.oids {
+		if inModified[x.oids[p]] || paired[p] {
 			continue
 		}
-		m := e.(map[string]any)
+		named, np := x.o, p
 		if x.base != nil && x.ks.Directive && d.ignoreChanges() {
 			// The deletions pass, for an element current does not hold
 			// under this identity: delete the live element whose key
@@ -206,47 +324,40 @@ func (x *objList) deletions() []any {
 			// another element of the same default key, write nothing (a
 			// no-op here, but a server that knows no $patchMergeKey would
 			// delete that one).
-			if _, held := x.base[x.oids[i]]; !held {
-				if live := x.liveRename(m, x.oids[i]); live != nil {
-					m = live
-				} else if heldDefaults(&x.baseDefaults, x.base, x.def)[format.IDOf(x.def, m)] {
+			if _, held := x.base[x.oids[p]]; !held {
+				if live := x.renameOf(x.o, p, x.oids[p]); live >= 0 {
+					named, np = x.b, live
+				} else if x.heldDefaults()[x.o.keyID(p, x.def)] {
 					continue
 				}
 			}
 		}
 		del := map[string]any{format.KeyPatch: format.PatchDelete}
-		for _, f := range x.ks.Fields {
-			if v, ok := m[f]; ok {
-				del[f] = v
-			}
-		}
+		copyKeyFields(del, named, np, x.ks)
 		out = append(out, withKeyDirective(del, x.ks, true))
 	}
-	return out
+	return out, nil
 }
 
 // writeOrder writes the list's $setElementOrder where the pass wants it:
 // the patch changed the list, or (changes and additions) its order did.
-func (x *objList) writeOrder(patch map[string]any, k string, changed bool) {
+func (x *objList) writeOrder(patch map[string]any, k string, changed bool) error {
 	d := x.d
-	if len(x.ml) == 0 || !d.wantListOrder(changed, slices.Equal(x.oids, x.mids)) {
-		return
+	if len(x.mids) == 0 || !d.wantListOrder(changed, slices.Equal(x.oids, x.mids)) {
+		return nil
 	}
-	order := make([]any, len(x.ml))
-	for i, e := range x.ml {
-		m := e.(map[string]any)
-		if x.pairs[i] >= 0 {
+	order := make([]any, len(x.mids))
+	for i := range x.mids {
+		entry := make(map[string]any, len(x.ks.Fields)+1)
+		if p := x.pairs[i]; p >= 0 {
 			// A pair made on partial keys names the live element, as the
 			// patch list does.
-			m = x.ol[x.pairs[i]].(map[string]any)
-		}
-		entry := make(map[string]any, len(x.ks.Fields)+1)
-		for _, f := range x.ks.Fields {
-			if v, ok := m[f]; ok {
-				entry[f] = v
-			}
+			copyKeyFields(entry, x.o, p, x.ks)
+		} else {
+			copyKeyFields(entry, x.m, i, x.ks)
 		}
 		order[i] = withKeyDirective(entry, x.ks, true)
 	}
 	patch[format.PrefixSetOrder+k] = order
+	return nil
 }

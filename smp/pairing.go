@@ -29,13 +29,13 @@ import (
 // original held it, the deletions half removes it and the modified
 // element must be created, so it is not paired.
 func (x *objList) pair() {
-	d, ol, ml, oids, mids, ks, base := x.d, x.ol, x.ml, x.oids, x.mids, x.ks, x.base
-	opos := make(map[string]int, len(ol))
+	d, oids, mids, ks, base := x.d, x.oids, x.mids, x.ks, x.base
+	opos := make(map[string]int, len(oids))
 	for i, id := range oids {
 		opos[id] = i
 	}
-	pairs := make([]int, len(ml))
-	taken := make([]bool, len(ol))
+	pairs := make([]int, len(mids))
+	taken := make([]bool, len(oids))
 	unpaired := 0
 	for i, id := range mids {
 		p, ok := opos[id]
@@ -55,18 +55,18 @@ func (x *objList) pair() {
 	if unpaired == 0 || !ks.Directive || d.pass != passDelta {
 		return // only the delta pass pairs on partial keys
 	}
-	cands := newAgreeIndex(x.def, ks)
-	for p, e := range ol {
+	cands := newAgreeIndex(x.def, ks, x.o)
+	for p := range oids {
 		if _, inOriginal := base[oids[p]]; !taken[p] && !inOriginal {
-			cands.add(e, p)
+			cands.add(p)
 		}
 	}
 	claims := map[int]int{} // live position → modified position; -1 when claimed twice
-	for i, e := range ml {
+	for i := range mids {
 		if pairs[i] >= 0 {
 			continue
 		}
-		if p := cands.sole(e); p >= 0 {
+		if p := cands.sole(x.m, i); p >= 0 {
 			claim(claims, p, i)
 		}
 	}
@@ -85,19 +85,19 @@ func (x *objList) pair() {
 // filled in the others, as the delta half sees it. Pairs are made only
 // where both sides are unique.
 func (x *objList) pairFilled(taken []bool) {
-	ol, ml, mids, pairs, base := x.ol, x.ml, x.mids, x.pairs, x.base
-	cands := newAgreeIndex(x.def, x.ks) // unpaired elements of current
-	for i, e := range ml {
+	mids, pairs, base := x.mids, x.pairs, x.base
+	cands := newAgreeIndex(x.def, x.ks, x.m) // unpaired elements of current
+	for i := range mids {
 		if _, inModified := base[mids[i]]; pairs[i] < 0 && !inModified {
-			cands.add(e, i)
+			cands.add(i)
 		}
 	}
 	claims := map[int]int{} // current position → original position; -1 when claimed twice
-	for p, e := range ol {
+	for p := range x.oids {
 		if taken[p] {
 			continue
 		}
-		if i := cands.sole(e); i >= 0 {
+		if i := cands.sole(x.o, p); i >= 0 {
 			claim(claims, i, p)
 		}
 	}
@@ -123,54 +123,54 @@ func claim(claims map[int]int, target, by int) {
 // key fields with the one live element that has them (a key field the
 // server filled in) and names it by the live keys; this half, diffing the
 // original against modified, must name that element the same way, or its
-// changes would address an element current does not hold. base holds
-// current's elements by identity. It returns the live element, or nil.
-func (x *objList) liveRename(m map[string]any, mid string) map[string]any {
-	d, cands, oids, mids, base, ks := x.d, &x.renames, x.oids, x.mids, x.base, x.ks
-	if d.pass != passDeletions || !ks.Directive || base == nil {
-		return nil
+// changes would address an element current does not hold. The followed
+// document is current. It returns the live element's position in it, or
+// -1, for modified's element i.
+func (x *objList) liveRename(i int) int { return x.renameOf(x.m, i, x.mids[i]) }
+
+// renameOf is liveRename for element p of side s, of identity id.
+func (x *objList) renameOf(s diffSide, p int, id string) int {
+	d, cands, ks := x.d, &x.renames, x.ks
+	if d.pass != passDeletions || !ks.Directive || x.base == nil {
+		return -1
 	}
-	if _, exact := base[mid]; exact {
-		return nil
+	if _, exact := x.base[id]; exact {
+		return -1
 	}
 	if *cands == nil {
 		// Live elements neither the original nor modified holds, by
 		// default key: built once per list.
-		taken := make(map[string]bool, len(oids)+len(mids))
-		for _, id := range oids {
+		taken := make(map[string]bool, len(x.oids)+len(x.mids))
+		for _, id := range x.oids {
 			taken[id] = true
 		}
-		for _, id := range mids {
+		for _, id := range x.mids {
 			taken[id] = true
 		}
-		*cands = newAgreeIndex(x.def, ks)
-		bl, _ := d.base.([]any) // base collapses repeated elements: count each
-		for p, e := range bl {
-			if _, ok := e.(map[string]any); ok && !taken[format.IDOf(ks, e)] {
-				(*cands).add(e, p)
+		*cands = newAgreeIndex(x.def, ks, x.b)
+		for q := range x.b.count() { // base collapses repeated elements: count each
+			if x.b.isObject(q) && !taken[x.b.keyID(q, ks)] {
+				(*cands).add(q)
 			}
 		}
 	}
-	if p := (*cands).sole(m); p >= 0 {
-		return d.base.([]any)[p].(map[string]any)
-	}
-	return nil // none, or two candidates: the delta pairs neither
+	return (*cands).sole(s, p) // -1 for none, or two candidates: the delta pairs neither
 }
 
-// heldDefaults returns the default keys of base's elements, building the
-// set into *set on first use.
-func heldDefaults(set *map[string]bool, base map[string]any, def format.KeySet) map[string]bool {
-	if *set == nil {
-		*set = make(map[string]bool, len(base))
-		for _, e := range base {
-			(*set)[format.IDOf(def, e)] = true
+// heldDefaults returns the default keys of base's elements, built on
+// first use.
+func (x *objList) heldDefaults() map[string]bool {
+	if x.baseDefaults == nil {
+		x.baseDefaults = make(map[string]bool, len(x.base))
+		for _, p := range x.base {
+			x.baseDefaults[x.b.keyID(p, x.def)] = true
 		}
 	}
-	return *set
+	return x.baseDefaults
 }
 
-// survivorShares reports, for the delta half of a three-way patch (ol
-// current's list, base the original's elements by identity, baseList the
+// survivorShares reports, for the delta half of a three-way patch (o
+// current's list, base the original's elements by identity, b the
 // original's list), whether an element of current that the patch keeps,
 // being neither the original's nor paired with one of modified's nor the
 // server-filled form of one the deletions half deletes (liveRename),
@@ -178,20 +178,20 @@ func heldDefaults(set *map[string]bool, base map[string]any, def format.KeySet) 
 // result would hold both, which a server that knows no $patchMergeKey
 // merges into one. Skew-safe mode writes such a list whole.
 func (x *objList) survivorShares() bool {
-	ol, ml, oids, mids, pairs, base, baseList, def, ks := x.ol, x.ml, x.oids, x.mids, x.pairs, x.base, x.d.base, x.def, x.ks
+	oids, mids, pairs, base, def, ks := x.oids, x.mids, x.pairs, x.base, x.def, x.ks
 	var fresh map[string]bool // default keys of modified's new elements
 	for i, p := range pairs {
 		if p < 0 {
 			if fresh == nil {
 				fresh = map[string]bool{}
 			}
-			fresh[format.IDOf(def, ml[i])] = true
+			fresh[x.m.keyID(i, def)] = true
 		}
 	}
 	if fresh == nil {
 		return false
 	}
-	taken := make([]bool, len(ol))
+	taken := make([]bool, len(oids))
 	for _, p := range pairs {
 		if p >= 0 {
 			taken[p] = true
@@ -205,34 +205,41 @@ func (x *objList) survivorShares() bool {
 	for _, id := range oids {
 		inC[id] = true
 	}
-	var doomed []bool // current's elements the deletions half deletes under filled keys
-	bl, _ := baseList.([]any)
+	var doomed []bool    // current's elements the deletions half deletes under filled keys
 	var live *agreeIndex // current's elements the original and modified do not hold
-	for _, o := range bl {
-		if id := format.IDOf(ks, o); !isObject(o) || inM[id] || inC[id] {
+	for q := range sideCount(x.b) {
+		if id := x.b.keyID(q, ks); !x.b.isObject(q) || inM[id] || inC[id] {
 			continue
 		}
 		if live == nil {
-			live = newAgreeIndex(def, ks)
-			for p, e := range ol {
+			live = newAgreeIndex(def, ks, x.o)
+			for p := range oids {
 				if _, inOriginal := base[oids[p]]; !inOriginal && !inM[oids[p]] {
-					live.add(e, p)
+					live.add(p)
 				}
 			}
 		}
-		if found := live.sole(o); found >= 0 {
+		if found := live.sole(x.b, q); found >= 0 {
 			if doomed == nil {
-				doomed = make([]bool, len(ol))
+				doomed = make([]bool, len(oids))
 			}
 			doomed[found] = true
 		}
 	}
-	for p, e := range ol {
-		if _, inOriginal := base[oids[p]]; !taken[p] && !inOriginal && (doomed == nil || !doomed[p]) && fresh[format.IDOf(def, e)] {
+	for p := range oids {
+		if _, inOriginal := base[oids[p]]; !taken[p] && !inOriginal && (doomed == nil || !doomed[p]) && fresh[x.o.keyID(p, def)] {
 			return true
 		}
 	}
 	return false
+}
+
+// sideCount is a side's length, 0 for none.
+func sideCount(s diffSide) int {
+	if s == nil {
+		return 0
+	}
+	return s.count()
 }
 
 // withLiveKeys returns ml with each element paired on partial keys
@@ -263,55 +270,49 @@ func withLiveKeys(ml, ol []any, pairs []int, ks format.KeySet) []any {
 	return out
 }
 
-func isObject(v any) bool {
-	_, ok := v.(map[string]any)
-	return ok
-}
-
-// agreeIndex finds, among candidate elements, the one that shares a given
-// element's default key and holds every key field of ks the given element
-// has, with the same value (keysAgree): one hash lookup per query, the
-// candidates indexed once per combination of key fields present.
+// agreeIndex finds, among candidate elements of one side, the one that
+// shares a given element's default key and holds every key field of ks
+// the given element has, with the same value: one hash lookup per query,
+// the candidates indexed once per combination of key fields present.
 type agreeIndex struct {
 	def, ks format.KeySet
+	side    diffSide
 	cands   []agreeCand
 	byMask  map[string]map[string]agreeHit
 }
 
 type agreeCand struct {
-	m   map[string]any // nil for an element that is not an object
-	def string         // its identity under the default key
+	def string // its identity under the default key
 	pos int
 }
 
 // agreeHit is the first candidate of a key and how many share it.
 type agreeHit struct{ pos, n int }
 
-func newAgreeIndex(def, ks format.KeySet) *agreeIndex {
-	return &agreeIndex{def: def, ks: ks, byMask: map[string]map[string]agreeHit{}}
+func newAgreeIndex(def, ks format.KeySet, side diffSide) *agreeIndex {
+	return &agreeIndex{def: def, ks: ks, side: side, byMask: map[string]map[string]agreeHit{}}
 }
 
-// add adds a candidate at position pos; every add precedes every sole.
-func (x *agreeIndex) add(e any, pos int) {
-	m, _ := e.(map[string]any)
-	x.cands = append(x.cands, agreeCand{m: m, def: format.IDOf(x.def, e), pos: pos})
+// add adds the side's element p as a candidate; every add precedes every
+// sole.
+func (x *agreeIndex) add(p int) {
+	x.cands = append(x.cands, agreeCand{def: x.side.keyID(p, x.def), pos: p})
 }
 
-// sole returns the position of the one candidate agreeing with e, or -1
-// for none or several.
-func (x *agreeIndex) sole(e any) int {
-	m, _ := e.(map[string]any)
-	mask := make([]byte, len(x.ks.Fields)) // which key fields e has
-	for i, f := range x.ks.Fields {
-		if _, ok := m[f]; ok {
-			mask[i] = 1
+// sole returns the position of the one candidate agreeing with element i
+// of side s, or -1 for none or several.
+func (x *agreeIndex) sole(s diffSide, i int) int {
+	mask := make([]byte, len(x.ks.Fields)) // which key fields the element has
+	for j, f := range x.ks.Fields {
+		if _, ok := s.keyField(i, f); ok {
+			mask[j] = 1
 		}
 	}
 	g, ok := x.byMask[string(mask)]
 	if !ok {
 		g = make(map[string]agreeHit, len(x.cands))
 		for _, c := range x.cands {
-			if k, ok := x.key(c.m, c.def, mask); ok {
+			if k, ok := x.key(x.side, c.pos, c.def, mask); ok {
 				h := g[k]
 				if h.n == 0 {
 					h.pos = c.pos
@@ -322,24 +323,24 @@ func (x *agreeIndex) sole(e any) int {
 		}
 		x.byMask[string(mask)] = g
 	}
-	k, _ := x.key(m, format.IDOf(x.def, e), mask)
+	k, _ := x.key(s, i, s.keyID(i, x.def), mask)
 	if h := g[k]; h.n == 1 {
 		return h.pos
 	}
 	return -1
 }
 
-// key is an element's default identity and its values of the key fields
-// mask selects, each length-prefixed so no two lists of values share a
-// key; false if the element lacks one of them.
-func (x *agreeIndex) key(m map[string]any, def string, mask []byte) (string, bool) {
+// key is element p of s's default identity and its values of the key
+// fields mask selects, each length-prefixed so no two lists of values
+// share a key; false if the element lacks one of them.
+func (x *agreeIndex) key(s diffSide, p int, def string, mask []byte) (string, bool) {
 	b := strconv.AppendInt(nil, int64(len(def)), 10)
 	b = append(append(b, ':'), def...)
 	for i, f := range x.ks.Fields {
 		if mask[i] == 0 {
 			continue
 		}
-		v, ok := m[f]
+		v, ok := s.keyField(p, f)
 		if !ok {
 			return "", false
 		}

@@ -159,13 +159,29 @@ func (s *structItems) keyID(p int, ks format.KeySet) string {
 	return id
 }
 
-func (s *structItems) keyField(p int, f string) (any, bool) {
-	m, ok := s.keyFields(p, format.KeySet{Fields: []string{f}})
+func (s *structItems) keyField(p int, name string) (any, bool) {
+	e, null := derefNull(s.cur.Index(p))
+	f := s.n.byName[name]
+	if null || f == nil {
+		return nil, false
+	}
+	v, ok := fieldValue(e, f)
 	if !ok {
 		return nil, false
 	}
-	v, ok := m[f]
-	return v, ok
+	j, err := toJSONValue(v, f.node, f.quoted)
+	if err != nil {
+		if s.err == nil {
+			s.err = underPath(under(err, IndexStep(p)), s.at)
+		}
+		return nil, false
+	}
+	return j, true
+}
+
+func (s *structItems) isObject(p int) bool {
+	_, null := derefNull(s.cur.Index(p))
+	return !null
 }
 
 // structMerges carries out a list plan's merges on structs.

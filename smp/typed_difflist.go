@@ -73,40 +73,92 @@ func (d *tdiffer) jsonBase(n *tnode) (func(), error) {
 
 // diffStructList is diffObjectList for merge lists of structs. Lists whose
 // elements keep their keys and places (the common case) are diffed
-// element by element without allocating; others go to the JSON engine.
+// element by element without allocating; others by objList, on Go values.
 func (d *tdiffer) diffStructList(patch *map[string]any, k string, o, m reflect.Value, n *tnode, c slot) error {
 	ks := d.listKeySet(c)
 	def := format.KeysOf(c).DefaultSet()
 	// The deletions half of a three-way patch may rename elements by
-	// current's keys (liveRename): the JSON engine does it.
+	// current's keys (liveRename), which only objList does.
 	renames := d.withBase() && d.ignoreChanges() && ks.Directive
-	x := &tstructList{d: d, k: k, o: o, m: m, n: n, en: n.elem, es: c.Elem(), ks: ks}
 	if !renames && d.positional(o, m, n.elem, ks, def) {
+		x := &tstructList{d: d, k: k, o: o, m: m, n: n, en: n.elem, es: c.Elem(), ks: ks}
 		return x.diffPositional(patch)
 	}
-	if !renames {
-		if done, err := x.diff(patch, def); done || err != nil {
-			return err
+	w := &structElems{d: d, o: &structItems{cur: o, n: n.elem}, m: &structItems{cur: m, n: n.elem}, n: n, es: c.Elem(), ks: ks}
+	var b diffSide
+	if base := d.tbase; d.withBase() && base.IsValid() && (base.Kind() == reflect.Slice || base.Kind() == reflect.Array) {
+		w.b = &structItems{cur: base, n: n.elem}
+		b = w.b
+	}
+	out := *patch
+	if out == nil {
+		out = map[string]any{}
+	}
+	x := d.newObjList(w, w.o, w.m, b, c)
+	if err := x.diff(out, k); err != nil {
+		return err
+	}
+	for _, side := range []*structItems{w.o, w.m, w.b} {
+		if side != nil && side.err != nil {
+			return side.err
 		}
 	}
-	ol, err := listToJSON(o, n)
-	if err != nil {
-		return err
+	if len(out) > 0 {
+		*patch = out
 	}
-	ml, err := listToJSON(m, n)
-	if err != nil {
-		return err
-	}
-	if *patch == nil {
-		*patch = map[string]any{}
-	}
-	restore, err := d.jsonBase(n)
-	if err != nil {
-		return err
-	}
-	defer restore()
-	return d.diffObjectList(*patch, k, ol, ml, c, nil)
+	return nil
 }
+
+// structElems is the typed differ's side of objList: elements are
+// structs, or pointers to them.
+type structElems struct {
+	d       *tdiffer
+	o, m, b *structItems // b, the followed document's list, or nil
+	n       *tnode       // the list's node
+	es      slot
+	ks      format.KeySet
+}
+
+func (w *structElems) diffElem(p, i, b int) (map[string]any, bool, error) {
+	d, en := w.d, w.n.elem
+	oe, _ := derefNull(w.o.cur.Index(p))
+	me, _ := derefNull(w.m.cur.Index(i))
+	if d.memorySkips() && d.sameMemory(oe, me, en) {
+		return nil, false, nil
+	}
+	if d.withBase() {
+		saved := d.tbase
+		defer func() { d.tbase = saved }()
+		d.tbase = reflect.Value{}
+		if b >= 0 {
+			d.tbase, _ = derefNull(w.b.cur.Index(b))
+		}
+	}
+	sub, up, err := d.diffStruct(oe, me, en, w.es)
+	if err != nil {
+		return nil, false, under(err, keyStepOf(me, en, w.ks))
+	}
+	return sub, up, nil
+}
+
+func (w *structElems) added(i int) (map[string]any, error) {
+	me, _ := derefNull(w.m.cur.Index(i))
+	j, err := toJSONValue(me, w.n.elem, false)
+	if err != nil {
+		return nil, under(err, keyStepOf(me, w.n.elem, w.ks))
+	}
+	return j.(map[string]any), nil
+}
+
+func (w *structElems) lists() (ol, ml []any, err error) {
+	if ol, err = listToJSON(w.o.cur, w.n); err != nil {
+		return nil, nil, err
+	}
+	ml, err = listToJSON(w.m.cur, w.n)
+	return ol, ml, err
+}
+
+func (w *structElems) equal() (bool, error) { return w.d.equal(w.o.cur, w.m.cur, w.n), nil }
 
 // replaceWholeList writes the list as a replacement, as diffObjectList
 // does when an element cannot be patched.
@@ -152,38 +204,4 @@ func setOrderList(m reflect.Value, en *tnode, ks format.KeySet) ([]any, error) {
 		order[i] = withKeyDirective(entry, ks, true)
 	}
 	return order, nil
-}
-
-// keyableList is keyable for a typed list: every element an object
-// carrying every field of the default key.
-func keyableList(l reflect.Value, df []*tfield) bool {
-	for i := range l.Len() {
-		e, null := derefNull(l.Index(i))
-		if null || !hasKeyFields(e, df) {
-			return false
-		}
-	}
-	return true
-}
-
-// typedIDs is idsUnder for a typed list of objects.
-func typedIDs(l reflect.Value, en *tnode, kf []*tfield) ([]string, error) {
-	ids := make([]string, l.Len())
-	for i := range ids {
-		e, _ := derefNull(l.Index(i))
-		var b []byte
-		for _, f := range kf {
-			v, ok := fieldValue(e, f)
-			var j any
-			if ok {
-				var err error
-				if j, err = toJSONValue(v, f.node, f.quoted); err != nil {
-					return nil, err
-				}
-			}
-			b = format.AppendKeyPart(b, j, ok)
-		}
-		ids[i] = string(b)
-	}
-	return ids, nil
 }

@@ -170,6 +170,17 @@ func scalarKeyOf(v reflect.Value, f *tfield) (string, error) {
 	return k, nil
 }
 
+// tstructList is a typed merge list of structs whose elements keep their
+// keys and places, diffed in place (diffPositional).
+type tstructList struct {
+	d     *tdiffer
+	k     string
+	o, m  reflect.Value
+	n, en *tnode // the list's node; its elements'
+	es    slot
+	ks    format.KeySet
+}
+
 // diffPositional diffs lists that positional accepted: element i of one
 // with element i of the other.
 func (x *tstructList) diffPositional(patch *map[string]any) error {
@@ -216,7 +227,7 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 	if len(list) > 0 {
 		put(patch, k, list)
 	}
-	if d.wantSetOrder(len(list) > 0 && (!d.ignoreChanges() || !d.ignoreDeletions())) {
+	if d.wantListOrder(len(list) > 0, true) {
 		order, err := setOrderList(m, en, ks)
 		if err != nil {
 			return err
