@@ -14,6 +14,8 @@ import (
 // with the document.
 type applier struct {
 	cfg *config
+	// picks is planSet's buffer, reused from set to set (sets do not nest).
+	picks []setPick
 }
 
 // mergeValue merges patch value pv into the document value ov (present

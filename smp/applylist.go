@@ -2,6 +2,7 @@ package smp
 
 import (
 	"github.com/typedpatch/typedpatch/smp/internal/format"
+	"slices"
 
 	"strconv"
 
@@ -89,33 +90,63 @@ func (a *applier) patchScalarIDs(l []any, es slot, what string, at *pathNode) ([
 // mergeScalarList merges a list of scalars as a set, then orders it and
 // removes the $deleteFromPrimitiveList values.
 func (a *applier) mergeScalarList(in listInput, s slot, at *pathNode) ([]any, error) {
+	picks, err := a.planSet(in, scalarIDs(in.orig), s, at)
+	if err != nil {
+		return nil, err
+	}
+	merged := make([]any, len(picks))
+	for j, p := range picks {
+		if p.patch {
+			merged[j] = in.patch[p.i]
+		} else {
+			merged[j] = in.orig[p.i]
+		}
+	}
+	return merged, nil
+}
+
+// setPick is one value of a merged set: item i of the patch list, or of
+// the live list.
+type setPick struct {
+	patch bool
+	i     int
+}
+
+// planSet plans a merge list of scalars for both appliers, from the live
+// values' identities (origIDs) and the patch: the live values, then the
+// patch's new ones, ordered by the patch list and $setElementOrder, less
+// the $deleteFromPrimitiveList values. The picks are valid until the next
+// call.
+func (a *applier) planSet(in listInput, origIDs []string, s slot, at *pathNode) ([]setPick, error) {
 	es := s.Elem()
 	pids, err := a.patchScalarIDs(in.patch, es, "patch list", at)
 	if err != nil {
 		return nil, err
 	}
-	origIDs := scalarIDs(in.orig)
-	merged, ids := in.orig, origIDs
+	picks, ids := slices.Grow(a.picks[:0], len(origIDs)+len(pids))[:len(origIDs)], origIDs
+	defer func() { a.picks = picks[:0] }()
+	for i := range picks {
+		picks[i] = setPick{i: i}
+	}
 	switch {
 	case !in.origPresent:
-		merged, ids = in.patch, pids
-	case in.inPatch && len(in.orig)+len(in.patch) > 0:
-		seen := make(map[string]bool, len(in.orig)+len(in.patch))
-		merged = make([]any, 0, len(in.orig)+len(in.patch))
-		ids = make([]string, 0, cap(merged))
-		for _, src := range [2]struct {
-			l   []any
-			ids []string
-		}{{in.orig, origIDs}, {in.patch, pids}} {
-			for i, v := range src.l {
-				if !seen[src.ids[i]] {
-					seen[src.ids[i]] = true
-					merged = append(merged, v)
-					ids = append(ids, src.ids[i])
+		picks, ids = picks[:0], pids
+		for i := range pids {
+			picks = append(picks, setPick{patch: true, i: i})
+		}
+	case in.inPatch && len(origIDs)+len(pids) > 0:
+		seen := make(map[string]bool, len(origIDs)+len(pids))
+		picks, ids = picks[:0], make([]string, 0, cap(picks))
+		for k, src := range [2][]string{origIDs, pids} {
+			for i, id := range src {
+				if !seen[id] {
+					seen[id] = true
+					picks = append(picks, setPick{patch: k == 1, i: i})
+					ids = append(ids, id)
 				}
 			}
 		}
-		merged, ids = format.Arrange(merged, ids, format.FirstRanks(pids), format.FirstRanks(origIDs), a.cfg.ordering)
+		picks, ids = format.Arrange(picks, ids, format.FirstRanks(pids), format.FirstRanks(origIDs), a.cfg.ordering)
 	}
 	if in.hasSetOrder {
 		oids, err := a.patchScalarIDs(in.setOrder, es, format.PrefixSetOrder+" list", in.orderAt())
@@ -125,7 +156,7 @@ func (a *applier) mergeScalarList(in listInput, s slot, at *pathNode) ([]any, er
 		if err := checkSetOrder(pids, oids, at, in.orderAt()); err != nil {
 			return nil, err
 		}
-		merged, ids = format.Arrange(merged, ids, format.FirstRanks(oids), format.FirstRanks(origIDs), a.cfg.ordering)
+		picks, ids = format.Arrange(picks, ids, format.FirstRanks(oids), format.FirstRanks(origIDs), a.cfg.ordering)
 	}
 	if in.hasDeletes {
 		dids, err := a.patchScalarIDs(in.deletes, es, format.PrefixDeleteFromList+" list", in.deletesAt())
@@ -136,18 +167,15 @@ func (a *applier) mergeScalarList(in listInput, s slot, at *pathNode) ([]any, er
 		for _, id := range dids {
 			drop[id] = true
 		}
-		kept := make([]any, 0, len(merged))
-		for i, v := range merged {
-			if !drop[ids[i]] {
-				kept = append(kept, v)
+		kept := picks[:0] // filtered in place: picks is planSet's own
+		for j, p := range picks {
+			if !drop[ids[j]] {
+				kept = append(kept, p)
 			}
 		}
-		merged = kept
+		picks = kept
 	}
-	if merged == nil {
-		merged = []any{}
-	}
-	return merged, nil
+	return picks, nil
 }
 
 // checkSetOrder enforces seed 004's rules: the patch list's items appear

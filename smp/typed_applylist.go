@@ -18,6 +18,9 @@ func (a *tapplier) mergeListTyped(dv, cur reflect.Value, in listInput, n *tnode,
 	if c.IsObjectList() && n.elem.kind == reflectschema.Struct {
 		return a.mergeStructList(dv, cur, in, n, c, at)
 	}
+	if !c.IsObjectList() && n.elem.kind == reflectschema.Scalar && !n.elem.marshaler {
+		return a.mergeSetTyped(dv, cur, in, n, c, at)
+	}
 	if in.origPresent {
 		ol, err := docListJSON(cur, n)
 		if err != nil {
@@ -30,6 +33,53 @@ func (a *tapplier) mergeListTyped(dv, cur reflect.Value, in listInput, n *tnode,
 		return err
 	}
 	return a.soft(fromJSONValue(dv, l, n, false, at))
+}
+
+// mergeSetTyped merges a merge list of scalars: planSet decides, as for
+// JSON, which values the set holds and in which order; live values are
+// copied, the patch's decoded.
+func (a *tapplier) mergeSetTyped(dv, cur reflect.Value, in listInput, n *tnode, c slot, at *pathNode) error {
+	var origIDs []string
+	if in.origPresent {
+		origIDs = make([]string, cur.Len())
+		for i := range origIDs {
+			id, err := scalarID(cur.Index(i), n.elem, i)
+			if err != nil {
+				return underPath(under(err, IndexStep(i)), at)
+			}
+			origIDs[i] = id
+		}
+	}
+	picks, err := a.planSet(in, origIDs, c, at)
+	if err != nil {
+		return err
+	}
+	dv = allocChain(dv)
+	dv.Set(reflect.MakeSlice(dv.Type(), len(picks), len(picks)))
+	for j, p := range picks {
+		if p.patch {
+			err = fromJSONValue(dv.Index(j), in.patch[p.i], n.elem, false, nil)
+		} else {
+			err = a.copyValue(dv.Index(j), cur.Index(p.i), n.elem)
+		}
+		if err != nil {
+			a.soft(underPath(under(err, IndexStep(j)), at))
+		}
+	}
+	return nil
+}
+
+// scalarID is scalarIDs' identity of element i, v, of a list of scalars.
+func scalarID(v reflect.Value, en *tnode, i int) (string, error) {
+	j, err := toJSONValue(v, en, false)
+	if err != nil {
+		return "", err
+	}
+	id, ok := jsonval.ScalarKey(j)
+	if !ok {
+		id = "\x02" + strconv.Itoa(i)
+	}
+	return id, nil
 }
 
 // mergeStructList merges a merge list of structs: planObjectList decides,

@@ -33,6 +33,9 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 	if (!c.IsObjectList() || !d.keyedOnly()) && d.equal(o, m, n) {
 		return false, nil
 	}
+	if !c.IsObjectList() && n.elem.kind == reflectschema.Scalar && !n.elem.marshaler {
+		return d.diffSetTyped(patch, k, o, m, n)
+	}
 	ol, err := listToJSON(o, n)
 	if err != nil {
 		return false, err
@@ -54,6 +57,61 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 	}
 	return d.diffScalarList(*patch, k, ol, ml)
 }
+
+// diffSetTyped is diffScalarList for a typed list of scalars: planSetDiff
+// on the values' identities; only the values the patch holds become JSON.
+func (d *tdiffer) diffSetTyped(patch *map[string]any, k string, o, m reflect.Value, n *tnode) (bool, error) {
+	oids, err := scalarIDsTyped(o, n.elem)
+	if err != nil {
+		return false, err
+	}
+	mids, err := scalarIDsTyped(m, n.elem)
+	if err != nil {
+		return false, err
+	}
+	sd := d.planSetDiff(oids, mids)
+	if sd.whole || len(sd.adds)+len(sd.dels) == 0 && !sd.order {
+		return sd.whole, nil
+	}
+	if *patch == nil {
+		*patch = map[string]any{}
+	}
+	return false, writeSetDiff(sd, *patch, k, &typedValues{o, m, n})
+}
+
+// scalarIDsTyped is scalarIDs for a typed list of scalars.
+func scalarIDsTyped(l reflect.Value, en *tnode) ([]string, error) {
+	ids := make([]string, l.Len())
+	for i := range ids {
+		id, err := scalarID(l.Index(i), en, i)
+		if err != nil {
+			return nil, under(err, IndexStep(i))
+		}
+		ids[i] = id
+	}
+	return ids, nil
+}
+
+// typedValues are the typed differ's set values.
+type typedValues struct {
+	o, m reflect.Value
+	n    *tnode // the lists' node
+}
+
+func (t *typedValues) original(i int) (any, error) { return elemJSON(t.o, i, t.n.elem) }
+
+func (t *typedValues) modified(i int) (any, error) { return elemJSON(t.m, i, t.n.elem) }
+
+// elemJSON is element i of list l, of node en, as JSON.
+func elemJSON(l reflect.Value, i int, en *tnode) (any, error) {
+	v, err := toJSONValue(l.Index(i), en, false)
+	if err != nil {
+		return nil, under(err, IndexStep(i))
+	}
+	return v, nil
+}
+
+func (t *typedValues) modifiedList() ([]any, error) { return listToJSON(t.m, t.n) }
 
 // jsonBase hands the JSON engine the base (the original's list here) in
 // decoded form, for a list diffed in the delta half of a three-way patch.
