@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
+
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 
 	"slices"
@@ -81,12 +83,12 @@ func (a *applier) mergeObject(om, pm map[string]any, s slot, replace bool, at *p
 	}
 	// Every name is merged, in the map's order; the least name's error
 	// wins, so errors do not depend on that order and no sort is needed.
-	var first keyedErr
+	var first errpath.KeyedErr
 	for _, name := range p.names {
-		first.keep(name, a.mergeName(res, pm, p, name, s, at))
+		first.Keep(name, a.mergeName(res, pm, p, name, s, at))
 	}
-	if first.err != nil {
-		return nil, false, first.err
+	if first.Err != nil {
+		return nil, false, first.Err
 	}
 	return res, true, nil
 }
@@ -167,7 +169,7 @@ type objectPatch struct {
 func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (objectPatch, error) {
 	p := objectPatch{names: make([]string, 0, len(pm))}
 	add := func(n string) { p.names = append(p.names, n) }
-	var first keyedErr // the least key's error, whatever the map's order
+	var first errpath.KeyedErr // the least key's error, whatever the map's order
 	for k, v := range pm {
 		kind, list := format.Classify(k)
 		if !a.cfg.directives.Understood(kind) {
@@ -176,22 +178,22 @@ func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (obj
 		switch kind {
 		case format.DirPatch, format.DirRetainKeys:
 		case format.DirPatchMergeKey:
-			first.keep(k, newError(ErrDirectiveNotAllowed, at.Field(k), "%s belongs in an element of a merge list of objects", format.KeyPatchMergeKey))
+			first.Keep(k, newError(ErrDirectiveNotAllowed, at.Field(k), "%s belongs in an element of a merge list of objects", format.KeyPatchMergeKey))
 			continue
 		case format.DirSetOrder, format.DirDeleteFromList:
 			c := s.Child(list)
 			l, ok := v.([]any)
 			if !ok {
-				first.keep(k, newError(ErrInvalidDirective, at.Field(k), "%s must be a list, not %s", k, jsonval.KindOf(v).WithArticle()))
+				first.Keep(k, newError(ErrInvalidDirective, at.Field(k), "%s must be a list, not %s", k, jsonval.KindOf(v).WithArticle()))
 				continue
 			}
 			if !c.IsMergeList() && !a.orderAnywhere(kind, c) {
-				first.keep(k, newError(ErrDirectiveNotAllowed, at.Field(k), "%q is not a merge list (patchStrategy merge)", list))
+				first.Keep(k, newError(ErrDirectiveNotAllowed, at.Field(k), "%q is not a merge list (patchStrategy merge)", list))
 				continue
 			}
 			if kind == format.DirDeleteFromList {
 				if c.IsObjectList() {
-					first.keep(k, newError(ErrDirectiveNotAllowed, at.Field(k), "%q is a list of objects; delete its elements with %s: %s", list, format.KeyPatch, format.PatchDelete))
+					first.Keep(k, newError(ErrDirectiveNotAllowed, at.Field(k), "%q is a list of objects; delete its elements with %s: %s", list, format.KeyPatch, format.PatchDelete))
 					continue
 				}
 				if p.deletes == nil {
@@ -207,7 +209,7 @@ func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (obj
 			add(list)
 		case format.DirUnknown:
 			if s.Kind() == reflectschema.Struct && s.Type.Field(k) == nil {
-				first.keep(k, newError(ErrUnknownDirective, at.Field(k), "unknown directive %q", k))
+				first.Keep(k, newError(ErrUnknownDirective, at.Field(k), "unknown directive %q", k))
 				continue
 			}
 			add(k)
@@ -215,8 +217,8 @@ func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (obj
 			add(k)
 		}
 	}
-	if first.err != nil {
-		return p, first.err
+	if first.Err != nil {
+		return p, first.Err
 	}
 	if p.setOrder != nil || p.deletes != nil {
 		// A list may be named by its field and two directives.

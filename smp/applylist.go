@@ -1,8 +1,9 @@
 package smp
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"slices"
+
+	"github.com/typedpatch/typedpatch/smp/internal/format"
 
 	"strconv"
 

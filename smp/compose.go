@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
+
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 
 	"reflect"
@@ -18,7 +20,7 @@ import (
 // fails as [Apply] would fail on an empty document. docs/format.md,
 // "Composing patches", gives the rules.
 func Compose[T any](patches ...Patch) (Patch, error) {
-	root, err := rootFor(reflect.TypeFor[T]())
+	root, err := goval.RootFor(reflect.TypeFor[T]())
 	if err != nil {
 		return Patch{}, err
 	}
@@ -26,11 +28,11 @@ func Compose[T any](patches ...Patch) (Patch, error) {
 	pms := make([]map[string]any, len(patches))
 	for i, p := range patches {
 		pms[i] = p.patchMap()
-		if err := checkDecodedLimits(pms[i], cfg.limits, patchName(i)); err != nil {
+		if err := goval.CheckDecodedLimits(pms[i], cfg.limits, patchName(i)); err != nil {
 			return Patch{}, err
 		}
 	}
-	m, err := composeAll(root.slot(), cfg, pms)
+	m, err := composeAll(root.Slot(), cfg, pms)
 	if err != nil {
 		return Patch{}, err
 	}

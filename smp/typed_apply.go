@@ -1,6 +1,10 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
+
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
+
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 
 	"reflect"
@@ -24,7 +28,7 @@ import (
 func Apply[T any](current T, patch Patch, opts ...Option) (T, error) {
 	var zero T
 	cfg := newConfig(opts)
-	root, err := rootFor(reflect.TypeFor[T]())
+	root, err := goval.RootFor(reflect.TypeFor[T]())
 	if err != nil {
 		return zero, err
 	}
@@ -32,16 +36,16 @@ func Apply[T any](current T, patch Patch, opts ...Option) (T, error) {
 		return applyViaJSON(current, patch, opts)
 	}
 	pm := patch.patchMap()
-	if err := checkDecodedLimits(pm, cfg.limits, "patch"); err != nil {
+	if err := goval.CheckDecodedLimits(pm, cfg.limits, "patch"); err != nil {
 		return zero, err
 	}
-	cv := root.value(reflect.ValueOf(any(current)))
-	if err := checkTypedLimits(cv, root.node, cfg.limits, "original document"); err != nil {
+	cv := root.Value(reflect.ValueOf(any(current)))
+	if err := goval.CheckTypedLimits(cv, root.Node, cfg.limits, "original document"); err != nil {
 		return zero, err
 	}
-	out := reflect.New(root.node.goType)
+	out := reflect.New(root.Node.GoType)
 	a := &tapplier{applier: &applier{cfg: cfg}}
-	keep, err := a.mergeStruct(out.Elem(), cv, pm, root.node, root.slot(), nil)
+	keep, err := a.mergeStruct(out.Elem(), cv, pm, root.Node, root.Slot(), nil)
 	if err == nil {
 		err = a.decodeErr
 	}
@@ -51,35 +55,15 @@ func Apply[T any](current T, patch Patch, opts ...Option) (T, error) {
 	if !keep {
 		out.Elem().SetZero()
 	}
-	res, _ := reflect.TypeAssert[T](root.wrap(out))
+	res, _ := reflect.TypeAssert[T](root.Wrap(out))
 	return res, nil
-}
-
-// wrap turns a pointer to a new root struct into a T.
-func (r typedRoot) wrap(p reflect.Value) reflect.Value {
-	if r.ptrs == 0 {
-		return p.Elem()
-	}
-	types := make([]reflect.Type, r.ptrs)
-	t := r.typ
-	for i := range types {
-		types[i] = t
-		t = t.Elem()
-	}
-	v := p.Convert(types[r.ptrs-1])
-	for i := r.ptrs - 2; i >= 0; i-- {
-		q := reflect.New(types[i+1])
-		q.Elem().Set(v)
-		v = q.Convert(types[i])
-	}
-	return v
 }
 
 // tapplier applies patches to typed values: struct by struct where the
 // patch leads, through the JSON applier for the values it changes.
 type tapplier struct {
 	*applier
-	copier
+	goval.Copier
 	// decodeErr is the first failure to store a merged value in Go (what
 	// json.Unmarshal of ApplyJSON's result would report). The merge goes
 	// on, so that an error of the patch itself, which ApplyJSON reports
@@ -107,7 +91,7 @@ func errPath(err error) Path {
 // struct) with the merge of patch object pm into cur (invalid when absent
 // or null, or replaced). Fields the patch does not name are deep-copied
 // from cur.
-func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *tnode, s slot, at *pathNode) (bool, error) {
+func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *goval.Node, s slot, at *pathNode) (bool, error) {
 	if raw, ok := pm[format.KeyPatch]; ok {
 		d, err := format.PatchDirective(raw, false, at)
 		if err != nil || d == format.PatchDelete {
@@ -124,7 +108,7 @@ func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *tno
 		return false, err
 	}
 	for _, name := range p.names {
-		if f := n.t.Field(name); f != nil && f.Name != name {
+		if f := n.Schema.Field(name); f != nil && f.Name != name {
 			// A key naming a field in another case: json.Unmarshal
 			// decides between the two spellings, so merge as JSON.
 			return a.structAsJSON(dst, cur, pm, n, s, at)
@@ -135,12 +119,12 @@ func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *tno
 		for _, name := range p.names {
 			named[name] = true
 		}
-		for _, f := range n.fields {
-			if named[f.name] || keep != nil && !keep[f.name] {
+		for _, f := range n.Fields {
+			if named[f.Name] || keep != nil && !keep[f.Name] {
 				continue
 			}
-			if fv, ok := fieldValue(cur, f); ok {
-				if err := a.copyField(dst, fv, f); err != nil {
+			if fv, ok := goval.FieldValue(cur, f); ok {
+				if err := a.CopyField(dst, fv, f); err != nil {
 					a.soft(underPath(err, at))
 				}
 			}
@@ -148,11 +132,11 @@ func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *tno
 	}
 	// As in mergeObject, the least name's error wins.
 	m := structMerge{dst: dst, cur: cur, pm: pm, p: p, n: n, s: s, keep: keep, at: at}
-	var first keyedErr
+	var first errpath.KeyedErr
 	for _, name := range p.names {
-		first.keep(name, a.mergeName(&m, name))
+		first.Keep(name, a.mergeName(&m, name))
 	}
-	return first.err == nil, first.err
+	return first.Err == nil, first.Err
 }
 
 // structMerge is one struct being merged: the destination (a settable
@@ -162,7 +146,7 @@ type structMerge struct {
 	dst, cur reflect.Value
 	pm       map[string]any
 	p        objectPatch
-	n        *tnode
+	n        *goval.Node
 	s        slot
 	keep     map[string]bool
 	at       *pathNode
@@ -190,7 +174,7 @@ func (a *tapplier) mergeName(m *structMerge, name string) error {
 	dst, cur, pm, p, n, s, keep, at := m.dst, m.cur, m.pm, m.p, m.n, m.s, m.keep, m.at
 	cat := at.Field(name)
 	pv, inPatch := pm[name]
-	f := n.byName[name]
+	f := n.ByName[name]
 	if f == nil {
 		// Not a field: the JSON result would hold it and decoding would
 		// drop it, but the patch value must still be valid.
@@ -206,7 +190,7 @@ func (a *tapplier) mergeName(m *structMerge, name string) error {
 	var cv reflect.Value
 	present := false
 	if cur.IsValid() && (keep == nil || keep[name]) {
-		cv, present = fieldValue(cur, f)
+		cv, present = goval.FieldValue(cur, f)
 	}
 	directed := p.directed(name)
 	if !directed {
@@ -218,7 +202,7 @@ func (a *tapplier) mergeName(m *structMerge, name string) error {
 	}
 	var list reflect.Value
 	if present {
-		if l, null := derefNull(cv); !null {
+		if l, null := goval.DerefNull(cv); !null {
 			list, in.origPresent = l, true
 		}
 	}
@@ -226,34 +210,34 @@ func (a *tapplier) mergeName(m *structMerge, name string) error {
 		if present {
 			// A null list stays null, but decoding the key would make
 			// the embedded structs on its way.
-			_, err := settableField(dst, f)
+			_, err := goval.SettableField(dst, f)
 			return underPath(err, cat)
 		}
 		return nil
 	}
 	return a.intoField(dst, f, cat, func(fv reflect.Value) (bool, error) {
-		return true, a.mergeListTyped(fv, list, in, f.node, f.slot, cat)
+		return true, a.mergeListTyped(fv, list, in, f.Node, f.Slot, cat)
 	})
 }
 
 // intoField runs fill on field f of dst. A field behind an embedded
 // pointer is filled in a temporary first, so that a value the merge drops
 // makes no embedded struct.
-func (a *tapplier) intoField(dst reflect.Value, f *tfield, at *pathNode, fill func(reflect.Value) (bool, error)) error {
-	if !f.viaPtr {
-		fv := dst.FieldByIndex(f.index)
+func (a *tapplier) intoField(dst reflect.Value, f *goval.Field, at *pathNode, fill func(reflect.Value) (bool, error)) error {
+	if !f.ViaPtr {
+		fv := dst.FieldByIndex(f.Index)
 		keep, err := fill(fv)
 		if err == nil && !keep {
 			fv.SetZero()
 		}
 		return err
 	}
-	tmp := reflect.New(f.f.GoType).Elem()
+	tmp := reflect.New(f.Meta.GoType).Elem()
 	keep, err := fill(tmp)
 	if err != nil || !keep {
 		return err
 	}
-	fv, err := settableField(dst, f)
+	fv, err := goval.SettableField(dst, f)
 	if err != nil {
 		return underPath(err, at)
 	}
@@ -262,12 +246,12 @@ func (a *tapplier) intoField(dst reflect.Value, f *tfield, at *pathNode, fill fu
 }
 
 // mergeField merges patch value pv (not null) into field f.
-func (a *tapplier) mergeField(dst reflect.Value, f *tfield, cv reflect.Value, present bool, pv any, at *pathNode) error {
+func (a *tapplier) mergeField(dst reflect.Value, f *goval.Field, cv reflect.Value, present bool, pv any, at *pathNode) error {
 	if !present {
 		cv = reflect.Value{}
 	}
 	return a.intoField(dst, f, at, func(fv reflect.Value) (bool, error) {
-		return a.mergeValueTyped(fv, cv, pv, f.tpos, at)
+		return a.mergeValueTyped(fv, cv, pv, f.Pos, at)
 	})
 }
 
@@ -275,8 +259,8 @@ func (a *tapplier) mergeField(dst reflect.Value, f *tfield, cv reflect.Value, pr
 // position p; cv is the current value, invalid when absent. Structs merge
 // in place, everything else through the JSON applier on the value's JSON.
 // keep is false when the value is to be removed.
-func (a *tapplier) mergeValueTyped(dv, cv reflect.Value, pv any, p tpos, at *pathNode) (bool, error) {
-	n, c, quoted, present := p.node, p.slot, p.quoted, cv.IsValid()
+func (a *tapplier) mergeValueTyped(dv, cv reflect.Value, pv any, p goval.Pos, at *pathNode) (bool, error) {
+	n, c, quoted, present := p.Node, p.Slot, p.Quoted, cv.IsValid()
 	if pv == nil {
 		return false, nil
 	}
@@ -284,20 +268,20 @@ func (a *tapplier) mergeValueTyped(dv, cv reflect.Value, pv any, p tpos, at *pat
 		return false, err
 	}
 	if c.Kind() == reflectschema.Atomic {
-		return true, a.soft(fromJSONValue(dv, pv, n, quoted, at))
+		return true, a.soft(goval.FromJSONValue(dv, pv, n, quoted, at))
 	}
 	switch pv := pv.(type) {
 	case map[string]any:
-		if n.kind == reflectschema.Struct {
+		if n.Kind == reflectschema.Struct {
 			var cs reflect.Value
-			if d, null := derefNull(cv); present && !null && c.Patch.Strategy != reflectschema.Replace {
+			if d, null := goval.DerefNull(cv); present && !null && c.Patch.Strategy != reflectschema.Replace {
 				cs = d
 			}
-			return a.mergeStruct(allocChain(dv), cs, pv, n, c, at)
+			return a.mergeStruct(goval.AllocChain(dv), cs, pv, n, c, at)
 		}
 		var om map[string]any
 		if present {
-			j, err := docJSON(cv, n, quoted)
+			j, err := goval.DocJSON(cv, n, quoted)
 			if err != nil {
 				return false, underPath(err, at)
 			}
@@ -307,32 +291,32 @@ func (a *tapplier) mergeValueTyped(dv, cv reflect.Value, pv any, p tpos, at *pat
 		if err != nil || !keep {
 			return false, err
 		}
-		return true, a.soft(fromJSONValue(dv, v, n, quoted, at))
+		return true, a.soft(goval.FromJSONValue(dv, v, n, quoted, at))
 	case []any:
 		if c.Kind() == reflectschema.Untyped || !c.IsMergeList() {
 			l, err := a.finalizeList(pv, c, at)
 			if err != nil {
 				return false, err
 			}
-			return true, a.soft(fromJSONValue(dv, l, n, quoted, at))
+			return true, a.soft(goval.FromJSONValue(dv, l, n, quoted, at))
 		}
 		in := listInput{patch: pv, inPatch: true}
 		var list reflect.Value
 		if present {
-			if l, null := derefNull(cv); !null {
+			if l, null := goval.DerefNull(cv); !null {
 				list, in.origPresent = l, true
 			}
 		}
 		return true, a.mergeListTyped(dv, list, in, n, c, at)
 	}
-	return true, a.soft(fromJSONValue(dv, pv, n, quoted, at))
+	return true, a.soft(goval.FromJSONValue(dv, pv, n, quoted, at))
 }
 
 // structAsJSON merges a patch into a struct entirely as JSON.
-func (a *tapplier) structAsJSON(dst, cur reflect.Value, pm map[string]any, n *tnode, s slot, at *pathNode) (bool, error) {
+func (a *tapplier) structAsJSON(dst, cur reflect.Value, pm map[string]any, n *goval.Node, s slot, at *pathNode) (bool, error) {
 	var om map[string]any
 	if cur.IsValid() {
-		j, err := docJSON(cur, n, false)
+		j, err := goval.DocJSON(cur, n, false)
 		if err != nil {
 			return false, underPath(err, at)
 		}
@@ -342,5 +326,5 @@ func (a *tapplier) structAsJSON(dst, cur reflect.Value, pm map[string]any, n *tn
 	if err != nil || !keep {
 		return false, err
 	}
-	return true, a.soft(fromJSONValue(dst, v, n, false, at))
+	return true, a.soft(goval.FromJSONValue(dst, v, n, false, at))
 }

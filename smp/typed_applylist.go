@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
+
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 
 	"reflect"
@@ -14,15 +16,15 @@ import (
 // list's type). cur is the live list (invalid when in.origPresent is
 // false). Lists of structs are merged in Go by the JSON applier's plan
 // (structItems); other lists pass their JSON.
-func (a *tapplier) mergeListTyped(dv, cur reflect.Value, in listInput, n *tnode, c slot, at *pathNode) error {
-	if c.IsObjectList() && n.elem.kind == reflectschema.Struct {
+func (a *tapplier) mergeListTyped(dv, cur reflect.Value, in listInput, n *goval.Node, c slot, at *pathNode) error {
+	if c.IsObjectList() && n.Elem.Kind == reflectschema.Struct {
 		return a.mergeStructList(dv, cur, in, n, c, at)
 	}
-	if !c.IsObjectList() && n.elem.kind == reflectschema.Scalar && !n.elem.marshaler {
+	if !c.IsObjectList() && n.Elem.Kind == reflectschema.Scalar && !n.Elem.Marshaler {
 		return a.mergeSetTyped(dv, cur, in, n, c, at)
 	}
 	if in.origPresent {
-		ol, err := docListJSON(cur, n)
+		ol, err := goval.DocListJSON(cur, n)
 		if err != nil {
 			return underPath(err, at)
 		}
@@ -32,18 +34,18 @@ func (a *tapplier) mergeListTyped(dv, cur reflect.Value, in listInput, n *tnode,
 	if err != nil {
 		return err
 	}
-	return a.soft(fromJSONValue(dv, l, n, false, at))
+	return a.soft(goval.FromJSONValue(dv, l, n, false, at))
 }
 
 // mergeSetTyped merges a merge list of scalars: planSet decides, as for
 // JSON, which values the set holds and in which order; live values are
 // copied, the patch's decoded.
-func (a *tapplier) mergeSetTyped(dv, cur reflect.Value, in listInput, n *tnode, c slot, at *pathNode) error {
+func (a *tapplier) mergeSetTyped(dv, cur reflect.Value, in listInput, n *goval.Node, c slot, at *pathNode) error {
 	var origIDs []string
 	if in.origPresent {
 		origIDs = make([]string, cur.Len())
 		for i := range origIDs {
-			id, err := scalarID(cur.Index(i), n.elem, i)
+			id, err := scalarID(cur.Index(i), n.Elem, i)
 			if err != nil {
 				return underPath(under(err, IndexStep(i)), at)
 			}
@@ -54,13 +56,13 @@ func (a *tapplier) mergeSetTyped(dv, cur reflect.Value, in listInput, n *tnode, 
 	if err != nil {
 		return err
 	}
-	dv = allocChain(dv)
+	dv = goval.AllocChain(dv)
 	dv.Set(reflect.MakeSlice(dv.Type(), len(picks), len(picks)))
 	for j, p := range picks {
 		if p.patch {
-			err = fromJSONValue(dv.Index(j), in.patch[p.i], n.elem, false, nil)
+			err = goval.FromJSONValue(dv.Index(j), in.patch[p.i], n.Elem, false, nil)
 		} else {
-			err = a.copyValue(dv.Index(j), cur.Index(p.i), n.elem)
+			err = a.CopyValue(dv.Index(j), cur.Index(p.i), n.Elem)
 		}
 		if err != nil {
 			a.soft(underPath(under(err, IndexStep(j)), at))
@@ -70,8 +72,8 @@ func (a *tapplier) mergeSetTyped(dv, cur reflect.Value, in listInput, n *tnode, 
 }
 
 // scalarID is scalarIDs' identity of element i, v, of a list of scalars.
-func scalarID(v reflect.Value, en *tnode, i int) (string, error) {
-	j, err := toJSONValue(v, en, false)
+func scalarID(v reflect.Value, en *goval.Node, i int) (string, error) {
+	j, err := goval.ToJSONValue(v, en, false)
 	if err != nil {
 		return "", err
 	}
@@ -87,8 +89,8 @@ func scalarID(v reflect.Value, en *tnode, i int) (string, error) {
 // patch elements merge into each; each element is then merged in Go in
 // its place, and the live elements no patch element merges into are
 // deep-copied.
-func (a *tapplier) mergeStructList(dv, cur reflect.Value, in listInput, n *tnode, c slot, at *pathNode) error {
-	src := &structItems{n: n.elem, at: at}
+func (a *tapplier) mergeStructList(dv, cur reflect.Value, in listInput, n *goval.Node, c slot, at *pathNode) error {
+	src := &structItems{n: n.Elem, at: at}
 	if in.origPresent {
 		src.cur = cur
 	}
@@ -99,7 +101,7 @@ func (a *tapplier) mergeStructList(dv, cur reflect.Value, in listInput, n *tnode
 	if err != nil {
 		return err
 	}
-	dv = allocChain(dv)
+	dv = goval.AllocChain(dv)
 	var small [16]int
 	place := small[:0] // by position: its index in dv
 	if n := pl.live + len(in.patch); n > len(small) {
@@ -138,7 +140,7 @@ func (a *tapplier) mergeStructList(dv, cur reflect.Value, in listInput, n *tnode
 	}
 	for j, p := range pl.positions {
 		if !pl.merged(p) {
-			err := a.copyValue(dv.Index(j), cur.Index(p), n.elem)
+			err := a.CopyValue(dv.Index(j), cur.Index(p), n.Elem)
 			a.soft(underPath(under(err, IndexStep(j)), at))
 		}
 	}
@@ -148,7 +150,7 @@ func (a *tapplier) mergeStructList(dv, cur reflect.Value, in listInput, n *tnode
 // structItems is a live merge list of structs, as a list plan reads it.
 type structItems struct {
 	cur     reflect.Value // the live list, invalid when there is none
-	n       *tnode        // the elements' node
+	n       *goval.Node   // the elements' node
 	at      *pathNode     // the list's path
 	scratch map[string]any
 	err     error // the first failure to read a key field
@@ -164,7 +166,7 @@ func (s *structItems) count() int {
 // keyFields returns live element p's key fields under ks as its JSON has
 // them, in a map reused by the next call; ok is false for a null element.
 func (s *structItems) keyFields(p int, ks format.KeySet) (map[string]any, bool) {
-	e, null := derefNull(s.cur.Index(p))
+	e, null := goval.DerefNull(s.cur.Index(p))
 	if null {
 		return nil, false
 	}
@@ -182,18 +184,18 @@ func (s *structItems) keyID(p int, ks format.KeySet) string {
 	if len(ks.Fields) == 1 {
 		// A plain string or integer field, the common key, is read as
 		// singleKey reads its JSON.
-		if f := s.n.byName[ks.Fields[0]]; f != nil && f.fast >= fastString && f.fast <= fastUint64 && f.fast != fastBool {
-			e, null := derefNull(s.cur.Index(p))
+		if f := s.n.ByName[ks.Fields[0]]; f != nil && f.Fast >= goval.FastString && f.Fast <= goval.FastUint64 && f.Fast != goval.FastBool {
+			e, null := goval.DerefNull(s.cur.Index(p))
 			if null {
 				return format.IDOf(ks, nil)
 			}
-			v, ok := fieldValue(e, f)
+			v, ok := goval.FieldValue(e, f)
 			switch {
 			case !ok:
 				return format.AbsentMark
-			case f.fast >= fastUint8:
+			case f.Fast >= goval.FastUint8:
 				return jsonval.NumberKey("\x00n", strconv.FormatUint(v.Uint(), 10))
-			case f.fast >= fastInt8:
+			case f.Fast >= goval.FastInt8:
 				return jsonval.NumberKey("\x00n", strconv.FormatInt(v.Int(), 10))
 			}
 			if id, ok := format.StringKey(v.String()); ok {
@@ -210,16 +212,16 @@ func (s *structItems) keyID(p int, ks format.KeySet) string {
 }
 
 func (s *structItems) keyField(p int, name string) (any, bool) {
-	e, null := derefNull(s.cur.Index(p))
-	f := s.n.byName[name]
+	e, null := goval.DerefNull(s.cur.Index(p))
+	f := s.n.ByName[name]
 	if null || f == nil {
 		return nil, false
 	}
-	v, ok := fieldValue(e, f)
+	v, ok := goval.FieldValue(e, f)
 	if !ok {
 		return nil, false
 	}
-	j, err := toJSONValue(v, f.node, f.quoted)
+	j, err := goval.ToJSONValue(v, f.Node, f.Quoted)
 	if err != nil {
 		if s.err == nil {
 			s.err = underPath(under(err, IndexStep(p)), s.at)
@@ -230,7 +232,7 @@ func (s *structItems) keyField(p int, name string) (any, bool) {
 }
 
 func (s *structItems) isObject(p int) bool {
-	_, null := derefNull(s.cur.Index(p))
+	_, null := goval.DerefNull(s.cur.Index(p))
 	return !null
 }
 
@@ -254,17 +256,17 @@ func (x *structMerges) merge(op int, dst reflect.Value) error {
 	a, pl, o := x.a, &x.pl, x.pl.ops[op]
 	var ce reflect.Value
 	if !o.fresh && o.p < pl.live {
-		if e, null := derefNull(x.src.cur.Index(o.p)); !null {
+		if e, null := goval.DerefNull(x.src.cur.Index(o.p)); !null {
 			ce = e
 		}
 	}
 	if pl.single(op) {
-		_, err := a.mergeStruct(allocChain(dst), ce, o.pe.body, x.src.n, x.es, o.pe.at)
+		_, err := a.mergeStruct(goval.AllocChain(dst), ce, o.pe.body, x.src.n, x.es, o.pe.at)
 		return err
 	}
 	om, ok := x.asJSON[o.p]
 	if !ok && ce.IsValid() {
-		j, err := docJSON(ce, x.src.n, false)
+		j, err := goval.DocJSON(ce, x.src.n, false)
 		if err != nil {
 			return underPath(under(err, IndexStep(o.p)), x.src.at)
 		}
@@ -282,7 +284,7 @@ func (x *structMerges) merge(op int, dst reflect.Value) error {
 	}
 	x.asJSON[o.p] = v
 	if pl.last[o.p] == op {
-		a.soft(fromJSONValue(dst, v, x.src.n, false, o.pe.at))
+		a.soft(goval.FromJSONValue(dst, v, x.src.n, false, o.pe.at))
 	}
 	return nil
 }

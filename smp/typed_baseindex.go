@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
+
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 
 	"reflect"
@@ -14,13 +16,13 @@ import (
 type baseIndex struct {
 	d    *tdiffer
 	base reflect.Value
-	en   *tnode
+	en   *goval.Node
 	ks   format.KeySet
-	kf   []*tfield
+	kf   []*goval.Field
 	at   map[string][]int // nil: scan
 }
 
-func (d *tdiffer) newBaseIndex(base reflect.Value, en *tnode, ks format.KeySet) *baseIndex {
+func (d *tdiffer) newBaseIndex(base reflect.Value, en *goval.Node, ks format.KeySet) *baseIndex {
 	x := &baseIndex{d: d, base: base, en: en, ks: ks}
 	if !base.IsValid() || base.Kind() != reflect.Slice && base.Kind() != reflect.Array {
 		return x
@@ -30,14 +32,14 @@ func (d *tdiffer) newBaseIndex(base reflect.Value, en *tnode, ks format.KeySet) 
 		return x
 	}
 	for _, f := range kf {
-		switch f.node.goType.Kind() {
+		switch f.Node.GoType.Kind() {
 		case reflect.Slice, reflect.Array, reflect.Interface, reflect.Pointer, reflect.Map, reflect.Struct:
 			return x
 		}
 	}
 	x.kf, x.at = kf, make(map[string][]int, base.Len())
 	for i := range base.Len() {
-		be, null := derefNull(base.Index(i))
+		be, null := goval.DerefNull(base.Index(i))
 		if null {
 			continue
 		}
@@ -63,7 +65,7 @@ func (x *baseIndex) elem(me reflect.Value) reflect.Value {
 	ps := x.at[id]
 	for j := len(ps) - 1; j >= 0; j-- {
 		// Equal identities are necessary for sameID; it decides.
-		if be, _ := derefNull(x.base.Index(ps[j])); x.d.sameID(be, me, x.kf) {
+		if be, _ := goval.DerefNull(x.base.Index(ps[j])); x.d.sameID(be, me, x.kf) {
 			return be
 		}
 	}
@@ -71,13 +73,13 @@ func (x *baseIndex) elem(me reflect.Value) reflect.Value {
 }
 
 // elemID is an element's identity under kf, as typedIDs gives it.
-func elemID(e reflect.Value, kf []*tfield) (string, bool) {
+func elemID(e reflect.Value, kf []*goval.Field) (string, bool) {
 	var b strings.Builder
 	for j, f := range kf {
 		if j > 0 {
 			b.WriteByte(0)
 		}
-		v, ok := fieldValue(e, f)
+		v, ok := goval.FieldValue(e, f)
 		if !ok {
 			b.WriteString(format.AbsentMark)
 			continue

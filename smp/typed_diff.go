@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
+
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 
 	"reflect"
@@ -20,23 +22,23 @@ import (
 // [DiffJSON]; limits apply to nesting and list lengths, not to bytes.
 func Diff[T any](original, modified T, opts ...Option) (Patch, error) {
 	cfg := newConfig(opts)
-	root, err := rootFor(reflect.TypeFor[T]())
+	root, err := goval.RootFor(reflect.TypeFor[T]())
 	if err != nil {
 		return Patch{}, err
 	}
-	o, m := root.value(reflect.ValueOf(any(original))), root.value(reflect.ValueOf(any(modified)))
-	if err := checkTypedLimits(o, root.node, cfg.limits, "original document"); err != nil {
+	o, m := root.Value(reflect.ValueOf(any(original))), root.Value(reflect.ValueOf(any(modified)))
+	if err := goval.CheckTypedLimits(o, root.Node, cfg.limits, "original document"); err != nil {
 		return Patch{}, err
 	}
-	if err := checkTypedLimits(m, root.node, cfg.limits, "modified document"); err != nil {
+	if err := goval.CheckTypedLimits(m, root.Node, cfg.limits, "modified document"); err != nil {
 		return Patch{}, err
 	}
 	if cfg.repeatReplaced {
 		p, err := typedViaJSON(root, cfg, o, m)
 		return Patch{m: p}, err
 	}
-	d := &tdiffer{differ: &differ{cfg: cfg, pass: passTwoWay}, scratch: getScratch()}
-	defer putScratch(d.scratch)
+	d := &tdiffer{differ: &differ{cfg: cfg, pass: passTwoWay}, Scratch: goval.GetScratch()}
+	defer goval.PutScratch(d.Scratch)
 	p, err := d.diffRoot(root, o, m)
 	if err != nil {
 		return Patch{}, err
@@ -51,7 +53,7 @@ func Diff[T any](original, modified T, opts ...Option) (Patch, error) {
 // so three-way patches reuse it) applied to Go values.
 type tdiffer struct {
 	*differ
-	*scratch
+	*goval.Scratch
 	// tbase is, with withBase, the original's value at the position being
 	// diffed (dereferenced; invalid when absent or null): the typed form of
 	// differ.base.
@@ -60,13 +62,13 @@ type tdiffer struct {
 
 // diffRoot diffs two root structs (invalid for the empty object). When a
 // list forces it, the patch replaces the whole object.
-func (d *tdiffer) diffRoot(root typedRoot, o, m reflect.Value) (map[string]any, error) {
-	p, up, err := d.diffStruct(o, m, root.node, root.slot())
+func (d *tdiffer) diffRoot(root goval.Root, o, m reflect.Value) (map[string]any, error) {
+	p, up, err := d.diffStruct(o, m, root.Node, root.Slot())
 	if err != nil {
 		return nil, err
 	}
 	if up {
-		mm, err := structJSON(m, root.node)
+		mm, err := structJSON(m, root.Node)
 		if err != nil {
 			return nil, err
 		}
@@ -79,11 +81,11 @@ func (d *tdiffer) diffRoot(root typedRoot, o, m reflect.Value) (map[string]any, 
 }
 
 // structJSON converts a root struct, the empty object when invalid.
-func structJSON(v reflect.Value, n *tnode) (map[string]any, error) {
+func structJSON(v reflect.Value, n *goval.Node) (map[string]any, error) {
 	if !v.IsValid() {
 		return map[string]any{}, nil
 	}
-	j, err := toJSONValue(v, n, false)
+	j, err := goval.ToJSONValue(v, n, false)
 	if err != nil {
 		return nil, err
 	}
@@ -105,49 +107,49 @@ func put(p *map[string]any, k string, v any) {
 
 // diffStruct is diffObject for two structs (invalid when absent). The
 // patch is nil when empty.
-func (d *tdiffer) diffStruct(o, m reflect.Value, n *tnode, s slot) (patch map[string]any, up bool, err error) {
-	po, okO := structBase(o)
-	pm, okM := structBase(m)
+func (d *tdiffer) diffStruct(o, m reflect.Value, n *goval.Node, s slot) (patch map[string]any, up bool, err error) {
+	po, okO := goval.StructBase(o)
+	pm, okM := goval.StructBase(m)
 	fast := okO && okM
-	for _, f := range n.sorted {
+	for _, f := range n.Sorted {
 		var mv, ov reflect.Value
 		var mp, op bool
-		if fast && f.fast != fastNone {
-			mp, op = fastPresent(pm, f), fastPresent(po, f)
-			if mp && f.fastScalar() {
-				if !op || !fastEqual(po, pm, f) {
+		if fast && f.Fast != goval.FastNone {
+			mp, op = goval.FastPresent(pm, f), goval.FastPresent(po, f)
+			if mp && f.FastScalar() {
+				if !op || !goval.FastEqual(po, pm, f) {
 					if !d.ignoreChanges() {
-						put(&patch, f.name, fastJSON(pm, f))
+						put(&patch, f.Name, goval.FastJSON(pm, f))
 					}
 				}
 				continue
 			}
 			if mp {
-				mv = fieldOf(m, f)
+				mv = goval.FieldOf(m, f)
 			}
 			if op {
-				ov = fieldOf(o, f)
+				ov = goval.FieldOf(o, f)
 			}
 		} else {
-			mv, mp = fieldValue(m, f)
-			ov, op = fieldValue(o, f)
+			mv, mp = goval.FieldValue(m, f)
+			ov, op = goval.FieldValue(o, f)
 		}
 		if !mp {
 			if op && !d.ignoreDeletions() {
-				put(&patch, f.name, nil)
+				put(&patch, f.Name, nil)
 			}
 			continue
 		}
 		if !op {
 			if !d.ignoreChanges() {
-				j, err := toJSONValue(mv, f.node, f.quoted)
+				j, err := goval.ToJSONValue(mv, f.Node, f.Quoted)
 				if err != nil {
-					return nil, false, under(err, FieldStep(f.name))
+					return nil, false, under(err, FieldStep(f.Name))
 				}
-				if setWithDuplicates(j, f.slot) {
+				if setWithDuplicates(j, f.Slot) {
 					return nil, true, nil
 				}
-				put(&patch, f.name, d.added(j, f.slot))
+				put(&patch, f.Name, d.added(j, f.Slot))
 			}
 			continue
 		}
@@ -156,12 +158,12 @@ func (d *tdiffer) diffStruct(o, m reflect.Value, n *tnode, s slot) (patch map[st
 			base = d.tbase
 			d.tbase = baseChild(base, f)
 		}
-		up, err := d.diffValue(&patch, f.name, ov, mv, f.tpos)
+		up, err := d.diffValue(&patch, f.Name, ov, mv, f.Pos)
 		if d.withBase() {
 			d.tbase = base
 		}
 		if err != nil {
-			return nil, false, under(err, FieldStep(f.name))
+			return nil, false, under(err, FieldStep(f.Name))
 		}
 		if up {
 			return nil, true, nil
@@ -169,9 +171,9 @@ func (d *tdiffer) diffStruct(o, m reflect.Value, n *tnode, s slot) (patch map[st
 	}
 	if s.Patch.RetainKeys && d.cfg.directives.Understood(format.DirRetainKeys) {
 		var retain []any
-		for _, f := range n.sorted {
-			if mv, mp := fieldValue(m, f); mp && !isNullValue(mv, f.node) {
-				retain = append(retain, f.name)
+		for _, f := range n.Sorted {
+			if mv, mp := goval.FieldValue(m, f); mp && !isNullValue(mv, f.Node) {
+				retain = append(retain, f.Name)
 			}
 		}
 		if len(retain) > 0 && (len(patch) > 0 || d.structHasAdditional(o, m, n)) {
@@ -183,22 +185,22 @@ func (d *tdiffer) diffStruct(o, m reflect.Value, n *tnode, s slot) (patch map[st
 
 // baseChild is the base's value for field f, dereferenced; invalid when
 // absent or null.
-func baseChild(base reflect.Value, f *tfield) reflect.Value {
-	v, ok := fieldValue(base, f)
+func baseChild(base reflect.Value, f *goval.Field) reflect.Value {
+	v, ok := goval.FieldValue(base, f)
 	if !ok {
 		return reflect.Value{}
 	}
-	if v, null := derefNull(v); !null {
+	if v, null := goval.DerefNull(v); !null {
 		return v
 	}
 	return reflect.Value{}
 }
 
 // structHasAdditional is hasAdditionalField for structs.
-func (d *tdiffer) structHasAdditional(o, m reflect.Value, n *tnode) bool {
-	for _, f := range n.fields {
-		if ov, op := fieldValue(o, f); op && !isNullValue(ov, f.node) {
-			if _, mp := fieldValue(m, f); !mp {
+func (d *tdiffer) structHasAdditional(o, m reflect.Value, n *goval.Node) bool {
+	for _, f := range n.Fields {
+		if ov, op := goval.FieldValue(o, f); op && !isNullValue(ov, f.Node) {
+			if _, mp := goval.FieldValue(m, f); !mp {
 				return true
 			}
 		}
@@ -207,34 +209,34 @@ func (d *tdiffer) structHasAdditional(o, m reflect.Value, n *tnode) bool {
 }
 
 // isNullValue reports whether a value encodes as null.
-func isNullValue(v reflect.Value, n *tnode) bool {
-	if n.marshaler || n.kind == reflectschema.Untyped {
-		j, err := toJSONValue(v, n, false)
+func isNullValue(v reflect.Value, n *goval.Node) bool {
+	if n.Marshaler || n.Kind == reflectschema.Untyped {
+		j, err := goval.ToJSONValue(v, n, false)
 		return err == nil && j == nil
 	}
-	_, null := derefNull(v)
+	_, null := goval.DerefNull(v)
 	return null
 }
 
 // diffValue is the body of diffObject's loop for a key both objects hold,
 // at position p: it writes into patch what turns ov into mv.
-func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Value, p tpos) (bool, error) {
-	n, c, quoted := p.node, p.slot, p.quoted
-	if n.marshaler || n.kind == reflectschema.Untyped {
-		if deepEqualGo(ov, mv, 0) {
+func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Value, p goval.Pos) (bool, error) {
+	n, c, quoted := p.Node, p.Slot, p.Quoted
+	if n.Marshaler || n.Kind == reflectschema.Untyped {
+		if goval.DeepEqualGo(ov, mv, 0) {
 			return false, nil
 		}
-		oj, mj, err := pairJSON(ov, mv, n)
+		oj, mj, err := goval.PairJSON(ov, mv, n)
 		if err != nil {
 			return false, err
 		}
 		return d.diffJSONValue(patch, k, oj, mj, c)
 	}
-	od, onull := derefNull(ov)
-	md, mnull := derefNull(mv)
+	od, onull := goval.DerefNull(ov)
+	md, mnull := goval.DerefNull(mv)
 	if onull || mnull {
 		if onull != mnull && !d.ignoreChanges() {
-			j, err := toJSONValue(mv, n, quoted)
+			j, err := goval.ToJSONValue(mv, n, quoted)
 			if err != nil {
 				return false, err
 			}
@@ -245,7 +247,7 @@ func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Valu
 		}
 		return false, nil
 	}
-	switch n.kind {
+	switch n.Kind {
 	case reflectschema.Struct, reflectschema.Map:
 		if c.Patch.Strategy == reflectschema.Replace {
 			return false, d.replaceIfChanged(patch, k, ov, mv, n, quoted)
@@ -253,10 +255,10 @@ func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Valu
 		var sub map[string]any
 		var up bool
 		var err error
-		if n.kind == reflectschema.Struct {
+		if n.Kind == reflectschema.Struct {
 			sub, up, err = d.diffStruct(od, md, n, c)
 		} else {
-			if d.memorySkips() && d.sameMemory(od, md, n) {
+			if d.memorySkips() && d.SameMemory(od, md, n) {
 				return false, nil
 			}
 			sub, up, err = d.diffMap(od, md, n, c)
@@ -265,7 +267,7 @@ func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Valu
 		case err != nil:
 			return false, err
 		case up && !d.ignoreChanges():
-			j, err := toJSONValue(md, n, false)
+			j, err := goval.ToJSONValue(md, n, false)
 			if err != nil {
 				return false, err
 			}
@@ -284,11 +286,11 @@ func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Valu
 }
 
 // replaceIfChanged sets k to mv when it differs from ov.
-func (d *tdiffer) replaceIfChanged(patch *map[string]any, k string, ov, mv reflect.Value, n *tnode, quoted bool) error {
-	if d.ignoreChanges() || d.equal(ov, mv, n) {
+func (d *tdiffer) replaceIfChanged(patch *map[string]any, k string, ov, mv reflect.Value, n *goval.Node, quoted bool) error {
+	if d.ignoreChanges() || d.Equal(ov, mv, n) {
 		return nil
 	}
-	j, err := toJSONValue(mv, n, quoted)
+	j, err := goval.ToJSONValue(mv, n, quoted)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
+
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 
 	"reflect"
@@ -11,10 +13,10 @@ import (
 // diffList is differ.diffList for two non-null lists of node n. Lists of
 // structs are diffed in place; lists of maps, untyped values and scalars
 // go to the JSON engine once they are known to differ.
-func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, n *tnode, c slot) (bool, error) {
+func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, n *goval.Node, c slot) (bool, error) {
 	if o.Len() == 0 {
 		if m.Len() > 0 && !d.ignoreChanges() {
-			ml, err := listToJSON(m, n)
+			ml, err := goval.ListToJSON(m, n)
 			if err != nil {
 				return false, err
 			}
@@ -25,22 +27,22 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 		}
 		return false, nil
 	}
-	if c.IsObjectList() && n.elem.kind == reflectschema.Struct {
+	if c.IsObjectList() && n.Elem.Kind == reflectschema.Struct {
 		return false, d.diffStructList(patch, k, o, m, n, c)
 	}
 	// Equal lists yield nothing, but for the pairing of repeated keys
 	// (keyedOnly) with elements that differ.
-	if (!c.IsObjectList() || !d.keyedOnly()) && d.equal(o, m, n) {
+	if (!c.IsObjectList() || !d.keyedOnly()) && d.Equal(o, m, n) {
 		return false, nil
 	}
-	if !c.IsObjectList() && n.elem.kind == reflectschema.Scalar && !n.elem.marshaler {
+	if !c.IsObjectList() && n.Elem.Kind == reflectschema.Scalar && !n.Elem.Marshaler {
 		return d.diffSetTyped(patch, k, o, m, n)
 	}
-	ol, err := listToJSON(o, n)
+	ol, err := goval.ListToJSON(o, n)
 	if err != nil {
 		return false, err
 	}
-	ml, err := listToJSON(m, n)
+	ml, err := goval.ListToJSON(m, n)
 	if err != nil {
 		return false, err
 	}
@@ -60,12 +62,12 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 
 // diffSetTyped is diffScalarList for a typed list of scalars: planSetDiff
 // on the values' identities; only the values the patch holds become JSON.
-func (d *tdiffer) diffSetTyped(patch *map[string]any, k string, o, m reflect.Value, n *tnode) (bool, error) {
-	oids, err := scalarIDsTyped(o, n.elem)
+func (d *tdiffer) diffSetTyped(patch *map[string]any, k string, o, m reflect.Value, n *goval.Node) (bool, error) {
+	oids, err := scalarIDsTyped(o, n.Elem)
 	if err != nil {
 		return false, err
 	}
-	mids, err := scalarIDsTyped(m, n.elem)
+	mids, err := scalarIDsTyped(m, n.Elem)
 	if err != nil {
 		return false, err
 	}
@@ -80,7 +82,7 @@ func (d *tdiffer) diffSetTyped(patch *map[string]any, k string, o, m reflect.Val
 }
 
 // scalarIDsTyped is scalarIDs for a typed list of scalars.
-func scalarIDsTyped(l reflect.Value, en *tnode) ([]string, error) {
+func scalarIDsTyped(l reflect.Value, en *goval.Node) ([]string, error) {
 	ids := make([]string, l.Len())
 	for i := range ids {
 		id, err := scalarID(l.Index(i), en, i)
@@ -95,34 +97,34 @@ func scalarIDsTyped(l reflect.Value, en *tnode) ([]string, error) {
 // typedValues are the typed differ's set values.
 type typedValues struct {
 	o, m reflect.Value
-	n    *tnode // the lists' node
+	n    *goval.Node // the lists' node
 }
 
-func (t *typedValues) original(i int) (any, error) { return elemJSON(t.o, i, t.n.elem) }
+func (t *typedValues) original(i int) (any, error) { return elemJSON(t.o, i, t.n.Elem) }
 
-func (t *typedValues) modified(i int) (any, error) { return elemJSON(t.m, i, t.n.elem) }
+func (t *typedValues) modified(i int) (any, error) { return elemJSON(t.m, i, t.n.Elem) }
 
 // elemJSON is element i of list l, of node en, as JSON.
-func elemJSON(l reflect.Value, i int, en *tnode) (any, error) {
-	v, err := toJSONValue(l.Index(i), en, false)
+func elemJSON(l reflect.Value, i int, en *goval.Node) (any, error) {
+	v, err := goval.ToJSONValue(l.Index(i), en, false)
 	if err != nil {
 		return nil, under(err, IndexStep(i))
 	}
 	return v, nil
 }
 
-func (t *typedValues) modifiedList() ([]any, error) { return listToJSON(t.m, t.n) }
+func (t *typedValues) modifiedList() ([]any, error) { return goval.ListToJSON(t.m, t.n) }
 
 // jsonBase hands the JSON engine the base (the original's list here) in
 // decoded form, for a list diffed in the delta half of a three-way patch.
-func (d *tdiffer) jsonBase(n *tnode) (func(), error) {
+func (d *tdiffer) jsonBase(n *goval.Node) (func(), error) {
 	if !d.withBase() {
 		return func() {}, nil
 	}
 	var b any
 	if d.tbase.IsValid() {
 		var err error
-		if b, err = toJSONValue(d.tbase, n, false); err != nil {
+		if b, err = goval.ToJSONValue(d.tbase, n, false); err != nil {
 			return nil, err
 		}
 	}
@@ -132,20 +134,20 @@ func (d *tdiffer) jsonBase(n *tnode) (func(), error) {
 // diffStructList is diffObjectList for merge lists of structs. Lists whose
 // elements keep their keys and places (the common case) are diffed
 // element by element without allocating; others by objList, on Go values.
-func (d *tdiffer) diffStructList(patch *map[string]any, k string, o, m reflect.Value, n *tnode, c slot) error {
+func (d *tdiffer) diffStructList(patch *map[string]any, k string, o, m reflect.Value, n *goval.Node, c slot) error {
 	ks := d.listKeySet(c)
 	def := format.KeysOf(c).DefaultSet()
 	// The deletions half of a three-way patch may rename elements by
 	// current's keys (liveRename), which only objList does.
 	renames := d.withBase() && d.ignoreChanges() && ks.Directive
-	if !renames && d.positional(o, m, n.elem, ks, def) {
-		x := &tstructList{d: d, k: k, o: o, m: m, n: n, en: n.elem, es: c.Elem(), ks: ks}
+	if !renames && d.positional(o, m, n.Elem, ks, def) {
+		x := &tstructList{d: d, k: k, o: o, m: m, n: n, en: n.Elem, es: c.Elem(), ks: ks}
 		return x.diffPositional(patch)
 	}
-	w := &structElems{d: d, o: &structItems{cur: o, n: n.elem}, m: &structItems{cur: m, n: n.elem}, n: n, es: c.Elem(), ks: ks}
+	w := &structElems{d: d, o: &structItems{cur: o, n: n.Elem}, m: &structItems{cur: m, n: n.Elem}, n: n, es: c.Elem(), ks: ks}
 	var b diffSide
 	if base := d.tbase; d.withBase() && base.IsValid() && (base.Kind() == reflect.Slice || base.Kind() == reflect.Array) {
-		w.b = &structItems{cur: base, n: n.elem}
+		w.b = &structItems{cur: base, n: n.Elem}
 		b = w.b
 	}
 	out := *patch
@@ -172,16 +174,16 @@ func (d *tdiffer) diffStructList(patch *map[string]any, k string, o, m reflect.V
 type structElems struct {
 	d       *tdiffer
 	o, m, b *structItems // b, the followed document's list, or nil
-	n       *tnode       // the list's node
+	n       *goval.Node  // the list's node
 	es      slot
 	ks      format.KeySet
 }
 
 func (w *structElems) diffElem(p, i, b int) (map[string]any, bool, error) {
-	d, en := w.d, w.n.elem
-	oe, _ := derefNull(w.o.cur.Index(p))
-	me, _ := derefNull(w.m.cur.Index(i))
-	if d.memorySkips() && d.sameMemory(oe, me, en) {
+	d, en := w.d, w.n.Elem
+	oe, _ := goval.DerefNull(w.o.cur.Index(p))
+	me, _ := goval.DerefNull(w.m.cur.Index(i))
+	if d.memorySkips() && d.SameMemory(oe, me, en) {
 		return nil, false, nil
 	}
 	if d.withBase() {
@@ -189,42 +191,42 @@ func (w *structElems) diffElem(p, i, b int) (map[string]any, bool, error) {
 		defer func() { d.tbase = saved }()
 		d.tbase = reflect.Value{}
 		if b >= 0 {
-			d.tbase, _ = derefNull(w.b.cur.Index(b))
+			d.tbase, _ = goval.DerefNull(w.b.cur.Index(b))
 		}
 	}
 	sub, up, err := d.diffStruct(oe, me, en, w.es)
 	if err != nil {
-		return nil, false, under(err, keyStepOf(me, en, w.ks))
+		return nil, false, under(err, goval.KeyStepOf(me, en, w.ks))
 	}
 	return sub, up, nil
 }
 
 func (w *structElems) added(i int) (map[string]any, error) {
-	me, _ := derefNull(w.m.cur.Index(i))
-	j, err := toJSONValue(me, w.n.elem, false)
+	me, _ := goval.DerefNull(w.m.cur.Index(i))
+	j, err := goval.ToJSONValue(me, w.n.Elem, false)
 	if err != nil {
-		return nil, under(err, keyStepOf(me, w.n.elem, w.ks))
+		return nil, under(err, goval.KeyStepOf(me, w.n.Elem, w.ks))
 	}
 	return j.(map[string]any), nil
 }
 
 func (w *structElems) lists() (ol, ml []any, err error) {
-	if ol, err = listToJSON(w.o.cur, w.n); err != nil {
+	if ol, err = goval.ListToJSON(w.o.cur, w.n); err != nil {
 		return nil, nil, err
 	}
-	ml, err = listToJSON(w.m.cur, w.n)
+	ml, err = goval.ListToJSON(w.m.cur, w.n)
 	return ol, ml, err
 }
 
-func (w *structElems) equal() (bool, error) { return w.d.equal(w.o.cur, w.m.cur, w.n), nil }
+func (w *structElems) equal() (bool, error) { return w.d.Equal(w.o.cur, w.m.cur, w.n), nil }
 
 // replaceWholeList writes the list as a replacement, as diffObjectList
 // does when an element cannot be patched.
-func (d *tdiffer) replaceWholeList(patch *map[string]any, k string, m reflect.Value, n *tnode) error {
+func (d *tdiffer) replaceWholeList(patch *map[string]any, k string, m reflect.Value, n *goval.Node) error {
 	if d.ignoreChanges() {
 		return nil
 	}
-	ml, err := listToJSON(m, n)
+	ml, err := goval.ListToJSON(m, n)
 	if err != nil {
 		return err
 	}
@@ -233,14 +235,14 @@ func (d *tdiffer) replaceWholeList(patch *map[string]any, k string, m reflect.Va
 }
 
 // addKeyFields copies an element's key fields into its patch.
-func addKeyFields(dst map[string]any, e reflect.Value, en *tnode, ks format.KeySet) error {
+func addKeyFields(dst map[string]any, e reflect.Value, en *goval.Node, ks format.KeySet) error {
 	for _, name := range ks.Fields {
-		f := en.byName[name]
+		f := en.ByName[name]
 		if f == nil {
 			continue
 		}
-		if v, ok := fieldValue(e, f); ok {
-			j, err := toJSONValue(v, f.node, f.quoted)
+		if v, ok := goval.FieldValue(e, f); ok {
+			j, err := goval.ToJSONValue(v, f.Node, f.Quoted)
 			if err != nil {
 				return err
 			}
@@ -251,10 +253,10 @@ func addKeyFields(dst map[string]any, e reflect.Value, en *tnode, ks format.KeyS
 }
 
 // setOrderList is the $setElementOrder list of a modified list.
-func setOrderList(m reflect.Value, en *tnode, ks format.KeySet) ([]any, error) {
+func setOrderList(m reflect.Value, en *goval.Node, ks format.KeySet) ([]any, error) {
 	order := make([]any, m.Len())
 	for i := range order {
-		me, _ := derefNull(m.Index(i))
+		me, _ := goval.DerefNull(m.Index(i))
 		entry := make(map[string]any, len(ks.Fields)+1)
 		if err := addKeyFields(entry, me, en, ks); err != nil {
 			return nil, err

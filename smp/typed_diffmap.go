@@ -1,6 +1,10 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
+
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
+
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 
 	"reflect"
@@ -13,22 +17,22 @@ import (
 // base entries a three-way delta pairs with.
 
 // diffMap is diffObject for two non-nil maps.
-func (d *tdiffer) diffMap(o, m reflect.Value, n *tnode, s slot) (patch map[string]any, up bool, err error) {
-	if d.keysCollide(o, n) || d.keysCollide(m, n) {
+func (d *tdiffer) diffMap(o, m reflect.Value, n *goval.Node, s slot) (patch map[string]any, up bool, err error) {
+	if d.KeysCollide(o, n) || d.KeysCollide(m, n) {
 		return d.diffMapJSON(o, m, n, s) // mapkeys.go
 	}
-	if n.stringMap {
-		om, mm := asStringMap(o), asStringMap(m)
+	if n.StringMap {
+		om, mm := goval.AsStringMap(o), goval.AsStringMap(m)
 		for k, mv := range mm {
 			ov, ok := om[k]
-			if !d.ignoreChanges() && (!ok || !sameWireString(ov, mv)) {
-				put(&patch, wireString(k), wireString(mv))
+			if !d.ignoreChanges() && (!ok || !goval.SameWireString(ov, mv)) {
+				put(&patch, goval.WireString(k), goval.WireString(mv))
 			}
 		}
 		if !d.ignoreDeletions() {
 			for k := range om {
 				if _, ok := mm[k]; !ok {
-					put(&patch, wireString(k), nil)
+					put(&patch, goval.WireString(k), nil)
 				}
 			}
 		}
@@ -43,51 +47,51 @@ func (d *tdiffer) diffMap(o, m reflect.Value, n *tnode, s slot) (patch map[strin
 
 // diffGenericMap diffs maps entry by entry, reading entries into scratch
 // values: the original's entries all at once when it is small.
-func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *tnode) (patch map[string]any, up bool, err error) {
+func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *goval.Node) (patch map[string]any, up bool, err error) {
 	t := m.Type()
-	key, mv := d.take(t.Key()), d.take(t.Elem())
-	defer func() { d.give(key); d.give(mv) }()
-	var small mapEntries
+	key, mv := d.Take(t.Key()), d.Take(t.Elem())
+	defer func() { d.Give(key); d.Give(mv) }()
+	var small goval.MapEntries
 	var found uint64 // the small original's entries m also has
-	if o.Len() <= smallMap {
-		small = d.readMap(o, n)
-		defer d.release(small)
+	if o.Len() <= goval.SmallMap {
+		small = d.ReadMap(o, n)
+		defer d.Release(small)
 	}
 	var ovBig reflect.Value
-	var first keyedErr // every entry is visited, so that errors do not depend on the order
+	var first errpath.KeyedErr // every entry is visited, so that errors do not depend on the order
 	replace := false
-	es := slot{Type: n.elem.t}
+	es := slot{Type: n.Elem.Schema}
 	var it reflect.MapIter
 	it.Reset(m)
 	for it.Next() {
 		key.SetIterKey(&it)
 		mv.SetIterValue(&it)
 		var ov reflect.Value
-		if small.keys.IsValid() {
-			if j := small.find(key); j >= 0 {
-				ov = small.vals.Index(j)
+		if small.Keys.IsValid() {
+			if j := small.Find(key); j >= 0 {
+				ov = small.Vals.Index(j)
 				found |= 1 << j
 			}
 		} else {
 			if !ovBig.IsValid() {
-				ovBig = d.take(t.Elem())
-				defer d.give(ovBig)
+				ovBig = d.Take(t.Elem())
+				defer d.Give(ovBig)
 			}
-			if d.mapLookup(o, key, ovBig) {
+			if d.MapLookup(o, key, ovBig) {
 				ov = ovBig
 			}
 		}
 		if !ov.IsValid() {
 			if !d.ignoreChanges() {
 				whole, errKey, err := d.addedEntry(&patch, key, mv, n, es)
-				first.keep(errKey, err) // the least key's error: mapkeys.go
+				first.Keep(errKey, err) // the least key's error: mapkeys.go
 				replace = replace || whole
 			}
 			continue
 		}
-		k, err := mapKeyText(key, n)
+		k, err := goval.MapKeyText(key, n)
 		if err != nil {
-			first.keep(fmtKey(key), err)
+			first.Keep(goval.FmtKey(key), err)
 			continue
 		}
 		var base reflect.Value
@@ -95,18 +99,18 @@ func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *tnode) (patch map[string
 			base = d.tbase
 			d.tbase = d.baseEntry(base, key)
 		}
-		up, err := d.diffValue(&patch, k, detach(ov, n.elem), detach(mv, n.elem), tpos{node: n.elem, slot: es})
+		up, err := d.diffValue(&patch, k, goval.Detach(ov, n.Elem), goval.Detach(mv, n.Elem), goval.Pos{Node: n.Elem, Slot: es})
 		if d.withBase() {
 			d.tbase = base
 		}
 		if err != nil {
-			first.keep(k, under(err, FieldStep(k)))
+			first.Keep(k, under(err, FieldStep(k)))
 			continue
 		}
 		replace = replace || up
 	}
-	if first.err != nil || replace {
-		return nil, replace && first.err == nil, first.err
+	if first.Err != nil || replace {
+		return nil, replace && first.Err == nil, first.Err
 	}
 	if d.ignoreDeletions() {
 		return patch, false, nil
@@ -120,12 +124,12 @@ func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *tnode) (patch map[string
 // addedEntry writes the entry m adds under key, with value mv. whole says
 // the map must be written whole (a set in the value holds a duplicate);
 // an error comes with the key it sorts by.
-func (d *tdiffer) addedEntry(patch *map[string]any, key, mv reflect.Value, n *tnode, es slot) (whole bool, errKey string, err error) {
-	k, err := mapKeyText(key, n)
+func (d *tdiffer) addedEntry(patch *map[string]any, key, mv reflect.Value, n *goval.Node, es slot) (whole bool, errKey string, err error) {
+	k, err := goval.MapKeyText(key, n)
 	if err != nil {
-		return false, fmtKey(key), err
+		return false, goval.FmtKey(key), err
 	}
-	j, err := toJSONValue(detach(mv, n.elem), n.elem, false)
+	j, err := goval.ToJSONValue(goval.Detach(mv, n.Elem), n.Elem, false)
 	if err != nil {
 		return false, k, under(err, FieldStep(k))
 	}
@@ -135,11 +139,11 @@ func (d *tdiffer) addedEntry(patch *map[string]any, key, mv reflect.Value, n *tn
 
 // deletedEntries writes a deletion for each entry of o that m lacks: from
 // small, with found marking the entries m has, or by lookups in m.
-func (d *tdiffer) deletedEntries(patch *map[string]any, o, m reflect.Value, n *tnode, small mapEntries, found uint64) error {
-	if small.keys.IsValid() {
-		for j := range small.n {
+func (d *tdiffer) deletedEntries(patch *map[string]any, o, m reflect.Value, n *goval.Node, small goval.MapEntries, found uint64) error {
+	if small.Keys.IsValid() {
+		for j := range small.N {
 			if found&(1<<j) == 0 {
-				k, err := mapKeyText(small.keys.Index(j), n)
+				k, err := goval.MapKeyText(small.Keys.Index(j), n)
 				if err != nil {
 					return err
 				}
@@ -149,12 +153,12 @@ func (d *tdiffer) deletedEntries(patch *map[string]any, o, m reflect.Value, n *t
 		return nil
 	}
 	var err error
-	d.eachKey(o, func(key reflect.Value) bool {
+	d.EachKey(o, func(key reflect.Value) bool {
 		if m.MapIndex(key).IsValid() {
 			return true
 		}
 		var k string
-		if k, err = mapKeyText(key, n); err != nil {
+		if k, err = goval.MapKeyText(key, n); err != nil {
 			return false
 		}
 		put(patch, k, nil)
@@ -173,7 +177,7 @@ func (d *tdiffer) baseEntry(base, key reflect.Value) reflect.Value {
 	if !v.IsValid() {
 		return reflect.Value{}
 	}
-	if v, null := derefNull(v); !null {
+	if v, null := goval.DerefNull(v); !null {
 		return v
 	}
 	return reflect.Value{}
@@ -181,8 +185,8 @@ func (d *tdiffer) baseEntry(base, key reflect.Value) reflect.Value {
 
 // mapRetainKeys adds $retainKeys to a map's patch, as diffObject does for
 // a map field with the retainKeys strategy: every non-null key, sorted.
-func (d *tdiffer) mapRetainKeys(patch map[string]any, o, m reflect.Value, n *tnode) (map[string]any, bool, error) {
-	oj, mj, err := pairJSON(o, m, n)
+func (d *tdiffer) mapRetainKeys(patch map[string]any, o, m reflect.Value, n *goval.Node) (map[string]any, bool, error) {
+	oj, mj, err := goval.PairJSON(o, m, n)
 	if err != nil {
 		return nil, false, err
 	}
@@ -197,4 +201,28 @@ func (d *tdiffer) mapRetainKeys(patch map[string]any, o, m reflect.Value, n *tno
 		put(&patch, format.KeyRetainKeys, slices.Clip(retain))
 	}
 	return patch, false, nil
+}
+
+// diffMapJSON diffs two maps whose keys may collide in JSON through their
+// JSON, as DiffJSON diffs what json.Marshal writes for them.
+func (d *tdiffer) diffMapJSON(o, m reflect.Value, n *goval.Node, s slot) (map[string]any, bool, error) {
+	oj, mj, err := goval.PairJSON(o, m, n)
+	if err != nil {
+		return nil, false, err
+	}
+	if d.withBase() {
+		saved := d.differ.base
+		defer func() { d.differ.base = saved }()
+		d.differ.base = nil
+		if d.tbase.IsValid() {
+			if d.differ.base, err = goval.ToJSONValue(d.tbase, n, false); err != nil {
+				return nil, false, err
+			}
+		}
+	}
+	p, up, err := d.diffObject(oj.(map[string]any), mj.(map[string]any), s, nil)
+	if len(p) == 0 {
+		p = nil
+	}
+	return p, up, err
 }

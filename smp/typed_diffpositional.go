@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
+
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 
 	"reflect"
@@ -18,35 +20,35 @@ import (
 // with one identity under ks, all keyable and none repeated: then
 // diffObjectList pairs element i with element i and writes no deletions
 // and no new order.
-func (d *tdiffer) positional(o, m reflect.Value, en *tnode, ks, def format.KeySet) bool {
+func (d *tdiffer) positional(o, m reflect.Value, en *goval.Node, ks, def format.KeySet) bool {
 	const maxScan = 64
 	l := o.Len()
 	if l != m.Len() || l > maxScan {
 		return false
 	}
-	var kfa, dfa [4]*tfield
+	var kfa, dfa [4]*goval.Field
 	kf, ok1 := keyFields(en, ks, kfa[:0])
 	df, ok2 := keyFields(en, def, dfa[:0])
 	if !ok1 || !ok2 {
 		return false
 	}
-	if len(kf) == 1 && kf[0].fast == fastString && len(df) == 1 {
+	if len(kf) == 1 && kf[0].Fast == goval.FastString && len(df) == 1 {
 		if ok, sure := d.positionalByString(o, m, kf[0]); sure {
 			return ok
 		}
 	}
 	for i := range l {
-		oe, onull := derefNull(o.Index(i))
-		me, mnull := derefNull(m.Index(i))
+		oe, onull := goval.DerefNull(o.Index(i))
+		me, mnull := goval.DerefNull(m.Index(i))
 		if onull || mnull || !hasKeyFields(oe, df) || !hasKeyFields(me, df) || !d.sameID(oe, me, kf) {
 			return false
 		}
 	}
 	skew := d.cfg.skewSafe && ks.Directive
 	for i := range l {
-		oi, _ := derefNull(o.Index(i))
+		oi, _ := goval.DerefNull(o.Index(i))
 		for j := i + 1; j < l; j++ {
-			oj, _ := derefNull(o.Index(j))
+			oj, _ := goval.DerefNull(o.Index(j))
 			if d.sameID(oi, oj, kf) || skew && d.sameID(oi, oj, df) {
 				return false
 			}
@@ -58,24 +60,24 @@ func (d *tdiffer) positional(o, m reflect.Value, en *tnode, ks, def format.KeySe
 // positionalByString is positional for lists keyed by one string field,
 // reading the keys from memory. sure is false when it cannot tell (an
 // element not addressable, a key that is not valid UTF-8).
-func (d *tdiffer) positionalByString(o, m reflect.Value, f *tfield) (ok, sure bool) {
+func (d *tdiffer) positionalByString(o, m reflect.Value, f *goval.Field) (ok, sure bool) {
 	var keys [64]string
 	l := o.Len()
 	for i := range l {
-		oe, onull := derefNull(o.Index(i))
-		me, mnull := derefNull(m.Index(i))
+		oe, onull := goval.DerefNull(o.Index(i))
+		me, mnull := goval.DerefNull(m.Index(i))
 		if onull || mnull {
 			return false, true
 		}
-		po, okO := structBase(oe)
-		pm, okM := structBase(me)
+		po, okO := goval.StructBase(oe)
+		pm, okM := goval.StructBase(me)
 		if !okO || !okM {
 			return false, false
 		}
-		if !fastPresent(po, f) || !fastPresent(pm, f) {
+		if !goval.FastPresent(po, f) || !goval.FastPresent(pm, f) {
 			return false, true // not keyable
 		}
-		ko, km := *(*string)(unsafe.Add(po, f.offset)), *(*string)(unsafe.Add(pm, f.offset))
+		ko, km := *(*string)(unsafe.Add(po, f.Offset)), *(*string)(unsafe.Add(pm, f.Offset))
 		if !utf8.ValidString(ko) || !utf8.ValidString(km) {
 			return false, false
 		}
@@ -96,9 +98,9 @@ func (d *tdiffer) positionalByString(o, m reflect.Value, f *tfield) (ok, sure bo
 
 // keyFields resolves a key set's fields; ok is false when one is not a
 // field of the element (absent from every element).
-func keyFields(en *tnode, ks format.KeySet, into []*tfield) ([]*tfield, bool) {
+func keyFields(en *goval.Node, ks format.KeySet, into []*goval.Field) ([]*goval.Field, bool) {
 	for _, name := range ks.Fields {
-		f := en.byName[name]
+		f := en.ByName[name]
 		if f == nil {
 			return nil, false
 		}
@@ -109,9 +111,9 @@ func keyFields(en *tnode, ks format.KeySet, into []*tfield) ([]*tfield, bool) {
 
 // hasKeyFields reports whether a struct element carries every field of
 // the default key (keyable).
-func hasKeyFields(e reflect.Value, def []*tfield) bool {
+func hasKeyFields(e reflect.Value, def []*goval.Field) bool {
 	for _, f := range def {
-		if _, ok := fieldValue(e, f); !ok {
+		if _, ok := goval.FieldValue(e, f); !ok {
 			return false
 		}
 	}
@@ -120,10 +122,10 @@ func hasKeyFields(e reflect.Value, def []*tfield) bool {
 
 // sameID reports whether two struct elements have one identity under the
 // key fields, as format.KeySet.ID compares them.
-func (d *tdiffer) sameID(a, b reflect.Value, kf []*tfield) bool {
+func (d *tdiffer) sameID(a, b reflect.Value, kf []*goval.Field) bool {
 	for _, f := range kf {
-		va, pa := fieldValue(a, f)
-		vb, pb := fieldValue(b, f)
+		va, pa := goval.FieldValue(a, f)
+		vb, pb := goval.FieldValue(b, f)
 		if pa != pb {
 			return false
 		}
@@ -138,7 +140,7 @@ func (d *tdiffer) sameID(a, b reflect.Value, kf []*tfield) bool {
 			}
 			continue
 		}
-		if !d.equal(va, vb, f.node) {
+		if !d.Equal(va, vb, f.Node) {
 			return false
 		}
 	}
@@ -149,11 +151,11 @@ func (d *tdiffer) sameID(a, b reflect.Value, kf []*tfield) bool {
 // equality of their identities: strings, integers, booleans, bytes. Floats
 // are not (-0 and 0 differ in JSON but are one key), nor are numbers held
 // as text.
-func plainKey(f *tfield) bool {
-	if f.node.kind != reflectschema.Scalar || f.node.isNumber || f.quoted {
+func plainKey(f *goval.Field) bool {
+	if f.Node.Kind != reflectschema.Scalar || f.Node.IsNumber || f.Quoted {
 		return false
 	}
-	switch f.node.goType.Kind() {
+	switch f.Node.GoType.Kind() {
 	case reflect.Float32, reflect.Float64:
 		return false
 	}
@@ -161,8 +163,8 @@ func plainKey(f *tfield) bool {
 }
 
 // scalarKeyOf is jsonval.ScalarKey of a field value's JSON.
-func scalarKeyOf(v reflect.Value, f *tfield) (string, error) {
-	j, err := toJSONValue(v, f.node, f.quoted)
+func scalarKeyOf(v reflect.Value, f *goval.Field) (string, error) {
+	j, err := goval.ToJSONValue(v, f.Node, f.Quoted)
 	if err != nil {
 		return "", err
 	}
@@ -176,7 +178,7 @@ type tstructList struct {
 	d     *tdiffer
 	k     string
 	o, m  reflect.Value
-	n, en *tnode // the list's node; its elements'
+	n, en *goval.Node // the list's node; its elements'
 	es    slot
 	ks    format.KeySet
 }
@@ -194,9 +196,9 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 	var list []any
 	var index *baseIndex // for the elements bases does not hold
 	for i := range m.Len() {
-		oe, _ := derefNull(o.Index(i))
-		me, _ := derefNull(m.Index(i))
-		if d.memorySkips() && d.sameMemory(oe, me, en) {
+		oe, _ := goval.DerefNull(o.Index(i))
+		me, _ := goval.DerefNull(m.Index(i))
+		if d.memorySkips() && d.SameMemory(oe, me, en) {
 			continue
 		}
 		if d.withBase() {
@@ -211,7 +213,7 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 		}
 		sub, up, err := d.diffStruct(oe, me, en, es)
 		if err != nil {
-			return under(err, keyStepOf(me, en, ks))
+			return under(err, goval.KeyStepOf(me, en, ks))
 		}
 		if up {
 			return d.replaceWholeList(patch, k, m, n)
@@ -240,7 +242,7 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 // baseKeys holds the keys of a base list keyed by one string field, read
 // once, to find base elements by comparing strings.
 type baseKeys struct {
-	f    *tfield
+	f    *goval.Field
 	keys [64]string
 	ok   [64]bool // the element is an object with the key
 	n    int
@@ -248,25 +250,25 @@ type baseKeys struct {
 
 // read reads the keys, when the list is short and its key one string
 // field; otherwise find always defers to baseElem.
-func (b *baseKeys) read(base reflect.Value, en *tnode, ks format.KeySet) {
+func (b *baseKeys) read(base reflect.Value, en *goval.Node, ks format.KeySet) {
 	if !base.IsValid() || base.Kind() != reflect.Slice && base.Kind() != reflect.Array || base.Len() > len(b.keys) || len(ks.Fields) != 1 {
 		return
 	}
-	f := en.byName[ks.Fields[0]]
-	if f == nil || f.fast != fastString {
+	f := en.ByName[ks.Fields[0]]
+	if f == nil || f.Fast != goval.FastString {
 		return
 	}
 	for i := range base.Len() {
-		e, null := derefNull(base.Index(i))
+		e, null := goval.DerefNull(base.Index(i))
 		if null {
 			continue
 		}
-		p, ok := structBase(e)
+		p, ok := goval.StructBase(e)
 		if !ok {
 			return
 		}
-		if fastPresent(p, f) {
-			k := *(*string)(unsafe.Add(p, f.offset))
+		if goval.FastPresent(p, f) {
+			k := *(*string)(unsafe.Add(p, f.Offset))
 			if !utf8.ValidString(k) {
 				return
 			}
@@ -282,17 +284,17 @@ func (b *baseKeys) find(base, me reflect.Value) (reflect.Value, bool) {
 	if b.f == nil {
 		return reflect.Value{}, false
 	}
-	p, ok := structBase(me)
-	if !ok || !fastPresent(p, b.f) {
+	p, ok := goval.StructBase(me)
+	if !ok || !goval.FastPresent(p, b.f) {
 		return reflect.Value{}, false
 	}
-	k := *(*string)(unsafe.Add(p, b.f.offset))
+	k := *(*string)(unsafe.Add(p, b.f.Offset))
 	if !utf8.ValidString(k) {
 		return reflect.Value{}, false
 	}
 	for i := b.n - 1; i >= 0; i-- {
 		if b.ok[i] && b.keys[i] == k {
-			e, _ := derefNull(base.Index(i))
+			e, _ := goval.DerefNull(base.Index(i))
 			return e, true
 		}
 	}
@@ -301,17 +303,17 @@ func (b *baseKeys) find(base, me reflect.Value) (reflect.Value, bool) {
 
 // baseElem finds in the base list the element diffObjectList descends
 // into for modified element me: the last with its identity under ks.
-func (d *tdiffer) baseElem(base, me reflect.Value, en *tnode, ks format.KeySet) reflect.Value {
+func (d *tdiffer) baseElem(base, me reflect.Value, en *goval.Node, ks format.KeySet) reflect.Value {
 	if !base.IsValid() || base.Kind() != reflect.Slice && base.Kind() != reflect.Array {
 		return reflect.Value{}
 	}
-	var kfa [4]*tfield
+	var kfa [4]*goval.Field
 	kf, ok := keyFields(en, ks, kfa[:0])
 	if !ok {
 		return reflect.Value{}
 	}
 	for i := base.Len() - 1; i >= 0; i-- {
-		be, null := derefNull(base.Index(i))
+		be, null := goval.DerefNull(base.Index(i))
 		if !null && d.sameID(be, me, kf) {
 			return be
 		}

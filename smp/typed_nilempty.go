@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
+
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 
 	"reflect"
@@ -13,7 +15,7 @@ import (
 // where the patch leads. Marshallers, untyped values, merge lists the
 // patch deletes inside, and objects it deletes where current added
 // entries are handed to narrowDeletions in JSON form.
-func narrowTyped(patch map[string]any, o, c reflect.Value, n *tnode, s slot) error {
+func narrowTyped(patch map[string]any, o, c reflect.Value, n *goval.Node, s slot) error {
 	if _, directive := patch[format.KeyPatch]; directive {
 		return nil // a replacement says the whole object
 	}
@@ -23,8 +25,8 @@ func narrowTyped(patch map[string]any, o, c reflect.Value, n *tnode, s slot) err
 			continue
 		}
 		cv, _, inC := childOf(c, n, k)
-		od, onull := derefNull(ov)
-		cd, cnull := derefNull(cv)
+		od, onull := goval.DerefNull(ov)
+		cd, cnull := goval.DerefNull(cv)
 		cnull = cnull || !inC
 		oObj, cObj := !onull && isObjectNode(cn), !cnull && isObjectNode(cn)
 		_, list := pv.([]any)
@@ -62,7 +64,7 @@ func narrowTyped(patch map[string]any, o, c reflect.Value, n *tnode, s slot) err
 }
 
 // dropEmptyTyped is dropEmptyChanges with a typed original.
-func dropEmptyTyped(changed map[string]any, o reflect.Value, n *tnode, s slot) error {
+func dropEmptyTyped(changed map[string]any, o reflect.Value, n *goval.Node, s slot) error {
 	for k, v := range changed {
 		ov, cn, inO := childOf(o, n, k)
 		if _, list := v.([]any); inO && (opaque(cn) || list) {
@@ -71,7 +73,7 @@ func dropEmptyTyped(changed map[string]any, o reflect.Value, n *tnode, s slot) e
 			}
 			continue
 		}
-		od, onull := derefNull(ov)
+		od, onull := goval.DerefNull(ov)
 		switch {
 		case v == nil && inO && !onull && isEmptyColl(od, cn):
 			delete(changed, k)
@@ -103,14 +105,14 @@ func dropEmptyTyped(changed map[string]any, o reflect.Value, n *tnode, s slot) e
 // jsonWrapped runs a JSON-engine rewrite on the single patch key k, with
 // the documents' values there converted (cv invalid where current has
 // none).
-func jsonWrapped(patch map[string]any, k string, ov, cv reflect.Value, n *tnode, fn func(p, o, c map[string]any)) error {
-	oj, err := toJSONValue(ov, n, false)
+func jsonWrapped(patch map[string]any, k string, ov, cv reflect.Value, n *goval.Node, fn func(p, o, c map[string]any)) error {
+	oj, err := goval.ToJSONValue(ov, n, false)
 	if err != nil {
 		return err
 	}
 	cur := map[string]any{}
 	if cv.IsValid() {
-		cj, err := toJSONValue(cv, n, false)
+		cj, err := goval.ToJSONValue(cv, n, false)
 		if err != nil {
 			return err
 		}
@@ -127,61 +129,61 @@ func jsonWrapped(patch map[string]any, k string, ov, cv reflect.Value, n *tnode,
 }
 
 // opaque reports a node whose JSON shape only its encoding tells.
-func opaque(n *tnode) bool { return n.marshaler || n.kind == reflectschema.Untyped }
+func opaque(n *goval.Node) bool { return n.Marshaler || n.Kind == reflectschema.Untyped }
 
 // isObjectNode reports whether non-null values of n are JSON objects.
-func isObjectNode(n *tnode) bool {
-	return n.kind == reflectschema.Struct || n.kind == reflectschema.Map
+func isObjectNode(n *goval.Node) bool {
+	return n.Kind == reflectschema.Struct || n.Kind == reflectschema.Map
 }
 
 // childOf returns the value of key k in an object (struct or map; invalid
 // when absent), its node, and whether it is present.
-func childOf(v reflect.Value, n *tnode, k string) (reflect.Value, *tnode, bool) {
+func childOf(v reflect.Value, n *goval.Node, k string) (reflect.Value, *goval.Node, bool) {
 	if !v.IsValid() {
 		return reflect.Value{}, nil, false
 	}
-	switch n.kind {
+	switch n.Kind {
 	case reflectschema.Struct:
-		f := n.byName[k]
+		f := n.ByName[k]
 		if f == nil {
 			return reflect.Value{}, nil, false
 		}
-		fv, ok := fieldValue(v, f)
-		return fv, f.node, ok
+		fv, ok := goval.FieldValue(v, f)
+		return fv, f.Node, ok
 	case reflectschema.Map:
-		kv, err := mapKeyFromText(k, v.Type().Key(), nil)
+		kv, err := goval.MapKeyFromText(k, v.Type().Key(), nil)
 		if err != nil {
 			return reflect.Value{}, nil, false
 		}
 		e := v.MapIndex(kv)
-		return e, n.elem, e.IsValid()
+		return e, n.Elem, e.IsValid()
 	}
 	return reflect.Value{}, nil, false
 }
 
 // isEmptyColl is isEmptyCollection for a non-null value: an empty list,
 // or an object holding only nulls and empty collections.
-func isEmptyColl(v reflect.Value, n *tnode) bool {
+func isEmptyColl(v reflect.Value, n *goval.Node) bool {
 	if opaque(n) {
-		j, err := toJSONValue(v, n, false)
+		j, err := goval.ToJSONValue(v, n, false)
 		return err == nil && isEmptyCollection(j)
 	}
-	switch n.kind {
+	switch n.Kind {
 	case reflectschema.Struct:
-		for _, f := range n.fields {
-			fv, ok := fieldValue(v, f)
-			if ok && !nullOrEmpty(fv, f.node) {
+		for _, f := range n.Fields {
+			fv, ok := goval.FieldValue(v, f)
+			if ok && !nullOrEmpty(fv, f.Node) {
 				return false
 			}
 		}
 		return true
 	case reflectschema.Map:
-		if n.stringMap {
+		if n.StringMap {
 			return v.Len() == 0
 		}
 		it := v.MapRange()
 		for it.Next() {
-			if !nullOrEmpty(it.Value(), n.elem) {
+			if !nullOrEmpty(it.Value(), n.Elem) {
 				return false
 			}
 		}
@@ -193,11 +195,11 @@ func isEmptyColl(v reflect.Value, n *tnode) bool {
 }
 
 // nullOrEmpty reports a value that is null or an empty collection.
-func nullOrEmpty(v reflect.Value, n *tnode) bool {
+func nullOrEmpty(v reflect.Value, n *goval.Node) bool {
 	if opaque(n) {
-		j, err := toJSONValue(v, n, false)
+		j, err := goval.ToJSONValue(v, n, false)
 		return err == nil && (j == nil || isEmptyCollection(j))
 	}
-	d, null := derefNull(v)
+	d, null := goval.DerefNull(v)
 	return null || isEmptyColl(d, n)
 }

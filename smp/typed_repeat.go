@@ -1,14 +1,18 @@
 package smp
 
-import "reflect"
+import (
+	"reflect"
+
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
+)
 
 // typedAsJSON converts a typed root document to its JSON form (the empty
 // object when absent), for operations the typed differ does not do.
-func typedAsJSON(root typedRoot, v reflect.Value) (map[string]any, error) {
+func typedAsJSON(root goval.Root, v reflect.Value) (map[string]any, error) {
 	if !v.IsValid() {
 		return map[string]any{}, nil
 	}
-	j, err := toJSONValue(v, root.node, false)
+	j, err := goval.ToJSONValue(v, root.Node, false)
 	if err != nil {
 		return nil, err
 	}
@@ -23,7 +27,7 @@ func typedAsJSON(root typedRoot, v reflect.Value) (map[string]any, error) {
 // documents on their JSON form: how Diff and ThreeWay honour
 // WithRepeatedReplaceFields, which the typed differ, skipping equal
 // values, does not implement.
-func typedViaJSON(root typedRoot, cfg *config, docs ...reflect.Value) (map[string]any, error) {
+func typedViaJSON(root goval.Root, cfg *config, docs ...reflect.Value) (map[string]any, error) {
 	ms := make([]map[string]any, len(docs))
 	for i, v := range docs {
 		m, err := typedAsJSON(root, v)
@@ -33,7 +37,7 @@ func typedViaJSON(root typedRoot, cfg *config, docs ...reflect.Value) (map[strin
 		ms[i] = m
 	}
 	if len(ms) == 2 {
-		return twoWay(ms[0], ms[1], root.slot(), cfg)
+		return twoWay(ms[0], ms[1], root.Slot(), cfg)
 	}
-	return threeWay(ms[0], ms[1], ms[2], root.slot(), cfg)
+	return threeWay(ms[0], ms[1], ms[2], root.Slot(), cfg)
 }

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
+
 	"reflect"
 )
 
@@ -15,18 +17,18 @@ import (
 // WithOverwrite(true).
 func ThreeWay[T any](original, modified, current T, opts ...Option) (Patch, error) {
 	cfg := newConfig(opts)
-	root, err := rootFor(reflect.TypeFor[T]())
+	root, err := goval.RootFor(reflect.TypeFor[T]())
 	if err != nil {
 		return Patch{}, err
 	}
-	o := root.value(reflect.ValueOf(any(original)))
-	m := root.value(reflect.ValueOf(any(modified)))
-	c := root.value(reflect.ValueOf(any(current)))
+	o := root.Value(reflect.ValueOf(any(original)))
+	m := root.Value(reflect.ValueOf(any(modified)))
+	c := root.Value(reflect.ValueOf(any(current)))
 	for _, doc := range [...]struct {
 		v    reflect.Value
 		what string
 	}{{o, "original document"}, {m, "modified document"}, {c, "current document"}} {
-		if err := checkTypedLimits(doc.v, root.node, cfg.limits, doc.what); err != nil {
+		if err := goval.CheckTypedLimits(doc.v, root.Node, cfg.limits, doc.what); err != nil {
 			return Patch{}, err
 		}
 	}
@@ -42,26 +44,26 @@ func ThreeWay[T any](original, modified, current T, opts ...Option) (Patch, erro
 }
 
 // typedThreeWay is runThreeWay on typed documents.
-func typedThreeWay(root typedRoot, o, m, c reflect.Value, cfg *config) (map[string]any, error) {
-	sc := getScratch()
-	defer putScratch(sc)
+func typedThreeWay(root goval.Root, o, m, c reflect.Value, cfg *config) (map[string]any, error) {
+	sc := goval.GetScratch()
+	defer goval.PutScratch(sc)
 	docs := &typedDocs{root: root, docs: [3]reflect.Value{o, m, c}, cfg: cfg, sc: sc}
-	return runThreeWay(docs, root.slot(), cfg)
+	return runThreeWay(docs, root.Slot(), cfg)
 }
 
 // typedDocs are a three-way patch's Go values, by doc.
 type typedDocs struct {
-	root typedRoot
+	root goval.Root
 	docs [3]reflect.Value
 	cfg  *config
-	sc   *scratch
+	sc   *goval.Scratch
 }
 
 func (t *typedDocs) diff(p threeWayPass) (map[string]any, *differ, error) {
-	d := &tdiffer{differ: &differ{cfg: t.cfg, pass: p.pass}, scratch: t.sc, tbase: t.docs[p.base]}
+	d := &tdiffer{differ: &differ{cfg: t.cfg, pass: p.pass}, Scratch: t.sc, tbase: t.docs[p.base]}
 	from, to := t.docs[p.from], t.docs[p.to]
 	if p.pass == passDeletions {
-		patch, _, err := d.diffStruct(from, to, t.root.node, t.root.slot())
+		patch, _, err := d.diffStruct(from, to, t.root.Node, t.root.Slot())
 		return patch, d.differ, err
 	}
 	patch, err := d.diffRoot(t.root, from, to)
@@ -69,9 +71,9 @@ func (t *typedDocs) diff(p threeWayPass) (map[string]any, *differ, error) {
 }
 
 func (t *typedDocs) narrow(patch map[string]any) error {
-	return narrowTyped(patch, t.docs[docOriginal], t.docs[docCurrent], t.root.node, t.root.slot())
+	return narrowTyped(patch, t.docs[docOriginal], t.docs[docCurrent], t.root.Node, t.root.Slot())
 }
 
 func (t *typedDocs) dropEmpty(changed map[string]any) error {
-	return dropEmptyTyped(changed, t.docs[docOriginal], t.root.node, t.root.slot())
+	return dropEmptyTyped(changed, t.docs[docOriginal], t.root.Node, t.root.Slot())
 }

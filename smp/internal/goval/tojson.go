@@ -1,4 +1,4 @@
-package smp
+package goval
 
 import (
 	"encoding"
@@ -12,22 +12,22 @@ import (
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
-// toJSONValue converts a Go value of node n into decoded JSON: what
+// ToJSONValue converts a Go value of node n into decoded JSON: what
 // json.Marshal writes for it, decoded with UseNumber. quoted is the field's
 // json ",string" option. Marshallers are called; nothing else is encoded.
-func toJSONValue(v reflect.Value, n *tnode, quoted bool) (any, error) {
+func ToJSONValue(v reflect.Value, n *Node, quoted bool) (any, error) {
 	return convertValue(false, v, n, quoted)
 }
 
-// docJSON converts a document for the applier: as toJSONValue, but a
+// DocJSON converts a document for the applier: as toJSONValue, but a
 // marshaller's value stays the bytes json.Marshal writes for it (jsonval.Raw),
 // as ApplyJSON keeps what the patch does not reach. Decoding then hands
 // the marshaller back those very bytes.
-func docJSON(v reflect.Value, n *tnode, quoted bool) (any, error) {
+func DocJSON(v reflect.Value, n *Node, quoted bool) (any, error) {
 	return convertValue(true, v, n, quoted)
 }
 
-func convertValue(raw bool, v reflect.Value, n *tnode, quoted bool) (any, error) {
+func convertValue(raw bool, v reflect.Value, n *Node, quoted bool) (any, error) {
 	e := jsonEnc{raw: raw, Guard: jsonval.NewGuard(jsonval.TrackFrom, "")}
 	j, err := e.value(v, n, quoted)
 	if err != nil {
@@ -36,13 +36,13 @@ func convertValue(raw bool, v reflect.Value, n *tnode, quoted bool) (any, error)
 	return j, nil
 }
 
-// listToJSON converts a non-nil slice or an array.
-func listToJSON(v reflect.Value, n *tnode) ([]any, error) { return convertList(false, v, n) }
+// ListToJSON converts a non-nil slice or an array.
+func ListToJSON(v reflect.Value, n *Node) ([]any, error) { return convertList(false, v, n) }
 
-// docListJSON is listToJSON for the applier's documents.
-func docListJSON(v reflect.Value, n *tnode) ([]any, error) { return convertList(true, v, n) }
+// DocListJSON is listToJSON for the applier's documents.
+func DocListJSON(v reflect.Value, n *Node) ([]any, error) { return convertList(true, v, n) }
 
-func convertList(raw bool, v reflect.Value, n *tnode) ([]any, error) {
+func convertList(raw bool, v reflect.Value, n *Node) ([]any, error) {
 	e := jsonEnc{raw: raw, Guard: jsonval.NewGuard(jsonval.TrackFrom, "")}
 	l, err := e.list(v, n)
 	if err != nil {
@@ -72,7 +72,7 @@ type jsonEnc struct {
 
 // child converts a value below the top, one level deeper: past the
 // guard's depth, tracked for cycles.
-func (e *jsonEnc) child(v reflect.Value, n *tnode, quoted bool) (any, error) {
+func (e *jsonEnc) child(v reflect.Value, n *Node, quoted bool) (any, error) {
 	if !e.Shallow() {
 		return e.tracked(v, n, quoted)
 	}
@@ -82,7 +82,7 @@ func (e *jsonEnc) child(v reflect.Value, n *tnode, quoted bool) (any, error) {
 	return j, err
 }
 
-func (e *jsonEnc) tracked(v reflect.Value, n *tnode, quoted bool) (any, error) {
+func (e *jsonEnc) tracked(v reflect.Value, n *Node, quoted bool) (any, error) {
 	k, err := e.Down(v)
 	if err != nil {
 		return nil, err
@@ -92,8 +92,8 @@ func (e *jsonEnc) tracked(v reflect.Value, n *tnode, quoted bool) (any, error) {
 	return j, err
 }
 
-func (e *jsonEnc) value(v reflect.Value, n *tnode, quoted bool) (any, error) {
-	if n.marshaler {
+func (e *jsonEnc) value(v reflect.Value, n *Node, quoted bool) (any, error) {
+	if n.Marshaler {
 		if e.raw {
 			return atomicRaw(v, n)
 		}
@@ -105,24 +105,24 @@ func (e *jsonEnc) value(v reflect.Value, n *tnode, quoted bool) (any, error) {
 		}
 		v = v.Elem()
 	}
-	switch n.kind {
+	switch n.Kind {
 	case reflectschema.Untyped:
 		if v.IsNil() {
 			return nil, nil
 		}
 		return e.anyValue(v.Interface())
 	case reflectschema.Struct:
-		m := make(map[string]any, len(n.fields))
-		for _, f := range n.fields {
-			fv, ok := fieldValue(v, f)
+		m := make(map[string]any, len(n.Fields))
+		for _, f := range n.Fields {
+			fv, ok := FieldValue(v, f)
 			if !ok {
 				continue
 			}
-			j, err := e.child(fv, f.node, f.quoted)
+			j, err := e.child(fv, f.Node, f.Quoted)
 			if err != nil {
-				return nil, under(err, FieldStep(f.name))
+				return nil, under(err, FieldStep(f.Name))
 			}
-			m[f.name] = j
+			m[f.Name] = j
 		}
 		return m, nil
 	case reflectschema.Map:
@@ -139,10 +139,10 @@ func (e *jsonEnc) value(v reflect.Value, n *tnode, quoted bool) (any, error) {
 	return scalarToJSON(v, n, quoted)
 }
 
-func (e *jsonEnc) list(v reflect.Value, n *tnode) ([]any, error) {
+func (e *jsonEnc) list(v reflect.Value, n *Node) ([]any, error) {
 	out := make([]any, v.Len())
 	for i := range out {
-		j, err := e.child(v.Index(i), n.elem, false)
+		j, err := e.child(v.Index(i), n.Elem, false)
 		if err != nil {
 			return nil, under(err, IndexStep(i))
 		}
@@ -154,7 +154,7 @@ func (e *jsonEnc) list(v reflect.Value, n *tnode) ([]any, error) {
 // mapToJSON converts a map, which may be nil. Keys that are one JSON key
 // (strings that differ only in bytes that are not UTF-8) keep the value
 // json.Marshal writes last (mapkeys.go).
-func (e *jsonEnc) mapToJSON(v reflect.Value, n *tnode) (any, error) {
+func (e *jsonEnc) mapToJSON(v reflect.Value, n *Node) (any, error) {
 	if v.IsNil() {
 		return nil, nil
 	}
@@ -162,12 +162,12 @@ func (e *jsonEnc) mapToJSON(v reflect.Value, n *tnode) (any, error) {
 		return e.mapInOrder(v, n)
 	}
 	out := make(map[string]any, v.Len())
-	if n.stringMap {
-		for k, s := range asStringMap(v) {
+	if n.StringMap {
+		for k, s := range AsStringMap(v) {
 			if !utf8.ValidString(k) {
 				return e.mapInOrder(v, n)
 			}
-			out[k] = wireString(s)
+			out[k] = WireString(s)
 		}
 		return out, nil
 	}
@@ -177,11 +177,11 @@ func (e *jsonEnc) mapToJSON(v reflect.Value, n *tnode) (any, error) {
 		if n.keyMode == keyString && !utf8.ValidString(key.String()) {
 			return e.mapInOrder(v, n)
 		}
-		k, err := mapKeyText(key, n)
+		k, err := MapKeyText(key, n)
 		if err != nil {
 			return nil, err
 		}
-		j, err := e.child(it.Value(), n.elem, false)
+		j, err := e.child(it.Value(), n.Elem, false)
 		if err != nil {
 			return nil, under(err, FieldStep(k))
 		}
@@ -191,14 +191,14 @@ func (e *jsonEnc) mapToJSON(v reflect.Value, n *tnode) (any, error) {
 }
 
 // mapInOrder converts a map's entries in json.Marshal's order.
-func (e *jsonEnc) mapInOrder(v reflect.Value, n *tnode) (any, error) {
+func (e *jsonEnc) mapInOrder(v reflect.Value, n *Node) (any, error) {
 	entries, err := jsonMapEntries(v, n)
 	if err != nil {
 		return nil, err
 	}
 	out := make(map[string]any, len(entries))
 	for _, en := range entries {
-		j, err := e.child(v.MapIndex(en.key), n.elem, false)
+		j, err := e.child(v.MapIndex(en.key), n.Elem, false)
 		if err != nil {
 			return nil, under(err, FieldStep(en.text))
 		}
@@ -207,11 +207,11 @@ func (e *jsonEnc) mapInOrder(v reflect.Value, n *tnode) (any, error) {
 	return out, nil
 }
 
-// mapKeyText is a map key as encoding/json writes it.
-func mapKeyText(k reflect.Value, n *tnode) (string, error) {
+// MapKeyText is a map key as encoding/json writes it.
+func MapKeyText(k reflect.Value, n *Node) (string, error) {
 	switch n.keyMode {
 	case keyString:
-		return wireString(k.String()), nil
+		return WireString(k.String()), nil
 	case keyText:
 		if k.Kind() == reflect.Pointer && k.IsNil() {
 			return "", nil
@@ -220,7 +220,7 @@ func mapKeyText(k reflect.Value, n *tnode) (string, error) {
 		if err != nil {
 			return "", newError(ErrInvalidValue, nil, "cannot encode map key of %s: %v", k.Type(), err)
 		}
-		return wireString(string(b)), nil
+		return WireString(string(b)), nil
 	case keyInt:
 		return strconv.FormatInt(k.Int(), 10), nil
 	}
@@ -228,7 +228,7 @@ func mapKeyText(k reflect.Value, n *tnode) (string, error) {
 }
 
 // scalarToJSON converts a non-null scalar.
-func scalarToJSON(v reflect.Value, n *tnode, quoted bool) (any, error) {
+func scalarToJSON(v reflect.Value, n *Node, quoted bool) (any, error) {
 	var buf [64]byte
 	var text []byte
 	switch v.Kind() {
@@ -248,7 +248,7 @@ func scalarToJSON(v reflect.Value, n *tnode, quoted bool) (any, error) {
 		}
 	case reflect.String:
 		s := v.String()
-		if n.isNumber {
+		if n.IsNumber {
 			s = numberText(s)
 			if !validNumber(s) {
 				return nil, newError(ErrInvalidValue, nil, "json.Number %q is not a number", s)
@@ -262,7 +262,7 @@ func scalarToJSON(v reflect.Value, n *tnode, quoted bool) (any, error) {
 			b, _ := json.Marshal(s) // escapes HTML, as json.Marshal's ",string" does
 			return string(b), nil
 		}
-		return wireString(s), nil
+		return WireString(s), nil
 	case reflect.Slice:
 		return base64.StdEncoding.EncodeToString(v.Bytes()), nil
 	default:

@@ -1,4 +1,4 @@
-package smp
+package goval
 
 import (
 	"bytes"
@@ -29,7 +29,7 @@ func marshalTarget(v reflect.Value) (reflect.Value, bool) {
 
 // atomicToJSON calls a marshaller, choosing the method as encoding/json
 // does: through the pointer when the value is addressable.
-func atomicToJSON(v reflect.Value, n *tnode) (any, error) {
+func atomicToJSON(v reflect.Value, n *Node) (any, error) {
 	v, ok := marshalTarget(v)
 	if !ok {
 		return nil, nil
@@ -65,7 +65,7 @@ func atomicToJSON(v reflect.Value, n *tnode) (any, error) {
 		return nil, newError(ErrInvalidValue, nil, "cannot encode %s: %v", v.Type(), err)
 	}
 	if text {
-		return wireString(string(data)), nil
+		return WireString(string(data)), nil
 	}
 	j, err := decodeJSONValue(data)
 	if err != nil {
@@ -77,7 +77,7 @@ func atomicToJSON(v reflect.Value, n *tnode) (any, error) {
 // atomicRaw is json.Marshal's output for a marshaller's value, kept as
 // raw JSON. The value is marshalled through its address when addressable,
 // as encoding/json marshals a field.
-func atomicRaw(v reflect.Value, n *tnode) (any, error) {
+func atomicRaw(v reflect.Value, n *Node) (any, error) {
 	v, ok := marshalTarget(v)
 	if !ok {
 		return nil, nil

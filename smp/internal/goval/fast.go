@@ -1,4 +1,4 @@
-package smp
+package goval
 
 import (
 	"encoding/json"
@@ -12,24 +12,24 @@ import (
 // Most fields of API types are strings, numbers, booleans, pointers and
 // slices, and most of them are equal or absent on both sides of a diff.
 // For an addressable struct, such a field's presence, and a scalar's
-// value, are read straight from memory at the field's offset, without a
+// Value, are read straight from memory at the field's offset, without a
 // reflect.Value. Everything else goes through reflect.
 
 // fastKind says how a field is read from memory.
 type fastKind uint8
 
 const (
-	fastNone fastKind = iota // through reflect
-	fastString
-	fastBool
-	fastInt8
+	FastNone fastKind = iota // through reflect
+	FastString
+	FastBool
+	FastInt8
 	fastInt16
 	fastInt32
 	fastInt64
-	fastUint8
+	FastUint8
 	fastUint16
 	fastUint32
-	fastUint64
+	FastUint64
 	fastPointer // presence only
 	fastSlice   // presence only
 )
@@ -38,9 +38,9 @@ const (
 // string, number or boolean, not quoted, not a marshaller), or a pointer
 // or slice whose presence is its nil-ness or length. Fields behind an
 // embedded pointer, and omitzero fields, take the reflect path.
-func fastKindOf(f *reflectschema.Field, n *tnode, viaPtr bool) fastKind {
-	if viaPtr || f.OmitZero || f.Quoted || n.marshaler {
-		return fastNone
+func fastKindOf(f *reflectschema.Field, n *Node, viaPtr bool) fastKind {
+	if viaPtr || f.OmitZero || f.Quoted || n.Marshaler {
+		return FastNone
 	}
 	t := f.GoType
 	switch t.Kind() {
@@ -49,16 +49,16 @@ func fastKindOf(f *reflectschema.Field, n *tnode, viaPtr bool) fastKind {
 	case reflect.Slice:
 		return fastSlice
 	}
-	if n.kind != reflectschema.Scalar || n.isNumber {
-		return fastNone
+	if n.Kind != reflectschema.Scalar || n.IsNumber {
+		return FastNone
 	}
 	switch t.Kind() {
 	case reflect.String:
-		return fastString
+		return FastString
 	case reflect.Bool:
-		return fastBool
+		return FastBool
 	case reflect.Int8:
-		return fastInt8
+		return FastInt8
 	case reflect.Int16:
 		return fastInt16
 	case reflect.Int32:
@@ -69,18 +69,18 @@ func fastKindOf(f *reflectschema.Field, n *tnode, viaPtr bool) fastKind {
 		}
 		return fastInt32
 	case reflect.Uint8:
-		return fastUint8
+		return FastUint8
 	case reflect.Uint16:
 		return fastUint16
 	case reflect.Uint32:
 		return fastUint32
 	case reflect.Uint64, reflect.Uint, reflect.Uintptr:
 		if t.Size() == 8 {
-			return fastUint64
+			return FastUint64
 		}
 		return fastUint32
 	}
-	return fastNone
+	return FastNone
 }
 
 // fieldOffset is the offset of a field reached through embedded structs
@@ -95,9 +95,9 @@ func fieldOffset(t reflect.Type, index []int) uintptr {
 	return off
 }
 
-// structBase returns the address of a struct value, when it has one. An
+// StructBase returns the address of a struct value, when it has one. An
 // invalid value (an absent object) has none and needs none.
-func structBase(v reflect.Value) (unsafe.Pointer, bool) {
+func StructBase(v reflect.Value) (unsafe.Pointer, bool) {
 	if !v.IsValid() {
 		return nil, true
 	}
@@ -107,28 +107,28 @@ func structBase(v reflect.Value) (unsafe.Pointer, bool) {
 	return unsafe.Pointer(v.UnsafeAddr()), true
 }
 
-// fastPresent is fieldValue's presence test for a fast field of the
+// FastPresent is fieldValue's presence test for a fast field of the
 // struct at base (nil: absent struct).
-func fastPresent(base unsafe.Pointer, f *tfield) bool {
+func FastPresent(base unsafe.Pointer, f *Field) bool {
 	if base == nil {
 		return false
 	}
-	if !f.f.OmitEmpty {
+	if !f.Meta.OmitEmpty {
 		return true
 	}
-	p := unsafe.Add(base, f.offset)
-	switch f.fast {
-	case fastString:
+	p := unsafe.Add(base, f.Offset)
+	switch f.Fast {
+	case FastString:
 		return len(*(*string)(p)) != 0
-	case fastBool:
+	case FastBool:
 		return *(*bool)(p)
-	case fastInt8, fastUint8:
+	case FastInt8, FastUint8:
 		return *(*uint8)(p) != 0
 	case fastInt16, fastUint16:
 		return *(*uint16)(p) != 0
 	case fastInt32, fastUint32:
 		return *(*uint32)(p) != 0
-	case fastInt64, fastUint64:
+	case fastInt64, FastUint64:
 		return *(*uint64)(p) != 0
 	case fastPointer:
 		return *(*unsafe.Pointer)(p) != nil
@@ -144,17 +144,17 @@ type reflectSlice struct {
 	len, cap int
 }
 
-// fastScalar reports whether the fast field holds a scalar (read whole
+// FastScalar reports whether the fast field holds a scalar (read whole
 // from memory), rather than a pointer or slice (presence only).
-func (f *tfield) fastScalar() bool { return f.fast >= fastString && f.fast <= fastUint64 }
+func (f *Field) FastScalar() bool { return f.Fast >= FastString && f.Fast <= FastUint64 }
 
-// fastEqual compares a scalar fast field of two structs as JSON.
-func fastEqual(a, b unsafe.Pointer, f *tfield) bool {
-	pa, pb := unsafe.Add(a, f.offset), unsafe.Add(b, f.offset)
-	switch f.fast {
-	case fastString:
-		return sameWireString(*(*string)(pa), *(*string)(pb))
-	case fastBool, fastInt8, fastUint8:
+// FastEqual compares a scalar fast field of two structs as JSON.
+func FastEqual(a, b unsafe.Pointer, f *Field) bool {
+	pa, pb := unsafe.Add(a, f.Offset), unsafe.Add(b, f.Offset)
+	switch f.Fast {
+	case FastString:
+		return SameWireString(*(*string)(pa), *(*string)(pb))
+	case FastBool, FastInt8, FastUint8:
 		return *(*uint8)(pa) == *(*uint8)(pb)
 	case fastInt16, fastUint16:
 		return *(*uint16)(pa) == *(*uint16)(pb)
@@ -164,15 +164,15 @@ func fastEqual(a, b unsafe.Pointer, f *tfield) bool {
 	return *(*uint64)(pa) == *(*uint64)(pb)
 }
 
-// fastJSON converts a scalar fast field to decoded JSON.
-func fastJSON(base unsafe.Pointer, f *tfield) any {
-	p := unsafe.Add(base, f.offset)
-	switch f.fast {
-	case fastString:
-		return wireString(*(*string)(p))
-	case fastBool:
+// FastJSON converts a scalar fast field to decoded JSON.
+func FastJSON(base unsafe.Pointer, f *Field) any {
+	p := unsafe.Add(base, f.Offset)
+	switch f.Fast {
+	case FastString:
+		return WireString(*(*string)(p))
+	case FastBool:
 		return *(*bool)(p)
-	case fastInt8:
+	case FastInt8:
 		return json.Number(strconv.FormatInt(int64(*(*int8)(p)), 10))
 	case fastInt16:
 		return json.Number(strconv.FormatInt(int64(*(*int16)(p)), 10))
@@ -180,7 +180,7 @@ func fastJSON(base unsafe.Pointer, f *tfield) any {
 		return json.Number(strconv.FormatInt(int64(*(*int32)(p)), 10))
 	case fastInt64:
 		return json.Number(strconv.FormatInt(*(*int64)(p), 10))
-	case fastUint8:
+	case FastUint8:
 		return json.Number(strconv.FormatUint(uint64(*(*uint8)(p)), 10))
 	case fastUint16:
 		return json.Number(strconv.FormatUint(uint64(*(*uint16)(p)), 10))
@@ -190,12 +190,12 @@ func fastJSON(base unsafe.Pointer, f *tfield) any {
 	return json.Number(strconv.FormatUint(*(*uint64)(p), 10))
 }
 
-// fieldOf returns field f of struct sv, which must be reachable (no nil
+// FieldOf returns field f of struct sv, which must be reachable (no nil
 // embedded pointer on the way).
-func fieldOf(sv reflect.Value, f *tfield) reflect.Value {
-	if len(f.index) == 1 {
-		return sv.Field(f.index[0])
+func FieldOf(sv reflect.Value, f *Field) reflect.Value {
+	if len(f.Index) == 1 {
+		return sv.Field(f.Index[0])
 	}
-	v, _ := fieldValue(sv, f)
+	v, _ := FieldValue(sv, f)
 	return v
 }

@@ -1,4 +1,4 @@
-package smp
+package goval
 
 import (
 	"encoding"
@@ -9,20 +9,21 @@ import (
 	"sync"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
-// fromJSONValue stores decoded JSON x into dst, a settable zero value of
-// node n's type (or a pointer to it), as json.Unmarshal of x's encoding
+// FromJSONValue stores decoded JSON x into dst, a settable zero value of
+// Node n's type (or a pointer to it), as json.Unmarshal of x's encoding
 // would. quoted is the field's json ",string" option. Marshallers and
 // interfaces other than any decode through encoding/json itself.
-func fromJSONValue(dst reflect.Value, x any, n *tnode, quoted bool, at *pathNode) error {
+func FromJSONValue(dst reflect.Value, x any, n *Node, quoted bool, at *pathNode) error {
 	if quoted {
 		return unmarshalQuoted(dst, x, at)
 	}
 	if r, ok := x.(jsonval.Raw); ok {
 		// A document's value the patch did not reach (see docJSON).
-		if n.marshaler || n.kind == reflectschema.Untyped {
+		if n.Marshaler || n.Kind == reflectschema.Untyped {
 			return unmarshalBytes(dst, r, n, at)
 		}
 		x = jsonval.Expand(r)
@@ -32,16 +33,16 @@ func fromJSONValue(dst reflect.Value, x any, n *tnode, quoted bool, at *pathNode
 			return nil // json.Unmarshal sets a pointer to nil
 		}
 		p := reflect.New(dst.Type().Elem())
-		if err := fromJSONValue(p.Elem(), x, n, false, at); err != nil {
+		if err := FromJSONValue(p.Elem(), x, n, false, at); err != nil {
 			return err
 		}
 		dst.Set(p)
 		return nil
 	}
-	if n.marshaler {
+	if n.Marshaler {
 		return unmarshalAtomic(dst, x, n, at)
 	}
-	switch n.kind {
+	switch n.Kind {
 	case reflectschema.Untyped:
 		if dst.NumMethod() != 0 {
 			return unmarshalDelegate(dst, x, at)
@@ -91,48 +92,34 @@ func typeMismatch(dst reflect.Value, x any, at *pathNode) error {
 // regard to case; keys that match no field are ignored. When two keys
 // reach one field, json.Unmarshal's order decides, so encoding/json does
 // the work.
-func structFromJSON(dst reflect.Value, m map[string]any, n *tnode, at *pathNode) error {
+func structFromJSON(dst reflect.Value, m map[string]any, n *Node, at *pathNode) error {
 	for k := range m {
-		if _, exact := n.byName[k]; !exact && n.t.Field(k) != nil {
+		if _, exact := n.ByName[k]; !exact && n.Schema.Field(k) != nil {
 			return unmarshalDelegate(dst, m, at)
 		}
 	}
-	var first keyedErr
+	var first errpath.KeyedErr
 	for k, x := range m {
-		f := n.byName[k]
+		f := n.ByName[k]
 		if f == nil {
 			continue
 		}
 		fat := at.Field(k)
-		fv, err := settableField(dst, f)
+		fv, err := SettableField(dst, f)
 		if err != nil {
 			err.(*Error).Path = fat.Path()
-			first.keep(k, err)
+			first.Keep(k, err)
 			continue
 		}
-		first.keep(k, fromJSONValue(fv, x, f.node, f.quoted, fat))
+		first.Keep(k, FromJSONValue(fv, x, f.Node, f.Quoted, fat))
 	}
-	return first.err
-}
-
-// keyedErr keeps, of the errors met under the keys of one object, the one
-// under the least key: the one a walk in key order meets first, whatever
-// order the map is visited in.
-type keyedErr struct {
-	key string
-	err error
-}
-
-func (e *keyedErr) keep(k string, err error) {
-	if err != nil && (e.err == nil || k < e.key) {
-		e.key, e.err = k, err
-	}
+	return first.Err
 }
 
 // mapFromJSON makes a map holding every key, nulls as zero values.
-func mapFromJSON(dst reflect.Value, m map[string]any, n *tnode, at *pathNode) error {
+func mapFromJSON(dst reflect.Value, m map[string]any, n *Node, at *pathNode) error {
 	t := dst.Type()
-	if n.stringMap {
+	if n.StringMap {
 		out := make(map[string]string, len(m))
 		ok := true
 		for k, x := range m {
@@ -151,32 +138,32 @@ func mapFromJSON(dst reflect.Value, m map[string]any, n *tnode, at *pathNode) er
 		}
 	}
 	out := reflect.MakeMapWithSize(t, len(m))
-	var first keyedErr
+	var first errpath.KeyedErr
 	for k, x := range m {
 		kat := at.Field(k)
-		kv, err := mapKeyFromText(k, t.Key(), kat)
+		kv, err := MapKeyFromText(k, t.Key(), kat)
 		if err != nil {
-			first.keep(k, err)
+			first.Keep(k, err)
 			continue
 		}
 		ev := reflect.New(t.Elem()).Elem()
-		if err := fromJSONValue(ev, x, n.elem, false, kat); err != nil {
-			first.keep(k, err)
+		if err := FromJSONValue(ev, x, n.Elem, false, kat); err != nil {
+			first.Keep(k, err)
 			continue
 		}
 		out.SetMapIndex(kv, ev)
 	}
-	if first.err != nil {
-		return first.err
+	if first.Err != nil {
+		return first.Err
 	}
 	dst.Set(out)
 	return nil
 }
 
-// mapKeyFromText decodes a map key as json.Unmarshal does: through the
+// MapKeyFromText decodes a map key as json.Unmarshal does: through the
 // key type's unmarshaller if its pointer has one, else as a string or an
 // integer.
-func mapKeyFromText(k string, kt reflect.Type, at *pathNode) (reflect.Value, error) {
+func MapKeyFromText(k string, kt reflect.Type, at *pathNode) (reflect.Value, error) {
 	pt := reflect.PointerTo(kt)
 	switch {
 	case pt.Implements(jsonUnmarshaler) || pt.Implements(textUnmarshaler):
@@ -217,11 +204,11 @@ func mapKeyFromText(k string, kt reflect.Type, at *pathNode) (reflect.Value, err
 
 // listFromJSON fills a slice (a new one, empty but not nil for []) or an
 // array (extra items dropped).
-func listFromJSON(dst reflect.Value, l []any, n *tnode, at *pathNode) error {
+func listFromJSON(dst reflect.Value, l []any, n *Node, at *pathNode) error {
 	if dst.Kind() == reflect.Slice {
 		s := reflect.MakeSlice(dst.Type(), len(l), len(l))
 		for i, x := range l {
-			if err := fromJSONValue(s.Index(i), x, n.elem, false, at.Index(i)); err != nil {
+			if err := FromJSONValue(s.Index(i), x, n.Elem, false, at.Index(i)); err != nil {
 				return err
 			}
 		}
@@ -229,7 +216,7 @@ func listFromJSON(dst reflect.Value, l []any, n *tnode, at *pathNode) error {
 		return nil
 	}
 	for i := 0; i < len(l) && i < dst.Len(); i++ {
-		if err := fromJSONValue(dst.Index(i), l[i], n.elem, false, at.Index(i)); err != nil {
+		if err := FromJSONValue(dst.Index(i), l[i], n.Elem, false, at.Index(i)); err != nil {
 			return err
 		}
 	}
@@ -237,7 +224,7 @@ func listFromJSON(dst reflect.Value, l []any, n *tnode, at *pathNode) error {
 }
 
 // scalarFromJSON stores a JSON scalar; null leaves the zero value.
-func scalarFromJSON(dst reflect.Value, x any, n *tnode, at *pathNode) error {
+func scalarFromJSON(dst reflect.Value, x any, n *Node, at *pathNode) error {
 	switch x := x.(type) {
 	case nil:
 		return nil
@@ -256,7 +243,7 @@ func scalarFromJSON(dst reflect.Value, x any, n *tnode, at *pathNode) error {
 			dst.SetBytes(b)
 			return nil
 		case dst.Kind() == reflect.String:
-			if n.isNumber && !validNumber(x) {
+			if n.IsNumber && !validNumber(x) {
 				return newError(ErrInvalidValue, at, "%q is not a number", x)
 			}
 			dst.SetString(x)
@@ -287,7 +274,7 @@ func scalarFromJSON(dst reflect.Value, x any, n *tnode, at *pathNode) error {
 			dst.SetFloat(f)
 			return nil
 		case reflect.String:
-			if n.isNumber {
+			if n.IsNumber {
 				dst.SetString(s)
 				return nil
 			}

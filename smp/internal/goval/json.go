@@ -1,4 +1,4 @@
-package smp
+package goval
 
 import (
 	"math"
@@ -32,9 +32,9 @@ func appendJSONFloat(b []byte, f float64, bits int) ([]byte, bool) {
 	return b, true
 }
 
-// wireString returns s as it reads back from encoding/json's output: each
+// WireString returns s as it reads back from encoding/json's output: each
 // byte that is not part of valid UTF-8 becomes U+FFFD.
-func wireString(s string) string {
+func WireString(s string) string {
 	if utf8.ValidString(s) {
 		return s
 	}
@@ -51,16 +51,16 @@ func wireString(s string) string {
 	return b.String()
 }
 
-// sameWireString reports whether two Go strings encode to the same JSON
+// SameWireString reports whether two Go strings encode to the same JSON
 // string.
-func sameWireString(a, b string) bool {
+func SameWireString(a, b string) bool {
 	if a == b {
 		return true
 	}
 	if utf8.ValidString(a) && utf8.ValidString(b) {
 		return false
 	}
-	return wireString(a) == wireString(b)
+	return WireString(a) == WireString(b)
 }
 
 // validNumber reports whether s is a JSON number literal.

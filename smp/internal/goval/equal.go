@@ -1,4 +1,4 @@
-package smp
+package goval
 
 import (
 	"bytes"
@@ -9,47 +9,47 @@ import (
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
-// equal reports whether two values of node n encode to the same JSON (as
+// Equal reports whether two values of node n encode to the same JSON (as
 // jsonval.Equal compares decoded values). Common shapes compare without
 // allocating; marshallers compare as Go values first, and by their JSON
 // only when those differ.
-func (s *scratch) equal(a, b reflect.Value, n *tnode) bool {
-	if n.marshaler || n.kind == reflectschema.Untyped {
+func (s *Scratch) Equal(a, b reflect.Value, n *Node) bool {
+	if n.Marshaler || n.Kind == reflectschema.Untyped {
 		return s.equalOpaque(a, b, n)
 	}
-	a, an := derefNull(a)
-	b, bn := derefNull(b)
+	a, an := DerefNull(a)
+	b, bn := DerefNull(b)
 	if an || bn {
 		return an == bn
 	}
-	switch n.kind {
+	switch n.Kind {
 	case reflectschema.Struct:
-		ba, okA := structBase(a)
-		bb, okB := structBase(b)
+		ba, okA := StructBase(a)
+		bb, okB := StructBase(b)
 		fast := okA && okB
-		for _, f := range n.fields {
-			if fast && f.fast != fastNone {
-				pa, pb := fastPresent(ba, f), fastPresent(bb, f)
+		for _, f := range n.Fields {
+			if fast && f.Fast != FastNone {
+				pa, pb := FastPresent(ba, f), FastPresent(bb, f)
 				if pa != pb {
 					return false
 				}
 				if !pa {
 					continue
 				}
-				if f.fastScalar() {
-					if !fastEqual(ba, bb, f) {
+				if f.FastScalar() {
+					if !FastEqual(ba, bb, f) {
 						return false
 					}
 					continue
 				}
-				if !s.equal(fieldOf(a, f), fieldOf(b, f), f.node) {
+				if !s.Equal(FieldOf(a, f), FieldOf(b, f), f.Node) {
 					return false
 				}
 				continue
 			}
-			fa, pa := fieldValue(a, f)
-			fb, pb := fieldValue(b, f)
-			if pa != pb || pa && !s.equal(fa, fb, f.node) {
+			fa, pa := FieldValue(a, f)
+			fb, pb := FieldValue(b, f)
+			if pa != pb || pa && !s.Equal(fa, fb, f.Node) {
 				return false
 			}
 		}
@@ -61,7 +61,7 @@ func (s *scratch) equal(a, b reflect.Value, n *tnode) bool {
 			return false
 		}
 		for i := range a.Len() {
-			if !s.equal(a.Index(i), b.Index(i), n.elem) {
+			if !s.Equal(a.Index(i), b.Index(i), n.Elem) {
 				return false
 			}
 		}
@@ -71,13 +71,13 @@ func (s *scratch) equal(a, b reflect.Value, n *tnode) bool {
 }
 
 // equalScalar compares two non-null scalars of node n.
-func equalScalar(a, b reflect.Value, n *tnode) bool {
+func equalScalar(a, b reflect.Value, n *Node) bool {
 	switch a.Kind() {
 	case reflect.String:
-		if n.isNumber {
+		if n.IsNumber {
 			return numberText(a.String()) == numberText(b.String())
 		}
-		return sameWireString(a.String(), b.String())
+		return SameWireString(a.String(), b.String())
 	case reflect.Bool:
 		return a.Bool() == b.Bool()
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
@@ -104,63 +104,63 @@ func numberText(s string) string {
 // equalMaps compares two non-nil maps of node n. Maps whose keys may
 // collide in JSON (mapkeys.go) that differ as Go values compare by their
 // JSON.
-func (s *scratch) equalMaps(a, b reflect.Value, n *tnode) bool {
+func (s *Scratch) equalMaps(a, b reflect.Value, n *Node) bool {
 	if s.equalGoMaps(a, b, n) {
 		return true
 	}
-	if !s.keysCollide(a, n) && !s.keysCollide(b, n) {
+	if !s.KeysCollide(a, n) && !s.KeysCollide(b, n) {
 		return false
 	}
-	ja, err := toJSONValue(a, n, false)
+	ja, err := ToJSONValue(a, n, false)
 	if err != nil {
 		return false
 	}
-	jb, err := toJSONValue(b, n, false)
+	jb, err := ToJSONValue(b, n, false)
 	return err == nil && jsonval.Equal(ja, jb)
 }
 
 // equalGoMaps compares two non-nil maps entry by entry, key by Go key.
-func (s *scratch) equalGoMaps(a, b reflect.Value, n *tnode) bool {
+func (s *Scratch) equalGoMaps(a, b reflect.Value, n *Node) bool {
 	if a.Len() != b.Len() {
 		return false
 	}
 	if a.UnsafePointer() == b.UnsafePointer() {
 		return true
 	}
-	if n.stringMap {
-		ma, mb := asStringMap(a), asStringMap(b)
+	if n.StringMap {
+		ma, mb := AsStringMap(a), AsStringMap(b)
 		for k, va := range ma {
 			vb, ok := mb[k]
-			if !ok || !sameWireString(va, vb) {
+			if !ok || !SameWireString(va, vb) {
 				return false
 			}
 		}
 		return true
 	}
 	t := a.Type()
-	key, va := s.take(t.Key()), s.take(t.Elem())
-	defer func() { s.give(key); s.give(va) }()
+	key, va := s.Take(t.Key()), s.Take(t.Elem())
+	defer func() { s.Give(key); s.Give(va) }()
 	var it reflect.MapIter
 	it.Reset(a)
-	if b.Len() <= smallMap {
-		eb := s.readMap(b, n)
-		defer s.release(eb)
+	if b.Len() <= SmallMap {
+		eb := s.ReadMap(b, n)
+		defer s.Release(eb)
 		for it.Next() {
 			key.SetIterKey(&it)
 			va.SetIterValue(&it)
-			j := eb.find(key)
-			if j < 0 || !s.equal(detach(va, n.elem), detach(eb.vals.Index(j), n.elem), n.elem) {
+			j := eb.Find(key)
+			if j < 0 || !s.Equal(Detach(va, n.Elem), Detach(eb.Vals.Index(j), n.Elem), n.Elem) {
 				return false
 			}
 		}
 		return true
 	}
-	vb := s.take(t.Elem())
-	defer s.give(vb)
+	vb := s.Take(t.Elem())
+	defer s.Give(vb)
 	for it.Next() {
 		key.SetIterKey(&it)
 		va.SetIterValue(&it)
-		if !s.mapLookup(b, key, vb) || !s.equal(detach(va, n.elem), detach(vb, n.elem), n.elem) {
+		if !s.MapLookup(b, key, vb) || !s.Equal(Detach(va, n.Elem), Detach(vb, n.Elem), n.Elem) {
 			return false
 		}
 	}
@@ -170,25 +170,25 @@ func (s *scratch) equalGoMaps(a, b reflect.Value, n *tnode) bool {
 // equalOpaque compares marshallers and untyped values: equal Go values
 // marshal alike; otherwise their JSON decides. A value that fails to
 // marshal is unequal to everything.
-func (s *scratch) equalOpaque(a, b reflect.Value, n *tnode) bool {
-	if deepEqualGo(a, b, 0) {
+func (s *Scratch) equalOpaque(a, b reflect.Value, n *Node) bool {
+	if DeepEqualGo(a, b, 0) {
 		return true
 	}
-	ja, err := toJSONValue(a, n, false)
+	ja, err := ToJSONValue(a, n, false)
 	if err != nil {
 		return false
 	}
-	jb, err := toJSONValue(b, n, false)
+	jb, err := ToJSONValue(b, n, false)
 	if err != nil {
 		return false
 	}
 	return jsonval.Equal(ja, jb)
 }
 
-// deepEqualGo reports whether two Go values are deeply equal, reading
+// DeepEqualGo reports whether two Go values are deeply equal, reading
 // unexported fields too. It answers false when unsure (functions, deep
 // nesting), which only costs a comparison by JSON.
-func deepEqualGo(a, b reflect.Value, depth int) bool {
+func DeepEqualGo(a, b reflect.Value, depth int) bool {
 	if !a.IsValid() || !b.IsValid() {
 		return a.IsValid() == b.IsValid()
 	}
@@ -216,15 +216,15 @@ func deepEqualGo(a, b reflect.Value, depth int) bool {
 		if a.IsNil() || b.IsNil() {
 			return false
 		}
-		return deepEqualGo(a.Elem(), b.Elem(), depth+1)
+		return DeepEqualGo(a.Elem(), b.Elem(), depth+1)
 	case reflect.Interface:
 		if a.IsNil() || b.IsNil() {
 			return a.IsNil() == b.IsNil()
 		}
-		return deepEqualGo(a.Elem(), b.Elem(), depth+1)
+		return DeepEqualGo(a.Elem(), b.Elem(), depth+1)
 	case reflect.Struct:
 		for i := range a.NumField() {
-			if !deepEqualGo(a.Field(i), b.Field(i), depth+1) {
+			if !DeepEqualGo(a.Field(i), b.Field(i), depth+1) {
 				return false
 			}
 		}
@@ -248,7 +248,7 @@ func deepEqualGo(a, b reflect.Value, depth int) bool {
 // one length.
 func elemsEqualGo(a, b reflect.Value, depth int) bool {
 	for i := range a.Len() {
-		if !deepEqualGo(a.Index(i), b.Index(i), depth+1) {
+		if !DeepEqualGo(a.Index(i), b.Index(i), depth+1) {
 			return false
 		}
 	}
@@ -266,7 +266,7 @@ func mapsEqualGo(a, b reflect.Value, depth int) bool {
 	it := a.MapRange()
 	for it.Next() {
 		bv := b.MapIndex(it.Key())
-		if !bv.IsValid() || !deepEqualGo(it.Value(), bv, depth+1) {
+		if !bv.IsValid() || !DeepEqualGo(it.Value(), bv, depth+1) {
 			return false
 		}
 	}

@@ -1,4 +1,4 @@
-package smp
+package goval
 
 import (
 	"reflect"
@@ -13,29 +13,29 @@ import (
 // markAddr sets addrSensitive on structs and arrays that hold an
 // addressability-sensitive value directly (not through a pointer, slice,
 // map or interface, whose elements are addressable or not either way).
-func markAddr(n *tnode, seen map[*tnode]bool) bool {
+func markAddr(n *Node, seen map[*Node]bool) bool {
 	if n.addrSensitive || seen[n] {
 		return n.addrSensitive
 	}
 	seen[n] = true
-	switch n.kind {
+	switch n.Kind {
 	case reflectschema.Struct:
-		for _, f := range n.fields {
-			if f.f.GoType.Kind() != reflect.Pointer && markAddr(f.node, seen) {
+		for _, f := range n.Fields {
+			if f.Meta.GoType.Kind() != reflect.Pointer && markAddr(f.Node, seen) {
 				n.addrSensitive = true
 			}
 		}
 	case reflectschema.List, reflectschema.Atomic:
-		if n.elem != nil && n.goType.Kind() == reflect.Array && n.goType.Elem().Kind() != reflect.Pointer {
-			n.addrSensitive = markAddr(n.elem, seen)
+		if n.Elem != nil && n.GoType.Kind() == reflect.Array && n.GoType.Elem().Kind() != reflect.Pointer {
+			n.addrSensitive = markAddr(n.Elem, seen)
 		}
 	}
 	return n.addrSensitive
 }
 
-// detach returns a value that encodes as v does when it is not
+// Detach returns a value that encodes as v does when it is not
 // addressable, as encoding/json sees map values.
-func detach(v reflect.Value, n *tnode) reflect.Value {
+func Detach(v reflect.Value, n *Node) reflect.Value {
 	if n.addrSensitive && v.CanAddr() {
 		return reflect.ValueOf(v.Interface())
 	}
@@ -44,24 +44,24 @@ func detach(v reflect.Value, n *tnode) reflect.Value {
 
 // markLists sets listReach on n if a list or an untyped value is
 // reachable from it.
-func markLists(n *tnode, seen map[*tnode]bool) bool {
+func markLists(n *Node, seen map[*Node]bool) bool {
 	if n.listReach || seen[n] {
 		return n.listReach
 	}
 	seen[n] = true
-	switch n.kind {
+	switch n.Kind {
 	case reflectschema.List, reflectschema.Untyped:
 		n.listReach = true
 	case reflectschema.Atomic:
-		n.listReach = !n.marshaler
+		n.listReach = !n.Marshaler
 	case reflectschema.Struct:
-		for _, f := range n.fields {
-			if markLists(f.node, seen) {
+		for _, f := range n.Fields {
+			if markLists(f.Node, seen) {
 				n.listReach = true
 			}
 		}
 	case reflectschema.Map:
-		n.listReach = markLists(n.elem, seen)
+		n.listReach = markLists(n.Elem, seen)
 	}
 	return n.listReach
 }
@@ -70,13 +70,13 @@ func markLists(n *tnode, seen map[*tnode]bool) bool {
 // walkLimits checks the depth: one more for each object member that is an
 // object or array and for each array element. It is -1 for types that
 // nest without bound.
-func depthBound(n *tnode, onPath map[*tnode]bool) int {
+func depthBound(n *Node, onPath map[*Node]bool) int {
 	if onPath[n] {
 		return -1
 	}
 	onPath[n] = true
 	defer delete(onPath, n)
-	below := func(c *tnode) int {
+	below := func(c *Node) int {
 		if !composite(c) {
 			return 0
 		}
@@ -86,13 +86,13 @@ func depthBound(n *tnode, onPath map[*tnode]bool) int {
 		}
 		return d + 1
 	}
-	switch n.kind {
+	switch n.Kind {
 	case reflectschema.Untyped:
 		return -1
 	case reflectschema.Struct:
 		deepest := 0
-		for _, f := range n.fields {
-			d := below(f.node)
+		for _, f := range n.Fields {
+			d := below(f.Node)
 			if d < 0 {
 				return -1
 			}
@@ -100,12 +100,12 @@ func depthBound(n *tnode, onPath map[*tnode]bool) int {
 		}
 		return deepest
 	case reflectschema.Map:
-		return below(n.elem)
+		return below(n.Elem)
 	case reflectschema.List, reflectschema.Atomic:
-		if n.kind == reflectschema.Atomic && n.marshaler {
+		if n.Kind == reflectschema.Atomic && n.Marshaler {
 			return 0
 		}
-		d := below(n.elem)
+		d := below(n.Elem)
 		if d < 0 {
 			return -1
 		}

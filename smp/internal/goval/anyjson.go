@@ -1,4 +1,4 @@
-package smp
+package goval
 
 import (
 	"encoding/json"
@@ -16,7 +16,7 @@ func (e *jsonEnc) anyValue(x any) (any, error) {
 	case nil:
 		return nil, nil
 	case string:
-		return wireString(x), nil
+		return WireString(x), nil
 	case bool:
 		return x, nil
 	case json.Number:
@@ -74,7 +74,7 @@ func (e *jsonEnc) anyValue(x any) (any, error) {
 }
 
 // anyMap converts a map[string]any; keys that are one JSON key keep the
-// value json.Marshal writes last.
+// Value json.Marshal writes last.
 func (e *jsonEnc) anyMap(x map[string]any) (any, error) {
 	if e.sorted {
 		return e.anyMapInOrder(x)
@@ -98,9 +98,9 @@ func (e *jsonEnc) anyMapInOrder(x map[string]any) (any, error) {
 	for _, k := range jsonval.SortedKeys(x) {
 		j, err := e.anyValue(x[k])
 		if err != nil {
-			return nil, under(err, FieldStep(wireString(k)))
+			return nil, under(err, FieldStep(WireString(k)))
 		}
-		out[wireString(k)] = j
+		out[WireString(k)] = j
 	}
 	return out, nil
 }

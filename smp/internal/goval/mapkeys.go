@@ -1,4 +1,4 @@
-package smp
+package goval
 
 import (
 	"fmt"
@@ -26,7 +26,7 @@ type mapEntry struct {
 
 // jsonMapEntries returns a map's keys in the order json.Marshal writes
 // them: a later entry with the same text overrides an earlier one.
-func jsonMapEntries(v reflect.Value, n *tnode) ([]mapEntry, error) {
+func jsonMapEntries(v reflect.Value, n *Node) ([]mapEntry, error) {
 	out := make([]mapEntry, 0, v.Len())
 	it := v.MapRange()
 	for it.Next() {
@@ -35,7 +35,7 @@ func jsonMapEntries(v reflect.Value, n *tnode) ([]mapEntry, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, mapEntry{key: k, raw: raw, text: wireString(raw)})
+		out = append(out, mapEntry{key: k, raw: raw, text: WireString(raw)})
 	}
 	slices.SortFunc(out, func(a, b mapEntry) int {
 		if c := strings.Compare(a.raw, b.raw); c != 0 || n.keyMode != keyText {
@@ -47,7 +47,7 @@ func jsonMapEntries(v reflect.Value, n *tnode) ([]mapEntry, error) {
 }
 
 // rawKeyText is mapKeyText before UTF-8 repair.
-func rawKeyText(k reflect.Value, n *tnode) (string, error) {
+func rawKeyText(k reflect.Value, n *Node) (string, error) {
 	if n.keyMode == keyString {
 		return k.String(), nil
 	}
@@ -58,20 +58,20 @@ func rawKeyText(k reflect.Value, n *tnode) (string, error) {
 		}
 		return string(b), nil
 	}
-	return mapKeyText(k, n)
+	return MapKeyText(k, n)
 }
 
-// keysCollide reports whether a map's keys may not be one JSON key each,
+// KeysCollide reports whether a map's keys may not be one JSON key each,
 // or differ from their JSON text: a string key that is not UTF-8, or any
 // key with a MarshalText method.
-func (s *scratch) keysCollide(v reflect.Value, n *tnode) bool {
+func (s *Scratch) KeysCollide(v reflect.Value, n *Node) bool {
 	switch {
 	case n.keyMode == keyText:
 		return v.Len() > 0
 	case n.keyMode != keyString:
 		return false
-	case n.stringMap:
-		for k := range asStringMap(v) {
+	case n.StringMap:
+		for k := range AsStringMap(v) {
 			if !utf8.ValidString(k) {
 				return true
 			}
@@ -79,43 +79,19 @@ func (s *scratch) keysCollide(v reflect.Value, n *tnode) bool {
 		return false
 	}
 	collide := false
-	s.eachKey(v, func(k reflect.Value) bool {
+	s.EachKey(v, func(k reflect.Value) bool {
 		collide = !utf8.ValidString(k.String())
 		return !collide
 	})
 	return collide
 }
 
-// diffMapJSON diffs two maps whose keys may collide in JSON through their
-// JSON, as DiffJSON diffs what json.Marshal writes for them.
-func (d *tdiffer) diffMapJSON(o, m reflect.Value, n *tnode, s slot) (map[string]any, bool, error) {
-	oj, mj, err := pairJSON(o, m, n)
-	if err != nil {
-		return nil, false, err
-	}
-	if d.withBase() {
-		saved := d.differ.base
-		defer func() { d.differ.base = saved }()
-		d.differ.base = nil
-		if d.tbase.IsValid() {
-			if d.differ.base, err = toJSONValue(d.tbase, n, false); err != nil {
-				return nil, false, err
-			}
-		}
-	}
-	p, up, err := d.diffObject(oj.(map[string]any), mj.(map[string]any), s, nil)
-	if len(p) == 0 {
-		p = nil
-	}
-	return p, up, err
-}
-
-// pairJSON converts an original and a modified value of node n.
-func pairJSON(o, m reflect.Value, n *tnode) (oj, mj any, err error) {
-	if oj, err = toJSONValue(o, n, false); err != nil {
+// PairJSON converts an original and a modified value of node n.
+func PairJSON(o, m reflect.Value, n *Node) (oj, mj any, err error) {
+	if oj, err = ToJSONValue(o, n, false); err != nil {
 		return nil, nil, err
 	}
-	if mj, err = toJSONValue(m, n, false); err != nil {
+	if mj, err = ToJSONValue(m, n, false); err != nil {
 		return nil, nil, err
 	}
 	return oj, mj, nil

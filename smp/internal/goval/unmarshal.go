@@ -1,15 +1,16 @@
-package smp
+package goval
 
 import (
 	"encoding/json"
 	"reflect"
 	"strconv"
 
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // Decoded JSON into values that unmarshal themselves, byte slices,
-// quoted scalars and untyped values.
+// Quoted scalars and untyped values.
 
 // untypedFromJSON builds what json.Unmarshal stores in an any: maps,
 // slices, float64 numbers.
@@ -17,14 +18,14 @@ func untypedFromJSON(x any, at *pathNode) (any, error) {
 	switch x := x.(type) {
 	case map[string]any:
 		out := make(map[string]any, len(x))
-		var first keyedErr
+		var first errpath.KeyedErr
 		for k, e := range x {
 			v, err := untypedFromJSON(e, at.Field(k))
-			first.keep(k, err)
+			first.Keep(k, err)
 			out[k] = v
 		}
-		if first.err != nil {
-			return nil, first.err
+		if first.Err != nil {
+			return nil, first.Err
 		}
 		return out, nil
 	case []any:
@@ -49,7 +50,7 @@ func untypedFromJSON(x any, at *pathNode) (any, error) {
 
 // unmarshalBytes decodes JSON text into dst as json.Unmarshal does: a
 // marshaller's own UnmarshalJSON is called on it directly.
-func unmarshalBytes(dst reflect.Value, data []byte, n *tnode, at *pathNode) error {
+func unmarshalBytes(dst reflect.Value, data []byte, n *Node, at *pathNode) error {
 	if dst.Kind() == reflect.Pointer {
 		if string(data) == "null" {
 			return nil
@@ -76,7 +77,7 @@ func unmarshalBytes(dst reflect.Value, data []byte, n *tnode, at *pathNode) erro
 // unmarshalAtomic decodes a marshaller: its UnmarshalJSON directly when
 // its pointer has one (as json.Unmarshal would call it), else through
 // encoding/json.
-func unmarshalAtomic(dst reflect.Value, x any, n *tnode, at *pathNode) error {
+func unmarshalAtomic(dst reflect.Value, x any, n *Node, at *pathNode) error {
 	if !n.unmarshal {
 		return unmarshalDelegate(dst, x, at)
 	}

@@ -1,4 +1,4 @@
-package smp
+package goval
 
 import (
 	"reflect"
@@ -13,7 +13,7 @@ import (
 // which only costs the full comparison.
 
 // memEq compares the values of one type at a and b.
-type memEq func(s *scratch, a, b unsafe.Pointer, depth int) bool
+type memEq func(s *Scratch, a, b unsafe.Pointer, depth int) bool
 
 var (
 	memEqs   sync.Map // reflect.Type -> *memEqEntry, published when built
@@ -47,7 +47,7 @@ func refMemEq(t reflect.Type) memEq {
 		return e.(*memEqEntry).fn
 	}
 	if e, ok := building[t]; ok {
-		return func(s *scratch, a, b unsafe.Pointer, depth int) bool { return e.fn(s, a, b, depth) }
+		return func(s *Scratch, a, b unsafe.Pointer, depth int) bool { return e.fn(s, a, b, depth) }
 	}
 	entry := &memEqEntry{}
 	building[t] = entry
@@ -58,22 +58,22 @@ func refMemEq(t reflect.Type) memEq {
 func compileMemEq(t reflect.Type) memEq {
 	switch t.Kind() {
 	case reflect.Bool, reflect.Int8, reflect.Uint8:
-		return func(_ *scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint8)(a) == *(*uint8)(b) }
+		return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint8)(a) == *(*uint8)(b) }
 	case reflect.Int16, reflect.Uint16:
-		return func(_ *scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint16)(a) == *(*uint16)(b) }
+		return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint16)(a) == *(*uint16)(b) }
 	case reflect.Int32, reflect.Uint32, reflect.Float32:
-		return func(_ *scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint32)(a) == *(*uint32)(b) }
+		return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint32)(a) == *(*uint32)(b) }
 	case reflect.Int64, reflect.Uint64, reflect.Float64, reflect.Int, reflect.Uint, reflect.Uintptr:
 		if t.Size() == 4 {
-			return func(_ *scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint32)(a) == *(*uint32)(b) }
+			return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint32)(a) == *(*uint32)(b) }
 		}
-		return func(_ *scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint64)(a) == *(*uint64)(b) }
+		return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint64)(a) == *(*uint64)(b) }
 	case reflect.Complex64:
-		return func(_ *scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint64)(a) == *(*uint64)(b) }
+		return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint64)(a) == *(*uint64)(b) }
 	case reflect.Complex128:
-		return func(_ *scratch, a, b unsafe.Pointer, _ int) bool { return *(*[2]uint64)(a) == *(*[2]uint64)(b) }
+		return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool { return *(*[2]uint64)(a) == *(*[2]uint64)(b) }
 	case reflect.String:
-		return func(_ *scratch, a, b unsafe.Pointer, _ int) bool { return *(*string)(a) == *(*string)(b) }
+		return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool { return *(*string)(a) == *(*string)(b) }
 	case reflect.Pointer:
 		return memEqPointer(t)
 	case reflect.Slice:
@@ -87,7 +87,7 @@ func compileMemEq(t reflect.Type) memEq {
 	case reflect.Interface:
 		return memEqInterface(t)
 	}
-	return func(_ *scratch, a, b unsafe.Pointer, _ int) bool {
+	return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool {
 		return *(*unsafe.Pointer)(a) == *(*unsafe.Pointer)(b) // func, chan, unsafe.Pointer
 	}
 }
@@ -95,7 +95,7 @@ func compileMemEq(t reflect.Type) memEq {
 // memEqPointer compares what two pointers point at.
 func memEqPointer(t reflect.Type) memEq {
 	elem := refMemEq(t.Elem())
-	return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
+	return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
 		pa, pb := *(*unsafe.Pointer)(a), *(*unsafe.Pointer)(b)
 		if pa == pb {
 			return true
@@ -110,7 +110,7 @@ func memEqPointer(t reflect.Type) memEq {
 // memEqSlice compares two slices element by element.
 func memEqSlice(t reflect.Type) memEq {
 	elem, size := refMemEq(t.Elem()), t.Elem().Size()
-	return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
+	return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
 		sa, sb := (*reflectSlice)(a), (*reflectSlice)(b)
 		if sa.len != sb.len || (sa.data == nil) != (sb.data == nil) {
 			return false
@@ -134,7 +134,7 @@ func memEqSlice(t reflect.Type) memEq {
 // memEqArray compares two arrays element by element.
 func memEqArray(t reflect.Type) memEq {
 	elem, size, n := refMemEq(t.Elem()), t.Elem().Size(), t.Len()
-	return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
+	return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
 		for i := range n {
 			off := uintptr(i) * size
 			if !elem(s, unsafe.Add(a, off), unsafe.Add(b, off), depth) {
@@ -159,7 +159,7 @@ func memEqStruct(t reflect.Type) memEq {
 		}
 		fields = append(fields, field{sf.Offset, refMemEq(sf.Type)})
 	}
-	return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
+	return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
 		for _, f := range fields {
 			if !f.eq(s, unsafe.Add(a, f.off), unsafe.Add(b, f.off), depth) {
 				return false
@@ -172,7 +172,7 @@ func memEqStruct(t reflect.Type) memEq {
 // memEqMap compares two maps: map[string]string directly, others through a map view or reflect.
 func memEqMap(t reflect.Type) memEq {
 	if t.ConvertibleTo(mapSSType) {
-		return func(_ *scratch, a, b unsafe.Pointer, _ int) bool {
+		return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool {
 			ma, mb := *(*map[string]string)(a), *(*map[string]string)(b)
 			if (ma == nil) != (mb == nil) || len(ma) != len(mb) {
 				return false
@@ -187,7 +187,7 @@ func memEqMap(t reflect.Type) memEq {
 	}
 	if v := mapViewFor(t); v != nil {
 		elem, size := refMemEq(t.Elem()), t.Elem().Size()
-		return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
+		return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
 			pa, pb := *(*unsafe.Pointer)(a), *(*unsafe.Pointer)(b)
 			if pa == pb {
 				return true
@@ -200,11 +200,11 @@ func memEqMap(t reflect.Type) memEq {
 	}
 	mt := &memMapType{
 		elem:   refMemEq(t.Elem()),
-		keyArr: reflect.ArrayOf(smallMap, t.Key()),
-		valArr: reflect.ArrayOf(smallMap, t.Elem()),
+		keyArr: reflect.ArrayOf(SmallMap, t.Key()),
+		valArr: reflect.ArrayOf(SmallMap, t.Elem()),
 		size:   t.Elem().Size(),
 	}
-	return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
+	return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
 		pa, pb := *(*unsafe.Pointer)(a), *(*unsafe.Pointer)(b)
 		if pa == pb {
 			return true
@@ -218,12 +218,12 @@ func memEqMap(t reflect.Type) memEq {
 
 // memEqInterface compares two interface values through deepEqualGo.
 func memEqInterface(t reflect.Type) memEq {
-	return func(s *scratch, a, b unsafe.Pointer, depth int) bool {
+	return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
 		va, vb := reflect.NewAt(t, a).Elem(), reflect.NewAt(t, b).Elem()
 		if va.IsNil() || vb.IsNil() {
 			return va.IsNil() == vb.IsNil()
 		}
-		return depth <= maxDepth && deepEqualGo(va.Elem(), vb.Elem(), depth)
+		return depth <= maxDepth && DeepEqualGo(va.Elem(), vb.Elem(), depth)
 	}
 }
 
@@ -235,31 +235,31 @@ type memMapType struct {
 }
 
 // memEqMaps compares two non-nil maps of one type entry by entry.
-func (s *scratch) memEqMaps(a, b reflect.Value, mt *memMapType, depth int) bool {
+func (s *Scratch) memEqMaps(a, b reflect.Value, mt *memMapType, depth int) bool {
 	if a.Len() != b.Len() {
 		return false
 	}
-	if a.Len() > smallMap {
-		return deepEqualGo(a, b, depth)
+	if a.Len() > SmallMap {
+		return DeepEqualGo(a, b, depth)
 	}
 	t := a.Type()
-	key, va := s.take(t.Key()), s.take(t.Elem())
-	keys, vals := s.take(mt.keyArr), s.take(mt.valArr)
-	defer func() { s.give(key); s.give(va); s.give(keys); s.give(vals) }()
-	e := mapEntries{keys: keys, vals: vals}
+	key, va := s.Take(t.Key()), s.Take(t.Elem())
+	keys, vals := s.Take(mt.keyArr), s.Take(mt.valArr)
+	defer func() { s.Give(key); s.Give(va); s.Give(keys); s.Give(vals) }()
+	e := MapEntries{Keys: keys, Vals: vals}
 	var it reflect.MapIter
 	it.Reset(b)
 	for it.Next() {
-		e.keys.Index(e.n).SetIterKey(&it)
-		e.vals.Index(e.n).SetIterValue(&it)
-		e.n++
+		e.Keys.Index(e.N).SetIterKey(&it)
+		e.Vals.Index(e.N).SetIterValue(&it)
+		e.N++
 	}
 	pa, pv := unsafe.Pointer(va.UnsafeAddr()), unsafe.Pointer(vals.UnsafeAddr())
 	it.Reset(a)
 	for it.Next() {
 		key.SetIterKey(&it)
 		va.SetIterValue(&it)
-		j := e.find(key)
+		j := e.Find(key)
 		if j < 0 || !mt.elem(s, pa, unsafe.Add(pv, uintptr(j)*mt.size), depth+1) {
 			return false
 		}
@@ -267,11 +267,11 @@ func (s *scratch) memEqMaps(a, b reflect.Value, mt *memMapType, depth int) bool 
 	return true
 }
 
-// sameMemory reports whether two values of node n (not pointers) are
+// SameMemory reports whether two values of node n (not pointers) are
 // deeply equal in memory. Both must be addressable; it answers false
 // otherwise.
-func (s *scratch) sameMemory(a, b reflect.Value, n *tnode) bool {
-	if !a.CanAddr() || !b.CanAddr() || a.Type() != n.goType {
+func (s *Scratch) SameMemory(a, b reflect.Value, n *Node) bool {
+	if !a.CanAddr() || !b.CanAddr() || a.Type() != n.GoType {
 		return false
 	}
 	pa, pb := unsafe.Pointer(a.UnsafeAddr()), unsafe.Pointer(b.UnsafeAddr())
@@ -291,12 +291,12 @@ func (s *scratch) sameMemory(a, b reflect.Value, n *tnode) bool {
 
 // mapView compares two non-nil maps of one type.
 type mapView interface {
-	eq(s *scratch, a, b unsafe.Pointer, elem memEq, size uintptr, depth int) bool
+	eq(s *Scratch, a, b unsafe.Pointer, elem memEq, size uintptr, depth int) bool
 }
 
 type viewOf[W any] struct{}
 
-func (viewOf[W]) eq(s *scratch, a, b unsafe.Pointer, elem memEq, size uintptr, depth int) bool {
+func (viewOf[W]) eq(s *Scratch, a, b unsafe.Pointer, elem memEq, size uintptr, depth int) bool {
 	ma, mb := *(*map[string]W)(a), *(*map[string]W)(b)
 	if len(ma) != len(mb) {
 		return false

@@ -1,4 +1,4 @@
-package smp
+package goval
 
 import (
 	"reflect"
@@ -7,7 +7,7 @@ import (
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
-// checkTypedLimits applies the depth and list-length limits to a typed
+// CheckTypedLimits applies the depth and list-length limits to a typed
 // document as checkLimits does to its JSON, and fails on a value that
 // contains itself. A marshaller's value counts as a scalar; MaxBytes does
 // not apply to values in memory. The other walks over the document rely
@@ -18,7 +18,7 @@ import (
 // only the fields through which a list is reachable are. A walk that
 // fails runs again in map key order, so that the error is the same every
 // time.
-func checkTypedLimits(v reflect.Value, n *tnode, l Limits, what string) error {
+func CheckTypedLimits(v reflect.Value, n *Node, l Limits, what string) error {
 	if !v.IsValid() {
 		return nil
 	}
@@ -32,8 +32,8 @@ func checkTypedLimits(v reflect.Value, n *tnode, l Limits, what string) error {
 	if l.MaxDepth <= 0 && l.MaxListLength <= 0 {
 		return nil
 	}
-	w := limitWalk{l: l, what: what, s: getScratch(), g: jsonval.NewGuard(jsonval.TrackFrom, what)}
-	defer putScratch(w.s)
+	w := limitWalk{l: l, what: what, s: GetScratch(), g: jsonval.NewGuard(jsonval.TrackFrom, what)}
+	defer PutScratch(w.s)
 	err := w.walk(v, n, 0)
 	if err != nil {
 		w = limitWalk{l: l, what: what, s: w.s, g: jsonval.NewGuard(0, what), sorted: true}
@@ -48,13 +48,13 @@ func checkTypedLimits(v reflect.Value, n *tnode, l Limits, what string) error {
 type limitWalk struct {
 	l      Limits
 	what   string
-	s      *scratch
+	s      *Scratch
 	g      jsonval.Guard
 	sorted bool // maps in key order
 }
 
 // visits reports whether the walk must go into a value of n.
-func (w *limitWalk) visits(n *tnode) bool {
+func (w *limitWalk) visits(n *Node) bool {
 	if w.l.MaxDepth > 0 {
 		return composite(n)
 	}
@@ -63,14 +63,14 @@ func (w *limitWalk) visits(n *tnode) bool {
 
 // walk checks a value at depth, as walkLimits does for every object
 // member that is an object or array, and for every array element.
-func (w *limitWalk) walk(v reflect.Value, n *tnode, depth int) error {
+func (w *limitWalk) walk(v reflect.Value, n *Node, depth int) error {
 	if w.l.MaxDepth > 0 && depth > w.l.MaxDepth {
 		return newError(ErrLimit, nil, "%s nests deeper than the limit of %d levels", w.what, w.l.MaxDepth)
 	}
-	if n.marshaler {
+	if n.Marshaler {
 		return nil
 	}
-	if n.kind == reflectschema.Untyped {
+	if n.Kind == reflectschema.Untyped {
 		// Converted with the walk's guard, which knows the values above.
 		e := jsonEnc{sorted: w.sorted, Guard: w.g}
 		j, err := e.value(v, n, false)
@@ -82,11 +82,11 @@ func (w *limitWalk) walk(v reflect.Value, n *tnode, depth int) error {
 		}
 		return jsonval.WalkLimits(j, w.l, w.what, depth, nil)
 	}
-	v, null := derefNull(v)
+	v, null := DerefNull(v)
 	if null {
 		return nil
 	}
-	switch n.kind {
+	switch n.Kind {
 	case reflectschema.Struct:
 		return w.structFields(v, n, depth)
 	case reflectschema.Map:
@@ -99,7 +99,7 @@ func (w *limitWalk) walk(v reflect.Value, n *tnode, depth int) error {
 
 // child walks a value one level below depth: tracked for cycles once the
 // walk is deep enough to need it.
-func (w *limitWalk) child(v reflect.Value, n *tnode, depth int) error {
+func (w *limitWalk) child(v reflect.Value, n *Node, depth int) error {
 	if !w.g.Tracks(depth) {
 		return w.walk(v, n, depth+1)
 	}
@@ -108,18 +108,18 @@ func (w *limitWalk) child(v reflect.Value, n *tnode, depth int) error {
 
 // structFields walks a struct's fields (only those that can hold a list
 // when no depth limit applies).
-func (w *limitWalk) structFields(v reflect.Value, n *tnode, depth int) error {
-	fields := n.fields
+func (w *limitWalk) structFields(v reflect.Value, n *Node, depth int) error {
+	fields := n.Fields
 	if w.l.MaxDepth <= 0 {
 		fields = n.listFields
 	}
 	for _, f := range fields {
-		if !w.visits(f.node) {
+		if !w.visits(f.Node) {
 			continue
 		}
-		if fv, ok := fieldValue(v, f); ok {
-			if err := w.child(fv, f.node, depth); err != nil {
-				return under(err, FieldStep(f.name))
+		if fv, ok := FieldValue(v, f); ok {
+			if err := w.child(fv, f.Node, depth); err != nil {
+				return under(err, FieldStep(f.Name))
 			}
 		}
 	}
@@ -127,41 +127,41 @@ func (w *limitWalk) structFields(v reflect.Value, n *tnode, depth int) error {
 }
 
 // mapValues walks a map's values.
-func (w *limitWalk) mapValues(v reflect.Value, n *tnode, depth int) error {
-	if !w.visits(n.elem) || v.Len() == 0 {
+func (w *limitWalk) mapValues(v reflect.Value, n *Node, depth int) error {
+	if !w.visits(n.Elem) || v.Len() == 0 {
 		return nil
 	}
 	if w.sorted {
 		return w.mapInOrder(v, n, depth)
 	}
 	t := v.Type()
-	key, val := w.s.take(t.Key()), w.s.take(t.Elem())
-	defer func() { w.s.give(key); w.s.give(val) }()
+	key, val := w.s.Take(t.Key()), w.s.Take(t.Elem())
+	defer func() { w.s.Give(key); w.s.Give(val) }()
 	var it reflect.MapIter
 	it.Reset(v)
 	for it.Next() {
 		key.SetIterKey(&it)
 		val.SetIterValue(&it)
-		if err := w.child(val, n.elem, depth); err != nil {
-			return under(err, FieldStep(fmtKey(key)))
+		if err := w.child(val, n.Elem, depth); err != nil {
+			return under(err, FieldStep(FmtKey(key)))
 		}
 	}
 	return nil
 }
 
 // listItems checks a list's length and walks its items.
-func (w *limitWalk) listItems(v reflect.Value, n *tnode, depth int) error {
+func (w *limitWalk) listItems(v reflect.Value, n *Node, depth int) error {
 	if w.l.MaxListLength > 0 && v.Len() > w.l.MaxListLength {
 		return newError(ErrLimit, nil, "%s has a list of %d items, more than %d", w.what, v.Len(), w.l.MaxListLength)
 	}
-	if !w.visits(n.elem) {
+	if !w.visits(n.Elem) {
 		if v.Len() > 0 && w.l.MaxDepth > 0 && depth+1 > w.l.MaxDepth {
 			return newError(ErrLimit, (*pathNode)(nil).Index(0), "%s nests deeper than the limit of %d levels", w.what, w.l.MaxDepth)
 		}
 		return nil
 	}
 	for i := range v.Len() {
-		if err := w.child(v.Index(i), n.elem, depth); err != nil {
+		if err := w.child(v.Index(i), n.Elem, depth); err != nil {
 			return under(err, IndexStep(i))
 		}
 	}
@@ -171,7 +171,7 @@ func (w *limitWalk) listItems(v reflect.Value, n *tnode, depth int) error {
 // tracked walks a value below the guard's depth: its pointer, map or
 // slice is remembered on the way down, so that a value containing itself
 // fails.
-func (w *limitWalk) tracked(v reflect.Value, n *tnode, depth int) error {
+func (w *limitWalk) tracked(v reflect.Value, n *Node, depth int) error {
 	k, err := w.g.Track(v)
 	if err != nil {
 		return err
@@ -182,7 +182,7 @@ func (w *limitWalk) tracked(v reflect.Value, n *tnode, depth int) error {
 }
 
 // mapInOrder walks a map's entries in json.Marshal's order.
-func (w *limitWalk) mapInOrder(v reflect.Value, n *tnode, depth int) error {
+func (w *limitWalk) mapInOrder(v reflect.Value, n *Node, depth int) error {
 	entries, err := jsonMapEntries(v, n)
 	if err != nil {
 		return err
@@ -190,9 +190,9 @@ func (w *limitWalk) mapInOrder(v reflect.Value, n *tnode, depth int) error {
 	for _, e := range entries {
 		var err error
 		if !w.g.Tracks(depth) {
-			err = w.walk(v.MapIndex(e.key), n.elem, depth+1)
+			err = w.walk(v.MapIndex(e.key), n.Elem, depth+1)
 		} else {
-			err = w.tracked(v.MapIndex(e.key), n.elem, depth+1)
+			err = w.tracked(v.MapIndex(e.key), n.Elem, depth+1)
 		}
 		if err != nil {
 			return under(err, FieldStep(e.text))
@@ -202,19 +202,19 @@ func (w *limitWalk) mapInOrder(v reflect.Value, n *tnode, depth int) error {
 }
 
 // composite reports whether values of n may be JSON objects or arrays.
-func composite(n *tnode) bool {
-	switch n.kind {
+func composite(n *Node) bool {
+	switch n.Kind {
 	case reflectschema.Struct, reflectschema.Map, reflectschema.List, reflectschema.Untyped:
 		return true
 	case reflectschema.Atomic:
-		return !n.marshaler
+		return !n.Marshaler
 	}
 	return false
 }
 
-// checkDecodedLimits is checkLimits for a decoded value, with the path of
+// CheckDecodedLimits is checkLimits for a decoded value, with the path of
 // a failure made only when one happens: the first in key order.
-func checkDecodedLimits(v any, l Limits, what string) error {
+func CheckDecodedLimits(v any, l Limits, what string) error {
 	l = l.Bounded()
 	if err := decodedLimits(v, l, what, 0); err != nil {
 		return jsonval.WalkLimits(v, l, what, 0, nil)

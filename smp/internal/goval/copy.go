@@ -1,4 +1,4 @@
-package smp
+package goval
 
 import (
 	"errors"
@@ -13,15 +13,15 @@ import (
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
-// copyValue deep-copies src into dst, a settable zero value of the same
+// CopyValue deep-copies src into dst, a settable zero value of the same
 // type, as a JSON round trip would: what encoding/json leaves out (fields
 // omitted as empty, unexported and "-" fields, nil embedded pointers) stays
 // zero, nil stays nil and empty stays empty. Values the patch does not
 // touch are copied this way instead of being encoded and decoded. A
 // marshaller made of plain data (no pointers, slices or maps) is copied
 // as is; others take the round trip through their methods.
-func (c *copier) copyValue(dst, src reflect.Value, n *tnode) error {
-	if n.marshaler && !n.plainCopy {
+func (c *Copier) CopyValue(dst, src reflect.Value, n *Node) error {
+	if n.Marshaler && !n.plainCopy {
 		// Through its methods, from the pointer down: a value may encode
 		// as null, which decodes as a nil pointer.
 		return c.roundTrip(dst, src, n)
@@ -31,17 +31,17 @@ func (c *copier) copyValue(dst, src reflect.Value, n *tnode) error {
 			return nil
 		}
 		p := reflect.New(src.Type().Elem())
-		if err := c.copyValue(p.Elem(), src.Elem(), n); err != nil {
+		if err := c.CopyValue(p.Elem(), src.Elem(), n); err != nil {
 			return err
 		}
 		dst.Set(p)
 		return nil
 	}
-	if n.marshaler {
+	if n.Marshaler {
 		dst.Set(src) // plain data
 		return nil
 	}
-	switch n.kind {
+	switch n.Kind {
 	case reflectschema.Untyped:
 		if src.IsNil() {
 			return nil
@@ -57,13 +57,13 @@ func (c *copier) copyValue(dst, src reflect.Value, n *tnode) error {
 	return copyScalar(dst, src, n)
 }
 
-// copier deep-copies the values Apply keeps. memo remembers what a
+// Copier deep-copies the values Apply keeps. memo remembers what a
 // marshaller's value became through its MarshalJSON and UnmarshalJSON,
 // when both are plain data (a shallow copy of them is deep), by the
-// value's memory: a quantity such as 250m met again is copied instead of
+// Value's memory: a quantity such as 250m met again is copied instead of
 // encoded and decoded again.
-type copier struct {
-	memo map[*tnode]map[string]reflect.Value
+type Copier struct {
+	memo map[*Node]map[string]reflect.Value
 	// maps counts the maps being copied; sorted copies them in key order.
 	maps   int
 	sorted bool
@@ -71,19 +71,19 @@ type copier struct {
 
 // roundTrip converts src to JSON and back; a marshaller gets back the
 // bytes it wrote.
-func (c *copier) roundTrip(dst, src reflect.Value, n *tnode) error {
+func (c *Copier) roundTrip(dst, src reflect.Value, n *Node) error {
 	if c.recall(dst, src, n) {
 		return nil
 	}
-	j, err := docJSON(src, n, false)
+	j, err := DocJSON(src, n, false)
 	if err != nil {
 		return err
 	}
 	raw, isRaw := j.(jsonval.Raw)
-	if !isRaw || !n.marshaler || dst.Kind() == reflect.Pointer {
-		return fromJSONValue(dst, j, n, false, nil)
+	if !isRaw || !n.Marshaler || dst.Kind() == reflect.Pointer {
+		return FromJSONValue(dst, j, n, false, nil)
 	}
-	if err := fromJSONValue(dst, raw, n, false, nil); err != nil {
+	if err := FromJSONValue(dst, raw, n, false, nil); err != nil {
 		return err
 	}
 	c.remember(dst, src, n)
@@ -93,8 +93,8 @@ func (c *copier) roundTrip(dst, src reflect.Value, n *tnode) error {
 // memoKey returns the memory of a marshaller's value (not a pointer,
 // addressable) when it holds no pointer, slice or map: two values with
 // the same memory encode alike.
-func memoKey(v reflect.Value, n *tnode) (string, bool) {
-	if !n.marshaler || n.plainNow == nil || v.Kind() == reflect.Pointer || !v.CanAddr() {
+func memoKey(v reflect.Value, n *Node) (string, bool) {
+	if !n.Marshaler || n.plainNow == nil || v.Kind() == reflect.Pointer || !v.CanAddr() {
 		return "", false
 	}
 	p := unsafe.Pointer(v.UnsafeAddr())
@@ -105,7 +105,7 @@ func memoKey(v reflect.Value, n *tnode) (string, bool) {
 }
 
 // recall sets dst to what src decoded to before, if src was met.
-func (c *copier) recall(dst, src reflect.Value, n *tnode) bool {
+func (c *Copier) recall(dst, src reflect.Value, n *Node) bool {
 	key, ok := memoKey(src, n)
 	if !ok {
 		return false
@@ -118,13 +118,13 @@ func (c *copier) recall(dst, src reflect.Value, n *tnode) bool {
 }
 
 // remember keeps what src decoded to (dst), when both are plain data.
-func (c *copier) remember(dst, src reflect.Value, n *tnode) {
+func (c *Copier) remember(dst, src reflect.Value, n *Node) {
 	key, ok := memoKey(src, n)
 	if !ok || !n.plainNow(unsafe.Pointer(dst.UnsafeAddr())) {
 		return
 	}
 	if c.memo == nil {
-		c.memo = map[*tnode]map[string]reflect.Value{}
+		c.memo = map[*Node]map[string]reflect.Value{}
 	}
 	if c.memo[n] == nil {
 		c.memo[n] = map[string]reflect.Value{}
@@ -134,42 +134,42 @@ func (c *copier) remember(dst, src reflect.Value, n *tnode) {
 	c.memo[n][strings.Clone(key)] = v
 }
 
-func (c *copier) copyStruct(dst, src reflect.Value, n *tnode) error {
-	ps, fast := structBase(src)
+func (c *Copier) copyStruct(dst, src reflect.Value, n *Node) error {
+	ps, fast := StructBase(src)
 	pd := unsafe.Pointer(dst.UnsafeAddr())
-	for _, f := range n.fields {
-		if fast && f.fast != fastNone {
-			if !fastPresent(ps, f) {
+	for _, f := range n.Fields {
+		if fast && f.Fast != FastNone {
+			if !FastPresent(ps, f) {
 				continue
 			}
-			if f.fastScalar() {
+			if f.FastScalar() {
 				copyFastScalar(pd, ps, f)
 				continue
 			}
-			if err := c.copyField(dst, fieldOf(src, f), f); err != nil {
+			if err := c.CopyField(dst, FieldOf(src, f), f); err != nil {
 				return err
 			}
 			continue
 		}
-		fv, ok := fieldValue(src, f)
+		fv, ok := FieldValue(src, f)
 		if !ok {
 			continue
 		}
-		if err := c.copyField(dst, fv, f); err != nil {
+		if err := c.CopyField(dst, fv, f); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// copyField copies a present field value into struct dst.
-func (c *copier) copyField(dst, fv reflect.Value, f *tfield) error {
-	d, err := settableField(dst, f)
+// CopyField copies a present field value into struct dst.
+func (c *Copier) CopyField(dst, fv reflect.Value, f *Field) error {
+	d, err := SettableField(dst, f)
 	if err == nil {
-		err = c.copyValue(d, fv, f.node)
+		err = c.CopyValue(d, fv, f.Node)
 	}
 	if err != nil {
-		return under(err, FieldStep(f.name))
+		return under(err, FieldStep(f.Name))
 	}
 	return nil
 }
@@ -178,7 +178,7 @@ func (c *copier) copyField(dst, fv reflect.Value, f *tfield) error {
 // json.Marshal writes last (mapkeys.go). A copy that fails runs again in
 // key order from the outermost map, so that the error is the same every
 // time.
-func (c *copier) copyMap(dst, src reflect.Value, n *tnode) error {
+func (c *Copier) copyMap(dst, src reflect.Value, n *Node) error {
 	if src.IsNil() {
 		return nil
 	}
@@ -206,15 +206,15 @@ var errKeyOrder = errors.New("keys collide")
 
 // copyMapEntries copies a map whose string keys are valid UTF-8, in any
 // order.
-func (c *copier) copyMapEntries(src reflect.Value, n *tnode) (reflect.Value, error) {
-	if n.stringMap {
-		in := asStringMap(src)
+func (c *Copier) copyMapEntries(src reflect.Value, n *Node) (reflect.Value, error) {
+	if n.StringMap {
+		in := AsStringMap(src)
 		out := make(map[string]string, len(in))
 		for k, v := range in {
 			if !utf8.ValidString(k) {
 				return reflect.Value{}, errKeyOrder
 			}
-			out[k] = wireString(v)
+			out[k] = WireString(v)
 		}
 		return reflect.ValueOf(out).Convert(src.Type()), nil
 	}
@@ -238,7 +238,7 @@ func (c *copier) copyMapEntries(src reflect.Value, n *tnode) (reflect.Value, err
 }
 
 // copyMapInOrder copies a map's entries in json.Marshal's order.
-func (c *copier) copyMapInOrder(dst, src reflect.Value, n *tnode) error {
+func (c *Copier) copyMapInOrder(dst, src reflect.Value, n *Node) error {
 	entries, err := jsonMapEntries(src, n)
 	if err != nil {
 		return err
@@ -250,7 +250,7 @@ func (c *copier) copyMapInOrder(dst, src reflect.Value, n *tnode) error {
 		key := e.key
 		switch {
 		case n.keyMode == keyText:
-			if key, err = mapKeyFromText(e.text, t.Key(), nil); err != nil {
+			if key, err = MapKeyFromText(e.text, t.Key(), nil); err != nil {
 				return err
 			}
 		case key.Kind() == reflect.String:
@@ -269,12 +269,12 @@ func (c *copier) copyMapInOrder(dst, src reflect.Value, n *tnode) error {
 // copyEntry copies value ev of key k into map out. Plain data is copied
 // already, a marshaller's value met before is replaced in place, anything
 // else is copied from ev into a new value.
-func (c *copier) copyEntry(out, k, ev reflect.Value, n *tnode) error {
+func (c *Copier) copyEntry(out, k, ev reflect.Value, n *Node) error {
 	v := ev
-	if !copiedInPlace(ev, n.elem) && !c.recall(ev, ev, n.elem) {
+	if !copiedInPlace(ev, n.Elem) && !c.recall(ev, ev, n.Elem) {
 		v = reflect.New(out.Type().Elem()).Elem()
-		if err := c.copyValue(v, detach(ev, n.elem), n.elem); err != nil {
-			return under(err, FieldStep(wireString(fmtKey(k))))
+		if err := c.CopyValue(v, Detach(ev, n.Elem), n.Elem); err != nil {
+			return under(err, FieldStep(WireString(FmtKey(k))))
 		}
 	}
 	out.SetMapIndex(k, v)
@@ -283,21 +283,21 @@ func (c *copier) copyEntry(out, k, ev reflect.Value, n *tnode) error {
 
 // copiedInPlace reports whether a shallow copy of a value is the copy
 // wanted: a marshaller of plain data.
-func copiedInPlace(v reflect.Value, n *tnode) bool {
-	return n.marshaler && n.plainCopy && v.Kind() != reflect.Pointer
+func copiedInPlace(v reflect.Value, n *Node) bool {
+	return n.Marshaler && n.plainCopy && v.Kind() != reflect.Pointer
 }
 
-func (c *copier) copyList(dst, src reflect.Value, n *tnode) error {
+func (c *Copier) copyList(dst, src reflect.Value, n *Node) error {
 	if src.Kind() == reflect.Slice {
 		if src.IsNil() {
 			return nil
 		}
 		s := reflect.MakeSlice(src.Type(), src.Len(), src.Len())
-		if plainElems(src, n.elem) {
+		if plainElems(src, n.Elem) {
 			reflect.Copy(s, src)
 		} else {
 			for i := range src.Len() {
-				if err := c.copyValue(s.Index(i), src.Index(i), n.elem); err != nil {
+				if err := c.CopyValue(s.Index(i), src.Index(i), n.Elem); err != nil {
 					return under(err, IndexStep(i))
 				}
 			}
@@ -306,7 +306,7 @@ func (c *copier) copyList(dst, src reflect.Value, n *tnode) error {
 		return nil
 	}
 	for i := range src.Len() {
-		if err := c.copyValue(dst.Index(i), src.Index(i), n.elem); err != nil {
+		if err := c.CopyValue(dst.Index(i), src.Index(i), n.Elem); err != nil {
 			return under(err, IndexStep(i))
 		}
 	}
@@ -315,8 +315,8 @@ func (c *copier) copyList(dst, src reflect.Value, n *tnode) error {
 
 // plainElems reports whether a slice's elements copy as they are: strings
 // of valid UTF-8, integers, booleans.
-func plainElems(s reflect.Value, en *tnode) bool {
-	if en.kind != reflectschema.Scalar || en.isNumber || en.bytes {
+func plainElems(s reflect.Value, en *Node) bool {
+	if en.Kind != reflectschema.Scalar || en.IsNumber || en.bytes {
 		return false
 	}
 	switch s.Type().Elem().Kind() {
@@ -335,17 +335,17 @@ func plainElems(s reflect.Value, en *tnode) bool {
 	return false
 }
 
-func copyScalar(dst, src reflect.Value, n *tnode) error {
+func copyScalar(dst, src reflect.Value, n *Node) error {
 	switch src.Kind() {
 	case reflect.String:
 		s := src.String()
-		if n.isNumber {
+		if n.IsNumber {
 			s = numberText(s)
 			if !validNumber(s) {
 				return newError(ErrInvalidValue, nil, "json.Number %q is not a number", s)
 			}
 		} else {
-			s = wireString(s)
+			s = WireString(s)
 		}
 		dst.SetString(s)
 	case reflect.Bool:
@@ -368,8 +368,8 @@ func copyScalar(dst, src reflect.Value, n *tnode) error {
 	return nil
 }
 
-// fmtKey renders a map key for a path.
-func fmtKey(k reflect.Value) string {
+// FmtKey renders a map key for a path.
+func FmtKey(k reflect.Value) string {
 	switch k.Kind() {
 	case reflect.String:
 		return k.String()
@@ -383,12 +383,12 @@ func fmtKey(k reflect.Value) string {
 
 // copyFastScalar copies a scalar fast field from memory; a string that is
 // not valid UTF-8 is repaired as its JSON would be.
-func copyFastScalar(dst, src unsafe.Pointer, f *tfield) {
-	pd, ps := unsafe.Add(dst, f.offset), unsafe.Add(src, f.offset)
-	switch f.fast {
-	case fastString:
-		*(*string)(pd) = wireString(*(*string)(ps))
-	case fastBool, fastInt8, fastUint8:
+func copyFastScalar(dst, src unsafe.Pointer, f *Field) {
+	pd, ps := unsafe.Add(dst, f.Offset), unsafe.Add(src, f.Offset)
+	switch f.Fast {
+	case FastString:
+		*(*string)(pd) = WireString(*(*string)(ps))
+	case FastBool, FastInt8, FastUint8:
 		*(*uint8)(pd) = *(*uint8)(ps)
 	case fastInt16, fastUint16:
 		*(*uint16)(pd) = *(*uint16)(ps)

@@ -1,4 +1,4 @@
-package smp
+package goval
 
 import (
 	"encoding"
@@ -14,35 +14,35 @@ import (
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 )
 
-// tnode is what the typed walkers know of one schema type, computed once:
+// Node is what the typed walkers know of one schema type, computed once:
 // a struct's fields in the two orders they are visited in, how an atomic
-// value marshals, and shortcuts for common shapes.
-type tnode struct {
-	t      *reflectschema.Type
-	kind   reflectschema.Kind
-	goType reflect.Type // never a pointer
+// Value marshals, and shortcuts for common shapes.
+type Node struct {
+	Schema *reflectschema.Type
+	Kind   reflectschema.Kind
+	GoType reflect.Type // never a pointer
 
 	// Struct.
-	fields []*tfield // encoding/json's order
-	sorted []*tfield // by JSON name: the order patches are built in
-	byName map[string]*tfield
+	Fields []*Field // encoding/json's order
+	Sorted []*Field // by JSON name: the order patches are built in
+	ByName map[string]*Field
 
 	// List, Map, and lists of lists.
-	elem *tnode
+	Elem *Node
 
 	// Scalar.
 	bytes    bool // []byte: a base64 string
-	isNumber bool // json.Number: a number literal
+	IsNumber bool // json.Number: a number literal
 
 	// Map.
-	stringMap bool // convertible to map[string]string
+	StringMap bool // convertible to map[string]string
 	keyMode   keyMode
 	// keyArr and valArr are [smallMap]K and [smallMap]V: scratch space to
 	// read a small map's entries into.
 	keyArr, valArr reflect.Type
 
 	// Atomic.
-	marshaler bool // Atomic through a marshaller (not a list of lists)
+	Marshaler bool // Atomic through a marshaller (not a list of lists)
 	plainCopy bool // a copy of the Go value is a deep copy
 	implM     bool // the type implements json.Marshaler
 	ptrM      bool // its pointer does
@@ -56,11 +56,11 @@ type tnode struct {
 	addrSensitive bool
 
 	// For the limits: whether a list (or untyped value) is reachable, the
-	// fields through which one is, and the deepest level below a value
+	// Fields through which one is, and the deepest level below a value
 	// that walkLimits visits (-1: unbounded, for recursive and untyped
 	// types).
 	listReach  bool
-	listFields []*tfield
+	listFields []*Field
 	depth      int
 
 	// memEq compares two values of the Go type in memory (typed_deepeq.go).
@@ -70,25 +70,25 @@ type tnode struct {
 	plainNow func(unsafe.Pointer) bool
 }
 
-// tpos is what the typed walkers know of a position in a value: its
-// node, its slot, and whether encoding/json quotes it (",string").
-type tpos struct {
-	node   *tnode
-	slot   slot
-	quoted bool
+// Pos is what the typed walkers know of a position in a value: its
+// Node, its slot, and whether encoding/json quotes it (",string").
+type Pos struct {
+	Node   *Node
+	Slot   slot
+	Quoted bool
 }
 
-// tfield is one JSON field of a struct node.
-type tfield struct {
-	tpos     // slot is the field's, as slot.child returns it
-	f        *reflectschema.Field
-	name     string
-	index    []int
-	viaPtr   bool // the index path crosses an embedded pointer
+// Field is one JSON field of a struct node.
+type Field struct {
+	Pos      // slot is the field's, as slot.child returns it
+	Meta     *reflectschema.Field
+	Name     string
+	Index    []int
+	ViaPtr   bool // the index path crosses an embedded pointer
 	zeroMode zeroMode
-	// fast and offset read the field from memory (typed_fast.go).
-	fast   fastKind
-	offset uintptr
+	// Fast and offset read the field from memory (typed_fast.go).
+	Fast   fastKind
+	Offset uintptr
 }
 
 // keyMode says how a map key becomes JSON text.
@@ -126,26 +126,26 @@ var (
 
 // planOf returns the node of a schema type, building the nodes of every
 // type it reaches on first use.
-func planOf(t *reflectschema.Type) *tnode {
+func planOf(t *reflectschema.Type) *Node {
 	if n, ok := planCache.Load(t); ok {
-		return n.(*tnode)
+		return n.(*Node)
 	}
 	planBuildMu.Lock()
 	defer planBuildMu.Unlock()
 	if n, ok := planCache.Load(t); ok {
-		return n.(*tnode)
+		return n.(*Node)
 	}
-	built := map[*reflectschema.Type]*tnode{}
+	built := map[*reflectschema.Type]*Node{}
 	n := buildNode(t, built)
 	for _, bn := range built {
-		markAddr(bn, map[*tnode]bool{})
-		markLists(bn, map[*tnode]bool{})
+		markAddr(bn, map[*Node]bool{})
+		markLists(bn, map[*Node]bool{})
 	}
 	for _, bn := range built {
-		bn.memEq = memEqOf(bn.goType)
-		bn.depth = depthBound(bn, map[*tnode]bool{})
-		for _, f := range bn.fields {
-			if f.node.listReach {
+		bn.memEq = memEqOf(bn.GoType)
+		bn.depth = depthBound(bn, map[*Node]bool{})
+		for _, f := range bn.Fields {
+			if f.Node.listReach {
 				bn.listFields = append(bn.listFields, f)
 			}
 		}
@@ -158,7 +158,7 @@ func planOf(t *reflectschema.Type) *tnode {
 
 // planOfGo returns the node of a Go type, for the dynamic type of an
 // untyped value. It fails where reflectschema has no schema.
-func planOfGo(t reflect.Type) (*tnode, error) {
+func planOfGo(t reflect.Type) (*Node, error) {
 	st, err := reflectschema.Of(t)
 	if err != nil {
 		return nil, err
@@ -166,35 +166,35 @@ func planOfGo(t reflect.Type) (*tnode, error) {
 	return planOf(st), nil
 }
 
-func buildNode(t *reflectschema.Type, built map[*reflectschema.Type]*tnode) *tnode {
+func buildNode(t *reflectschema.Type, built map[*reflectschema.Type]*Node) *Node {
 	if n, ok := planCache.Load(t); ok {
-		return n.(*tnode)
+		return n.(*Node)
 	}
 	if n, ok := built[t]; ok {
 		return n
 	}
-	n := &tnode{t: t, kind: t.Kind, goType: t.Go}
+	n := &Node{Schema: t, Kind: t.Kind, GoType: t.Go}
 	built[t] = n
 	if t.Elem != nil {
-		n.elem = buildNode(t.Elem, built)
+		n.Elem = buildNode(t.Elem, built)
 	}
 	switch t.Kind {
 	case reflectschema.Scalar:
 		n.bytes = t.Go.Kind() == reflect.Slice
-		n.isNumber = t.Go == numberType
+		n.IsNumber = t.Go == numberType
 	case reflectschema.Atomic:
-		n.marshaler = t.Elem == nil
-		n.plainCopy = n.marshaler && (t.Go == timeType || pointerFree(t.Go, 0))
+		n.Marshaler = t.Elem == nil
+		n.plainCopy = n.Marshaler && (t.Go == timeType || pointerFree(t.Go, 0))
 		pt := reflect.PointerTo(t.Go)
 		n.implM, n.ptrM = t.Go.Implements(jsonMarshaler), pt.Implements(jsonMarshaler)
 		n.implT, n.ptrT = t.Go.Implements(textMarshaler), pt.Implements(textMarshaler)
 		n.unmarshal = pt.Implements(jsonUnmarshaler) && t.Go.Kind() != reflect.Interface
-		n.addrSensitive = n.marshaler && (n.ptrM && !n.implM || n.ptrT && !n.implT && !n.implM)
+		n.addrSensitive = n.Marshaler && (n.ptrM && !n.implM || n.ptrT && !n.implT && !n.implM)
 		n.plainNow = plainCheck(t.Go, 0)
 	case reflectschema.Map:
-		n.stringMap = t.Go.ConvertibleTo(mapSSType)
+		n.StringMap = t.Go.ConvertibleTo(mapSSType)
 		kt := t.Go.Key()
-		n.keyArr, n.valArr = reflect.ArrayOf(smallMap, kt), reflect.ArrayOf(smallMap, t.Go.Elem())
+		n.keyArr, n.valArr = reflect.ArrayOf(SmallMap, kt), reflect.ArrayOf(SmallMap, t.Go.Elem())
 		switch {
 		case kt.Kind() == reflect.String:
 			n.keyMode = keyString
@@ -206,57 +206,57 @@ func buildNode(t *reflectschema.Type, built map[*reflectschema.Type]*tnode) *tno
 			n.keyMode = keyUint
 		}
 	case reflectschema.Struct:
-		n.byName = make(map[string]*tfield, len(t.Fields))
+		n.ByName = make(map[string]*Field, len(t.Fields))
 		for _, f := range t.Fields {
-			tf := &tfield{
-				f: f, name: f.Name, index: f.Index,
-				tpos:   tpos{node: buildNode(f.Type, built), slot: slot{Type: f.Type, Patch: f.Patch, Quoted: f.Quoted}},
-				viaPtr: crossesPointer(t.Go, f.Index),
+			tf := &Field{
+				Meta: f, Name: f.Name, Index: f.Index,
+				Pos:    Pos{Node: buildNode(f.Type, built), Slot: slot{Type: f.Type, Patch: f.Patch, Quoted: f.Quoted}},
+				ViaPtr: crossesPointer(t.Go, f.Index),
 			}
-			tf.quoted = f.Quoted && quotable(f.GoType) && f.Type.Kind == reflectschema.Scalar
+			tf.Quoted = f.Quoted && quotable(f.GoType) && f.Type.Kind == reflectschema.Scalar
 			if f.OmitZero {
 				tf.zeroMode = zeroModeOf(f.GoType)
 			}
-			if tf.fast = fastKindOf(f, tf.node, tf.viaPtr); tf.fast != fastNone {
-				tf.offset = fieldOffset(t.Go, f.Index)
+			if tf.Fast = fastKindOf(f, tf.Node, tf.ViaPtr); tf.Fast != FastNone {
+				tf.Offset = fieldOffset(t.Go, f.Index)
 			}
-			n.fields = append(n.fields, tf)
-			n.byName[f.Name] = tf
+			n.Fields = append(n.Fields, tf)
+			n.ByName[f.Name] = tf
 		}
-		n.sorted = slices.Clone(n.fields)
-		slices.SortFunc(n.sorted, func(a, b *tfield) int { return strings.Compare(a.name, b.name) })
+		n.Sorted = slices.Clone(n.Fields)
+		slices.SortFunc(n.Sorted, func(a, b *Field) int { return strings.Compare(a.Name, b.Name) })
 	}
 	return n
 }
 
-// typedRoot is the schema of a type parameter T: a struct reached through
-// ptrs pointers.
-type typedRoot struct {
-	node *tnode
-	ptrs int
-	typ  reflect.Type
+// Root is the schema of a type parameter T: a struct reached through
+// Ptrs pointers.
+type Root struct {
+	Node *Node
+	Ptrs int
+	Type reflect.Type
 }
 
-// rootFor resolves T, which must be a struct or a pointer to one.
-func rootFor(typ reflect.Type) (typedRoot, error) {
+// RootFor resolves T, which must be a struct or a pointer to one.
+func RootFor(typ reflect.Type) (Root, error) {
 	st, err := reflectschema.Of(typ)
 	if err != nil {
-		return typedRoot{}, errpath.Wrap(ErrSchema, err.Error(), err)
+		return Root{}, errpath.Wrap(ErrSchema, err.Error(), err)
 	}
 	if st.Kind != reflectschema.Struct {
-		return typedRoot{}, &Error{Kind: ErrSchema, Msg: "type " + typ.String() + " is not a struct or a pointer to one (schema kind " + st.Kind.String() + ")"}
+		return Root{}, &Error{Kind: ErrSchema, Msg: "type " + typ.String() + " is not a struct or a pointer to one (schema kind " + st.Kind.String() + ")"}
 	}
 	ptrs := 0
 	for t := typ; t.Kind() == reflect.Pointer; t = t.Elem() {
 		ptrs++
 	}
-	return typedRoot{node: planOf(st), ptrs: ptrs, typ: typ}, nil
+	return Root{Node: planOf(st), Ptrs: ptrs, Type: typ}, nil
 }
 
-// value returns the struct a root value holds, invalid when a pointer on
+// Value returns the struct a root value holds, invalid when a pointer on
 // the way is nil (the empty object).
-func (r typedRoot) value(v reflect.Value) reflect.Value {
-	for range r.ptrs {
+func (r Root) Value(v reflect.Value) reflect.Value {
+	for range r.Ptrs {
 		if v.IsNil() {
 			return reflect.Value{}
 		}
@@ -265,5 +265,25 @@ func (r typedRoot) value(v reflect.Value) reflect.Value {
 	return v
 }
 
-// slot returns the root's slot.
-func (r typedRoot) slot() slot { return slot{Type: r.node.t} }
+// Slot returns the root's slot.
+func (r Root) Slot() slot { return slot{Type: r.Node.Schema} }
+
+// Wrap turns a pointer to a new root struct into a T.
+func (r Root) Wrap(p reflect.Value) reflect.Value {
+	if r.Ptrs == 0 {
+		return p.Elem()
+	}
+	types := make([]reflect.Type, r.Ptrs)
+	t := r.Type
+	for i := range types {
+		types[i] = t
+		t = t.Elem()
+	}
+	v := p.Convert(types[r.Ptrs-1])
+	for i := r.Ptrs - 2; i >= 0; i-- {
+		q := reflect.New(types[i+1])
+		q.Elem().Set(v)
+		v = q.Convert(types[i])
+	}
+	return v
+}

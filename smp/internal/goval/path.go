@@ -1,4 +1,4 @@
-package smp
+package goval
 
 import (
 	"github.com/typedpatch/typedpatch/smp/internal/format"
@@ -13,15 +13,15 @@ import (
 // it returns through puts its own step in front: a walk that succeeds
 // allocates nothing for paths.
 
-// keyStepOf renders a merge-list element's key as a path step, as
+// KeyStepOf renders a merge-list element's key as a path step, as
 // format.KeySet.KeyStep does for its JSON.
-func keyStepOf(e reflect.Value, en *tnode, ks format.KeySet) Step {
+func KeyStepOf(e reflect.Value, en *Node, ks format.KeySet) Step {
 	s := make(KeyStep, 0, len(ks.Fields))
 	for _, name := range ks.Fields {
 		text := "<absent>"
-		if f := en.byName[name]; f != nil {
-			if v, ok := fieldValue(e, f); ok {
-				if j, err := toJSONValue(v, f.node, f.quoted); err == nil {
+		if f := en.ByName[name]; f != nil {
+			if v, ok := FieldValue(e, f); ok {
+				if j, err := ToJSONValue(v, f.Node, f.Quoted); err == nil {
 					text = jsonval.DisplayText(j)
 				}
 			}

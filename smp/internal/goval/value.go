@@ -1,4 +1,4 @@
-package smp
+package goval
 
 import (
 	"reflect"
@@ -8,18 +8,18 @@ import (
 
 // Presence and null, as encoding/json decides them.
 
-// fieldValue returns field f of struct value sv and whether encoding/json
+// FieldValue returns field f of struct value sv and whether encoding/json
 // writes it: the struct is present (sv valid), no embedded pointer on the
 // way is nil, and neither omitempty nor omitzero drops the value.
-func fieldValue(sv reflect.Value, f *tfield) (reflect.Value, bool) {
+func FieldValue(sv reflect.Value, f *Field) (reflect.Value, bool) {
 	if !sv.IsValid() {
 		return reflect.Value{}, false
 	}
 	v := sv
-	if len(f.index) == 1 {
-		v = v.Field(f.index[0])
+	if len(f.Index) == 1 {
+		v = v.Field(f.Index[0])
 	} else {
-		for _, i := range f.index {
+		for _, i := range f.Index {
 			if v.Kind() == reflect.Pointer {
 				if v.IsNil() {
 					return reflect.Value{}, false
@@ -29,10 +29,10 @@ func fieldValue(sv reflect.Value, f *tfield) (reflect.Value, bool) {
 			v = v.Field(i)
 		}
 	}
-	if f.f.OmitEmpty && isEmptyValue(v) {
+	if f.Meta.OmitEmpty && isEmptyValue(v) {
 		return v, false
 	}
-	if f.f.OmitZero && isZeroField(v, f.zeroMode) {
+	if f.Meta.OmitZero && isZeroField(v, f.zeroMode) {
 		return v, false
 	}
 	return v, true
@@ -76,10 +76,10 @@ func isZeroField(v reflect.Value, mode zeroMode) bool {
 	return v.IsZero()
 }
 
-// derefNull follows pointers. null reports a value encoding/json writes as
+// DerefNull follows pointers. null reports a value encoding/json writes as
 // null: a nil pointer, slice, map or interface. It is for nodes that are
 // not marshallers, whose nil slices and maps may encode otherwise.
-func derefNull(v reflect.Value) (reflect.Value, bool) {
+func DerefNull(v reflect.Value) (reflect.Value, bool) {
 	for v.Kind() == reflect.Pointer {
 		if v.IsNil() {
 			return v, true
@@ -93,11 +93,11 @@ func derefNull(v reflect.Value) (reflect.Value, bool) {
 	return v, false
 }
 
-// settableField returns field f of the settable struct dst, allocating the
+// SettableField returns field f of the settable struct dst, allocating the
 // embedded pointers on the way as json.Unmarshal does.
-func settableField(dst reflect.Value, f *tfield) (reflect.Value, error) {
+func SettableField(dst reflect.Value, f *Field) (reflect.Value, error) {
 	v := dst
-	for _, i := range f.index {
+	for _, i := range f.Index {
 		if v.Kind() == reflect.Pointer {
 			if v.IsNil() {
 				if !v.CanSet() {
@@ -112,9 +112,9 @@ func settableField(dst reflect.Value, f *tfield) (reflect.Value, error) {
 	return v, nil
 }
 
-// allocChain allocates the pointers of a settable value and returns what
+// AllocChain allocates the pointers of a settable value and returns what
 // they point to.
-func allocChain(v reflect.Value) reflect.Value {
+func AllocChain(v reflect.Value) reflect.Value {
 	for v.Kind() == reflect.Pointer {
 		if v.IsNil() {
 			v.Set(reflect.New(v.Type().Elem()))
@@ -124,25 +124,25 @@ func allocChain(v reflect.Value) reflect.Value {
 	return v
 }
 
-// asStringMap views a map whose type is convertible to map[string]string
+// AsStringMap views a map whose type is convertible to map[string]string
 // as one, without the allocation reflect.Value.Convert makes for an
 // addressable value. The two types have one representation.
-func asStringMap(v reflect.Value) map[string]string {
+func AsStringMap(v reflect.Value) map[string]string {
 	p := v.UnsafePointer()
 	return *(*map[string]string)(unsafe.Pointer(&p))
 }
 
-// scratch lends settable values of a type to map walks, which read map
+// Scratch lends settable values of a type to map walks, which read map
 // entries into them without allocating. A value is lent until given back,
 // so nested walks of one type use different values. The few types in use
 // are searched in a slice: cheaper than hashing them.
-type scratch struct {
+type Scratch struct {
 	vals []scratchVal
 	buf  []uint64 // see words
 }
 
 // words returns n words of memory the garbage collector does not scan.
-func (s *scratch) words(n int) []uint64 {
+func (s *Scratch) words(n int) []uint64 {
 	if cap(s.buf) < n {
 		s.buf = make([]uint64, n)
 	}
@@ -151,11 +151,11 @@ func (s *scratch) words(n int) []uint64 {
 
 // scratches keeps scratch spaces between calls: their values are reused,
 // zeroed so that they hold nothing of the last call's documents.
-var scratches = sync.Pool{New: func() any { return &scratch{} }}
+var scratches = sync.Pool{New: func() any { return &Scratch{} }}
 
-func getScratch() *scratch { return scratches.Get().(*scratch) }
+func GetScratch() *Scratch { return scratches.Get().(*Scratch) }
 
-func putScratch(s *scratch) {
+func PutScratch(s *Scratch) {
 	for i := range s.vals {
 		s.vals[i].v.SetZero()
 		s.vals[i].busy = false
@@ -170,7 +170,7 @@ type scratchVal struct {
 	busy bool
 }
 
-func (s *scratch) take(t reflect.Type) reflect.Value {
+func (s *Scratch) Take(t reflect.Type) reflect.Value {
 	for i := range s.vals {
 		if e := &s.vals[i]; !e.busy && e.t == t {
 			e.busy = true
@@ -182,11 +182,11 @@ func (s *scratch) take(t reflect.Type) reflect.Value {
 	return v
 }
 
-// eachKey calls f with each key of map v, held in a scratch value, until f
+// EachKey calls f with each key of map v, held in a scratch value, until f
 // returns false.
-func (s *scratch) eachKey(v reflect.Value, f func(key reflect.Value) bool) {
-	key := s.take(v.Type().Key())
-	defer s.give(key)
+func (s *Scratch) EachKey(v reflect.Value, f func(key reflect.Value) bool) {
+	key := s.Take(v.Type().Key())
+	defer s.Give(key)
 	var it reflect.MapIter
 	it.Reset(v)
 	for it.Next() {
@@ -197,7 +197,7 @@ func (s *scratch) eachKey(v reflect.Value, f func(key reflect.Value) bool) {
 	}
 }
 
-func (s *scratch) give(v reflect.Value) {
+func (s *Scratch) Give(v reflect.Value) {
 	addr := v.UnsafeAddr()
 	for i := len(s.vals) - 1; i >= 0; i-- {
 		if e := &s.vals[i]; e.addr == addr {
@@ -207,47 +207,47 @@ func (s *scratch) give(v reflect.Value) {
 	}
 }
 
-// smallMap is the size up to which maps are read into scratch arrays and
+// SmallMap is the size up to which maps are read into scratch arrays and
 // searched by scanning, rather than through reflect.Value.MapIndex, which
 // allocates.
-const smallMap = 8
+const SmallMap = 8
 
-// mapEntries is a small map read into scratch arrays.
-type mapEntries struct {
-	keys, vals reflect.Value // [smallMap]K, [smallMap]V
-	n          int
+// MapEntries is a small map read into scratch arrays.
+type MapEntries struct {
+	Keys, Vals reflect.Value // [smallMap]K, [smallMap]V
+	N          int
 }
 
-// readMap reads a map of at most smallMap entries.
-func (s *scratch) readMap(m reflect.Value, n *tnode) mapEntries {
-	e := mapEntries{keys: s.take(n.keyArr), vals: s.take(n.valArr)}
+// ReadMap reads a map of at most smallMap entries.
+func (s *Scratch) ReadMap(m reflect.Value, n *Node) MapEntries {
+	e := MapEntries{Keys: s.Take(n.keyArr), Vals: s.Take(n.valArr)}
 	var it reflect.MapIter
 	it.Reset(m)
 	for it.Next() {
-		e.keys.Index(e.n).SetIterKey(&it)
-		e.vals.Index(e.n).SetIterValue(&it)
-		e.n++
+		e.Keys.Index(e.N).SetIterKey(&it)
+		e.Vals.Index(e.N).SetIterValue(&it)
+		e.N++
 	}
 	return e
 }
 
-func (s *scratch) release(e mapEntries) {
-	s.give(e.keys)
-	s.give(e.vals)
+func (s *Scratch) Release(e MapEntries) {
+	s.Give(e.Keys)
+	s.Give(e.Vals)
 }
 
-// find returns the index of key k, or -1.
-func (e *mapEntries) find(k reflect.Value) int {
-	for i := range e.n {
-		if sameKey(e.keys.Index(i), k) {
+// Find returns the index of key k, or -1.
+func (e *MapEntries) Find(k reflect.Value) int {
+	for i := range e.N {
+		if sameKey(e.Keys.Index(i), k) {
 			return i
 		}
 	}
 	return -1
 }
 
-// mapLookup finds key k of map m, reading the value into val.
-func (s *scratch) mapLookup(m, k, val reflect.Value) bool {
+// MapLookup finds key k of map m, reading the value into val.
+func (s *Scratch) MapLookup(m, k, val reflect.Value) bool {
 	v := m.MapIndex(k)
 	if !v.IsValid() {
 		return false
