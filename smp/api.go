@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
+
 	"strconv"
 
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
@@ -22,16 +24,16 @@ func ApplyJSON(original, patch []byte, dataStruct any, opts ...Option) ([]byte, 
 	if err != nil {
 		return nil, err
 	}
-	om, release, err := decodeOriginal(original, cfg.limits)
+	om, release, err := decodeOriginal(original, cfg.Limits)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	pm, err := jsonval.DecodeLimited(patch, "patch", cfg.limits)
+	pm, err := jsonval.DecodeLimited(patch, "patch", cfg.Limits)
 	if err != nil {
 		return nil, err
 	}
-	res, err := applyObject(om, pm, s, cfg)
+	res, err := jsonwalk.ApplyObject(om, pm, s, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -56,19 +58,6 @@ func decodeOriginal(data []byte, l Limits) (doc map[string]any, release func(), 
 	return doc, release, err
 }
 
-// applyObject applies a decoded patch to a decoded document.
-func applyObject(om, pm map[string]any, s slot, cfg *config) (map[string]any, error) {
-	a := &applier{cfg: cfg}
-	res, keep, err := a.mergeObject(om, pm, s, false, nil)
-	if err != nil {
-		return nil, err
-	}
-	if !keep {
-		res = map[string]any{}
-	}
-	return res, nil
-}
-
 // ApplyMap is ApplyJSON on decoded objects. It changes neither argument;
 // numbers in the result are int64 or float64.
 func ApplyMap(original, patch JSONMap, dataStruct any, opts ...Option) (JSONMap, error) {
@@ -81,7 +70,7 @@ func ApplyMap(original, patch JSONMap, dataStruct any, opts ...Option) (JSONMap,
 	if err != nil {
 		return nil, err
 	}
-	res, err := applyObject(om, pm, s, cfg)
+	res, err := jsonwalk.ApplyObject(om, pm, s, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -97,11 +86,11 @@ func DiffJSON(original, modified []byte, dataStruct any, opts ...Option) ([]byte
 	if err != nil {
 		return nil, err
 	}
-	om, err := jsonval.DecodeLimited(original, "original document", cfg.limits)
+	om, err := jsonval.DecodeLimited(original, "original document", cfg.Limits)
 	if err != nil {
 		return nil, err
 	}
-	mm, err := jsonval.DecodeLimited(modified, "modified document", cfg.limits)
+	mm, err := jsonval.DecodeLimited(modified, "modified document", cfg.Limits)
 	if err != nil {
 		return nil, err
 	}
@@ -114,15 +103,15 @@ func DiffJSON(original, modified []byte, dataStruct any, opts ...Option) ([]byte
 
 // twoWay diffs decoded documents and checks the preconditions.
 func twoWay(om, mm map[string]any, s slot, cfg *config) (map[string]any, error) {
-	d := &differ{cfg: cfg, pass: passTwoWay}
-	p, up, err := d.diffObject(om, mm, s, nil)
+	d := &jsonwalk.Differ{Cfg: cfg, Pass: jsonwalk.PassTwoWay}
+	p, up, err := d.DiffObject(om, mm, s, nil)
 	if err != nil {
 		return nil, err
 	}
 	if up {
-		p = replaceObject(mm)
+		p = jsonwalk.ReplaceObject(mm)
 	}
-	if err := checkPreconditions(p, cfg.preconditions); err != nil {
+	if err := jsonwalk.CheckPreconditions(p, cfg.Preconditions); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -161,11 +150,11 @@ func ThreeWayJSON(original, modified, current []byte, dataStruct any, opts ...Op
 		data []byte
 		what string
 	}{{original, "original document"}, {modified, "modified document"}, {current, "current document"}} {
-		if docs[i], err = jsonval.DecodeLimited(in.data, in.what, cfg.limits); err != nil {
+		if docs[i], err = jsonval.DecodeLimited(in.data, in.what, cfg.Limits); err != nil {
 			return nil, err
 		}
 	}
-	p, err := threeWay(docs[0], docs[1], docs[2], s, cfg)
+	p, err := jsonwalk.ThreeWay(docs[0], docs[1], docs[2], s, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -185,9 +174,9 @@ func PatchesConflict(left, right map[string]any, dataStruct any, opts ...Option)
 	if err != nil {
 		return false, err
 	}
-	c := &conflicts{d: &differ{cfg: cfg, pass: passCompare}}
-	c.values(l, r, s, nil)
-	return len(c.paths) > 0, nil
+	c := &jsonwalk.Conflicts{D: &jsonwalk.Differ{Cfg: cfg, Pass: jsonwalk.PassCompare}}
+	c.Values(l, r, s, nil)
+	return len(c.Paths) > 0, nil
 }
 
 // fromGoPair copies two caller-built objects into decoded form.
@@ -205,7 +194,7 @@ func fromGoPair(a, b map[string]any, whatA, whatB string, cfg *config) (map[stri
 		if m == nil {
 			m = map[string]any{}
 		}
-		if err := jsonval.CheckLimits(m, cfg.limits, in.what); err != nil {
+		if err := jsonval.CheckLimits(m, cfg.Limits, in.what); err != nil {
 			return nil, nil, err
 		}
 		out[i] = m

@@ -53,13 +53,6 @@ func newError(kind ErrorKind, at *pathNode, format string, args ...any) *Error {
 	return errpath.New(kind, at, format, args...)
 }
 
-func quote(s string) string                   { return errpath.Quote(s) }
-func echo(s string) string                    { return errpath.Echo(s) }
-func prose(s string) string                   { return errpath.Prose(s) }
 func comparePaths(a, b Path) int              { return errpath.Compare(a, b) }
 func under(err error, s Step) error           { return errpath.Under(err, s) }
 func underPath(err error, at *pathNode) error { return errpath.UnderPath(err, at) }
-
-func listed[T any](items []T, name func(T) string, sep string) string {
-	return errpath.Listed(items, name, sep)
-}

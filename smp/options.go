@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
+
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
@@ -23,41 +25,26 @@ type Option interface {
 	apply(*config)
 }
 
+// config is the resolved set of options, as the walkers read it.
+type config = jsonwalk.Config
+
 type optionFunc func(*config)
 
 func (f optionFunc) apply(c *config) { f(c) }
 
-// config is the resolved set of options.
-type config struct {
-	ordering   Ordering
-	directives DirectiveSet
-	overwrite  bool
-	skewSafe   bool
-	limits     Limits
-
-	preconditions []PreconditionFunc
-	noTypeChecks  bool
-	mergeUnknown  bool
-	// repeatReplaced writes replace-strategy objects even when unchanged.
-	repeatReplaced bool
-	// kubeDirectiveScope takes $retainKeys and $setElementOrder where
-	// Kubernetes takes them.
-	kubeDirectiveScope bool
-}
-
 func newConfig(opts []Option) *config {
-	c := &config{directives: DirectivesAll, limits: DefaultLimits()}
+	c := &config{Directives: DirectivesAll, Limits: DefaultLimits()}
 	for _, o := range opts {
 		if o != nil {
 			o.apply(c)
 		}
 	}
-	c.limits = c.limits.Bounded()
+	c.Limits = c.Limits.Bounded()
 	return c
 }
 
 // WithOrdering sets the list ordering rule.
-func WithOrdering(o Ordering) Option { return optionFunc(func(c *config) { c.ordering = o }) }
+func WithOrdering(o Ordering) Option { return optionFunc(func(c *config) { c.Ordering = o }) }
 
 // WithDirectives limits the directives the differ writes and the applier
 // acts on to a generation of the format, to behave as an older client or
@@ -65,7 +52,7 @@ func WithOrdering(o Ordering) Option { return optionFunc(func(c *config) { c.ord
 func WithDirectives(d DirectiveSet) Option {
 	return optionFunc(func(c *config) {
 		if d >= DirectivesLegacy && d <= DirectivesAll {
-			c.directives = d
+			c.Directives = d
 		}
 	})
 }
@@ -73,14 +60,14 @@ func WithDirectives(d DirectiveSet) Option {
 // WithOverwrite makes a three-way patch take modified's side of every
 // conflict instead of failing.
 func WithOverwrite(overwrite bool) Option {
-	return optionFunc(func(c *config) { c.overwrite = overwrite })
+	return optionFunc(func(c *config) { c.Overwrite = overwrite })
 }
 
 // WithSkewSafe makes the differ write lists whose default merge key is
 // shared by several elements as a whole ($patch: replace), which appliers
 // that do not know $patchMergeKey apply correctly (docs/compat.md).
 func WithSkewSafe(skewSafe bool) Option {
-	return optionFunc(func(c *config) { c.skewSafe = skewSafe })
+	return optionFunc(func(c *config) { c.SkewSafe = skewSafe })
 }
 
 // Limits bounds the input an operation accepts. Zero fields mean no limit,
@@ -95,18 +82,22 @@ type Limits = jsonval.Limits
 func DefaultLimits() Limits { return jsonval.DefaultLimits() }
 
 // WithLimits replaces the default limits.
-func WithLimits(l Limits) Option { return optionFunc(func(c *config) { c.limits = l }) }
+func WithLimits(l Limits) Option { return optionFunc(func(c *config) { c.Limits = l }) }
 
 // WithPreconditions adds checks every created patch must pass.
 func WithPreconditions(fns ...PreconditionFunc) Option {
-	return optionFunc(func(c *config) { c.preconditions = append(c.preconditions, fns...) })
+	return optionFunc(func(c *config) {
+		for _, fn := range fns {
+			c.Preconditions = append(c.Preconditions, fn)
+		}
+	})
 }
 
 // WithTypeChecks(false) makes the applier accept patch values that do not
 // fit their Go fields (a number for a string, an object for a list), as
 // Kubernetes does; the default rejects them (docs/compat.md).
 func WithTypeChecks(check bool) Option {
-	return optionFunc(func(c *config) { c.noTypeChecks = !check })
+	return optionFunc(func(c *config) { c.NoTypeChecks = !check })
 }
 
 // WithMergeUnknown(true) merges objects and lists that meet under a field
@@ -118,7 +109,7 @@ func WithTypeChecks(check bool) Option {
 // preserves unknown fields (reflectschema.Type.PreserveUnknown), never
 // fail.
 func WithMergeUnknown(merge bool) Option {
-	return optionFunc(func(c *config) { c.mergeUnknown = merge })
+	return optionFunc(func(c *config) { c.MergeUnknown = merge })
 }
 
 // WithRepeatedReplaceFields(true) makes the differ write a field whose
@@ -128,7 +119,7 @@ func WithMergeUnknown(merge bool) Option {
 // The result of applying the patch is the same; the default writes it
 // only when it changed. The kube module sets it (docs/compat.md).
 func WithRepeatedReplaceFields(repeat bool) Option {
-	return optionFunc(func(c *config) { c.repeatReplaced = repeat })
+	return optionFunc(func(c *config) { c.RepeatReplaced = repeat })
 }
 
 // WithKubernetesDirectiveScope(true) makes the applier take $retainKeys on
@@ -141,5 +132,5 @@ func WithRepeatedReplaceFields(repeat bool) Option {
 // of objects that does not merge is still refused (Kubernetes panics
 // there). The kube module sets it (docs/compat.md).
 func WithKubernetesDirectiveScope(on bool) Option {
-	return optionFunc(func(c *config) { c.kubeDirectiveScope = on })
+	return optionFunc(func(c *config) { c.KubeDirectiveScope = on })
 }

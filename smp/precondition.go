@@ -1,7 +1,5 @@
 package smp
 
-import "github.com/typedpatch/typedpatch/smp/internal/jsonval"
-
 // PreconditionFunc checks a patch before it is returned; a false result
 // fails the operation with an ErrPreconditionFailed error. It receives the
 // patch as a map[string]any, as in Kubernetes.
@@ -35,17 +33,4 @@ func RequireMetadataKeyUnchanged(key string) PreconditionFunc {
 		_, set := md[key]
 		return !set
 	}
-}
-
-func checkPreconditions(patch map[string]any, fns []PreconditionFunc) error {
-	if len(fns) == 0 {
-		return nil
-	}
-	goPatch := jsonval.ToGo(patch)
-	for _, fn := range fns {
-		if fn != nil && !fn(goPatch) {
-			return &Error{Kind: ErrPreconditionFailed, Msg: "precondition failed for the patch"}
-		}
-	}
-	return nil
 }

@@ -1,6 +1,10 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
+
+	"encoding/json"
+
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
@@ -32,19 +36,19 @@ func Apply[T any](current T, patch Patch, opts ...Option) (T, error) {
 	if err != nil {
 		return zero, err
 	}
-	if cfg.kubeDirectiveScope {
+	if cfg.KubeDirectiveScope {
 		return applyViaJSON(current, patch, opts)
 	}
 	pm := patch.patchMap()
-	if err := goval.CheckDecodedLimits(pm, cfg.limits, "patch"); err != nil {
+	if err := goval.CheckDecodedLimits(pm, cfg.Limits, "patch"); err != nil {
 		return zero, err
 	}
 	cv := root.Value(reflect.ValueOf(any(current)))
-	if err := goval.CheckTypedLimits(cv, root.Node, cfg.limits, "original document"); err != nil {
+	if err := goval.CheckTypedLimits(cv, root.Node, cfg.Limits, "original document"); err != nil {
 		return zero, err
 	}
 	out := reflect.New(root.Node.GoType)
-	a := &tapplier{applier: &applier{cfg: cfg}}
+	a := &tapplier{Applier: &jsonwalk.Applier{Cfg: cfg}}
 	keep, err := a.mergeStruct(out.Elem(), cv, pm, root.Node, root.Slot(), nil)
 	if err == nil {
 		err = a.decodeErr
@@ -62,7 +66,7 @@ func Apply[T any](current T, patch Patch, opts ...Option) (T, error) {
 // tapplier applies patches to typed values: struct by struct where the
 // patch leads, through the JSON applier for the values it changes.
 type tapplier struct {
-	*applier
+	*jsonwalk.Applier
 	goval.Copier
 	// decodeErr is the first failure to store a merged value in Go (what
 	// json.Unmarshal of ApplyJSON's result would report). The merge goes
@@ -103,11 +107,11 @@ func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *gov
 	if err != nil {
 		return false, err
 	}
-	p, err := a.splitObjectPatch(pm, s, at)
+	p, err := a.SplitObjectPatch(pm, s, at)
 	if err != nil {
 		return false, err
 	}
-	for _, name := range p.names {
+	for _, name := range p.Names {
 		if f := n.Schema.Field(name); f != nil && f.Name != name {
 			// A key naming a field in another case: json.Unmarshal
 			// decides between the two spellings, so merge as JSON.
@@ -115,8 +119,8 @@ func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *gov
 		}
 	}
 	if cur.IsValid() {
-		named := make(map[string]bool, len(p.names))
-		for _, name := range p.names {
+		named := make(map[string]bool, len(p.Names))
+		for _, name := range p.Names {
 			named[name] = true
 		}
 		for _, f := range n.Fields {
@@ -133,7 +137,7 @@ func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *gov
 	// As in mergeObject, the least name's error wins.
 	m := structMerge{dst: dst, cur: cur, pm: pm, p: p, n: n, s: s, keep: keep, at: at}
 	var first errpath.KeyedErr
-	for _, name := range p.names {
+	for _, name := range p.Names {
 		first.Keep(name, a.mergeName(&m, name))
 	}
 	return first.Err == nil, first.Err
@@ -145,7 +149,7 @@ func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *gov
 type structMerge struct {
 	dst, cur reflect.Value
 	pm       map[string]any
-	p        objectPatch
+	p        jsonwalk.ObjectPatch
 	n        *goval.Node
 	s        slot
 	keep     map[string]bool
@@ -156,10 +160,10 @@ type structMerge struct {
 // returns the fields it keeps (nil without one).
 func (a *tapplier) retained(pm map[string]any, s slot, at *pathNode) (map[string]bool, error) {
 	raw, ok := pm[format.KeyRetainKeys]
-	if !ok || !a.cfg.directives.Understood(format.DirRetainKeys) {
+	if !ok || !a.Cfg.Directives.Understood(format.DirRetainKeys) {
 		return nil, nil
 	}
-	if err := a.retainKeys(map[string]any{}, pm, s, at); err != nil {
+	if err := a.RetainKeys(map[string]any{}, pm, s, at); err != nil {
 		return nil, err
 	}
 	keep := map[string]bool{}
@@ -179,7 +183,7 @@ func (a *tapplier) mergeName(m *structMerge, name string) error {
 		// Not a field: the JSON result would hold it and decoding would
 		// drop it, but the patch value must still be valid.
 		if inPatch && pv != nil {
-			_, _, err := a.mergeValue(nil, false, pv, s.Child(name), cat)
+			_, _, err := a.MergeValue(nil, false, pv, s.Child(name), cat)
 			return err
 		}
 		return nil
@@ -192,21 +196,21 @@ func (a *tapplier) mergeName(m *structMerge, name string) error {
 	if cur.IsValid() && (keep == nil || keep[name]) {
 		cv, present = goval.FieldValue(cur, f)
 	}
-	directed := p.directed(name)
+	directed := p.Directed(name)
 	if !directed {
 		return a.mergeField(dst, f, cv, present, pv, cat)
 	}
-	in, err := p.listInput(pm, name, at)
+	in, err := p.ListInput(pm, name, at)
 	if err != nil {
 		return err
 	}
 	var list reflect.Value
 	if present {
 		if l, null := goval.DerefNull(cv); !null {
-			list, in.origPresent = l, true
+			list, in.OrigPresent = l, true
 		}
 	}
-	if !in.origPresent && !inPatch {
+	if !in.OrigPresent && !inPatch {
 		if present {
 			// A null list stays null, but decoding the key would make
 			// the embedded structs on its way.
@@ -264,7 +268,7 @@ func (a *tapplier) mergeValueTyped(dv, cv reflect.Value, pv any, p goval.Pos, at
 	if pv == nil {
 		return false, nil
 	}
-	if err := a.checkType(pv, c, at); err != nil {
+	if err := a.CheckType(pv, c, at); err != nil {
 		return false, err
 	}
 	if c.Kind() == reflectschema.Atomic {
@@ -287,24 +291,24 @@ func (a *tapplier) mergeValueTyped(dv, cv reflect.Value, pv any, p goval.Pos, at
 			}
 			om, _ = j.(map[string]any)
 		}
-		v, keep, err := a.mergeObject(om, pv, c, c.Patch.Strategy == reflectschema.Replace, at)
+		v, keep, err := a.MergeObject(om, pv, c, c.Patch.Strategy == reflectschema.Replace, at)
 		if err != nil || !keep {
 			return false, err
 		}
 		return true, a.soft(goval.FromJSONValue(dv, v, n, quoted, at))
 	case []any:
 		if c.Kind() == reflectschema.Untyped || !c.IsMergeList() {
-			l, err := a.finalizeList(pv, c, at)
+			l, err := a.FinalizeList(pv, c, at)
 			if err != nil {
 				return false, err
 			}
 			return true, a.soft(goval.FromJSONValue(dv, l, n, quoted, at))
 		}
-		in := listInput{patch: pv, inPatch: true}
+		in := jsonwalk.ListInput{Patch: pv, InPatch: true}
 		var list reflect.Value
 		if present {
 			if l, null := goval.DerefNull(cv); !null {
-				list, in.origPresent = l, true
+				list, in.OrigPresent = l, true
 			}
 		}
 		return true, a.mergeListTyped(dv, list, in, n, c, at)
@@ -322,9 +326,35 @@ func (a *tapplier) structAsJSON(dst, cur reflect.Value, pm map[string]any, n *go
 		}
 		om = j.(map[string]any)
 	}
-	v, keep, err := a.mergeObject(om, pm, s, false, at)
+	v, keep, err := a.MergeObject(om, pm, s, false, at)
 	if err != nil || !keep {
 		return false, err
 	}
 	return true, a.soft(goval.FromJSONValue(dst, v, n, false, at))
+}
+
+// applyViaJSON is Apply on the JSON form of current: how Apply honours
+// WithKubernetesDirectiveScope, which the typed applier does not
+// implement.
+func applyViaJSON[T any](current T, patch Patch, opts []Option) (T, error) {
+	var zero, res T
+	doc, err := json.Marshal(current)
+	if err != nil {
+		return zero, newError(ErrInvalidJSON, nil, "encoding the current value: %v", err)
+	}
+	if string(doc) == "null" {
+		doc = []byte("{}")
+	}
+	p, err := patch.MarshalJSON()
+	if err != nil {
+		return zero, err
+	}
+	out, err := ApplyJSON(doc, p, zero, opts...)
+	if err != nil {
+		return zero, err
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		return zero, newError(ErrTypeMismatch, nil, "decoding the result: %v", err)
+	}
+	return res, nil
 }

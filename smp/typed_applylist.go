@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
+
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
 
 	"github.com/typedpatch/typedpatch/smp/internal/format"
@@ -16,21 +18,21 @@ import (
 // list's type). cur is the live list (invalid when in.origPresent is
 // false). Lists of structs are merged in Go by the JSON applier's plan
 // (structItems); other lists pass their JSON.
-func (a *tapplier) mergeListTyped(dv, cur reflect.Value, in listInput, n *goval.Node, c slot, at *pathNode) error {
+func (a *tapplier) mergeListTyped(dv, cur reflect.Value, in jsonwalk.ListInput, n *goval.Node, c slot, at *pathNode) error {
 	if c.IsObjectList() && n.Elem.Kind == reflectschema.Struct {
 		return a.mergeStructList(dv, cur, in, n, c, at)
 	}
 	if !c.IsObjectList() && n.Elem.Kind == reflectschema.Scalar && !n.Elem.Marshaler {
 		return a.mergeSetTyped(dv, cur, in, n, c, at)
 	}
-	if in.origPresent {
+	if in.OrigPresent {
 		ol, err := goval.DocListJSON(cur, n)
 		if err != nil {
 			return underPath(err, at)
 		}
-		in.orig = ol
+		in.Orig = ol
 	}
-	l, err := a.mergeList(in, c, at)
+	l, err := a.MergeList(in, c, at)
 	if err != nil {
 		return err
 	}
@@ -40,9 +42,9 @@ func (a *tapplier) mergeListTyped(dv, cur reflect.Value, in listInput, n *goval.
 // mergeSetTyped merges a merge list of scalars: planSet decides, as for
 // JSON, which values the set holds and in which order; live values are
 // copied, the patch's decoded.
-func (a *tapplier) mergeSetTyped(dv, cur reflect.Value, in listInput, n *goval.Node, c slot, at *pathNode) error {
+func (a *tapplier) mergeSetTyped(dv, cur reflect.Value, in jsonwalk.ListInput, n *goval.Node, c slot, at *pathNode) error {
 	var origIDs []string
-	if in.origPresent {
+	if in.OrigPresent {
 		origIDs = make([]string, cur.Len())
 		for i := range origIDs {
 			id, err := scalarID(cur.Index(i), n.Elem, i)
@@ -52,17 +54,17 @@ func (a *tapplier) mergeSetTyped(dv, cur reflect.Value, in listInput, n *goval.N
 			origIDs[i] = id
 		}
 	}
-	picks, err := a.planSet(in, origIDs, c, at)
+	picks, err := a.PlanSet(in, origIDs, c, at)
 	if err != nil {
 		return err
 	}
 	dv = goval.AllocChain(dv)
 	dv.Set(reflect.MakeSlice(dv.Type(), len(picks), len(picks)))
 	for j, p := range picks {
-		if p.patch {
-			err = goval.FromJSONValue(dv.Index(j), in.patch[p.i], n.Elem, false, nil)
+		if p.Patch {
+			err = goval.FromJSONValue(dv.Index(j), in.Patch[p.I], n.Elem, false, nil)
 		} else {
-			err = a.CopyValue(dv.Index(j), cur.Index(p.i), n.Elem)
+			err = a.CopyValue(dv.Index(j), cur.Index(p.I), n.Elem)
 		}
 		if err != nil {
 			a.soft(underPath(under(err, IndexStep(j)), at))
@@ -89,12 +91,12 @@ func scalarID(v reflect.Value, en *goval.Node, i int) (string, error) {
 // patch elements merge into each; each element is then merged in Go in
 // its place, and the live elements no patch element merges into are
 // deep-copied.
-func (a *tapplier) mergeStructList(dv, cur reflect.Value, in listInput, n *goval.Node, c slot, at *pathNode) error {
+func (a *tapplier) mergeStructList(dv, cur reflect.Value, in jsonwalk.ListInput, n *goval.Node, c slot, at *pathNode) error {
 	src := &structItems{n: n.Elem, at: at}
-	if in.origPresent {
+	if in.OrigPresent {
 		src.cur = cur
 	}
-	pl, err := a.planObjectList(src, in, c, at)
+	pl, err := a.PlanObjectList(src, in, c, at)
 	if err == nil {
 		err = src.err
 	}
@@ -104,29 +106,29 @@ func (a *tapplier) mergeStructList(dv, cur reflect.Value, in listInput, n *goval
 	dv = goval.AllocChain(dv)
 	var small [16]int
 	place := small[:0] // by position: its index in dv
-	if n := pl.live + len(in.patch); n > len(small) {
+	if n := pl.Live + len(in.Patch); n > len(small) {
 		place = make([]int, n)
 	} else {
 		place = small[:n]
 	}
-	if pl.err == nil {
-		if len(pl.positions) == 0 {
+	if pl.Err == nil {
+		if len(pl.Positions) == 0 {
 			dv.Set(reflect.MakeSlice(dv.Type(), 0, 0)) // empty, not null
 		} else {
-			dv.Grow(len(pl.positions)) // dv is nil: this makes the whole list
-			dv.SetLen(len(pl.positions))
+			dv.Grow(len(pl.Positions)) // dv is nil: this makes the whole list
+			dv.SetLen(len(pl.Positions))
 		}
 		for i := range place {
 			place[i] = -1
 		}
-		for j, p := range pl.positions {
+		for j, p := range pl.Positions {
 			place[p] = j
 		}
 	}
 	x := structMerges{a: a, src: src, pl: pl, es: c.Elem()}
-	for op := range pl.ops[:pl.done] {
+	for op := range pl.Ops[:pl.Done] {
 		var dst reflect.Value
-		if j := place[pl.ops[op].p]; pl.err == nil && j >= 0 {
+		if j := place[pl.Ops[op].P]; pl.Err == nil && j >= 0 {
 			dst = dv.Index(j)
 		} else {
 			dst = reflect.New(dv.Type().Elem()).Elem() // the merge is done only for its error
@@ -135,11 +137,11 @@ func (a *tapplier) mergeStructList(dv, cur reflect.Value, in listInput, n *goval
 			return err
 		}
 	}
-	if pl.err != nil {
-		return pl.err
+	if pl.Err != nil {
+		return pl.Err
 	}
-	for j, p := range pl.positions {
-		if !pl.merged(p) {
+	for j, p := range pl.Positions {
+		if !pl.Merged(p) {
 			err := a.CopyValue(dv.Index(j), cur.Index(p), n.Elem)
 			a.soft(underPath(under(err, IndexStep(j)), at))
 		}
@@ -156,7 +158,7 @@ type structItems struct {
 	err     error // the first failure to read a key field
 }
 
-func (s *structItems) count() int {
+func (s *structItems) Count() int {
 	if !s.cur.IsValid() {
 		return 0
 	}
@@ -180,7 +182,7 @@ func (s *structItems) keyFields(p int, ks format.KeySet) (map[string]any, bool) 
 	return s.scratch, true
 }
 
-func (s *structItems) keyID(p int, ks format.KeySet) string {
+func (s *structItems) KeyID(p int, ks format.KeySet) string {
 	if len(ks.Fields) == 1 {
 		// A plain string or integer field, the common key, is read as
 		// singleKey reads its JSON.
@@ -211,7 +213,7 @@ func (s *structItems) keyID(p int, ks format.KeySet) string {
 	return id
 }
 
-func (s *structItems) keyField(p int, name string) (any, bool) {
+func (s *structItems) KeyField(p int, name string) (any, bool) {
 	e, null := goval.DerefNull(s.cur.Index(p))
 	f := s.n.ByName[name]
 	if null || f == nil {
@@ -231,7 +233,7 @@ func (s *structItems) keyField(p int, name string) (any, bool) {
 	return j, true
 }
 
-func (s *structItems) isObject(p int) bool {
+func (s *structItems) IsObject(p int) bool {
 	_, null := goval.DerefNull(s.cur.Index(p))
 	return !null
 }
@@ -240,7 +242,7 @@ func (s *structItems) isObject(p int) bool {
 type structMerges struct {
 	a   *tapplier
 	src *structItems
-	pl  planned
+	pl  jsonwalk.Planned
 	es  slot // the elements' slot
 	// asJSON is the JSON of the elements with several merges (see merge).
 	asJSON map[int]map[string]any
@@ -253,38 +255,38 @@ type structMerges struct {
 // declare, which a Go value cannot hold and the next must meet as JSON
 // does.
 func (x *structMerges) merge(op int, dst reflect.Value) error {
-	a, pl, o := x.a, &x.pl, x.pl.ops[op]
+	a, pl, o := x.a, &x.pl, x.pl.Ops[op]
 	var ce reflect.Value
-	if !o.fresh && o.p < pl.live {
-		if e, null := goval.DerefNull(x.src.cur.Index(o.p)); !null {
+	if !o.Fresh && o.P < pl.Live {
+		if e, null := goval.DerefNull(x.src.cur.Index(o.P)); !null {
 			ce = e
 		}
 	}
-	if pl.single(op) {
-		_, err := a.mergeStruct(goval.AllocChain(dst), ce, o.pe.body, x.src.n, x.es, o.pe.at)
+	if pl.Single(op) {
+		_, err := a.mergeStruct(goval.AllocChain(dst), ce, o.Pe.Body, x.src.n, x.es, o.Pe.At)
 		return err
 	}
-	om, ok := x.asJSON[o.p]
+	om, ok := x.asJSON[o.P]
 	if !ok && ce.IsValid() {
 		j, err := goval.DocJSON(ce, x.src.n, false)
 		if err != nil {
-			return underPath(under(err, IndexStep(o.p)), x.src.at)
+			return underPath(under(err, IndexStep(o.P)), x.src.at)
 		}
 		om, _ = jsonval.Expand(j).(map[string]any)
 	}
-	if o.fresh {
+	if o.Fresh {
 		om = nil
 	}
-	v, _, err := a.mergeObject(om, o.pe.body, x.es, false, o.pe.at)
+	v, _, err := a.MergeObject(om, o.Pe.Body, x.es, false, o.Pe.At)
 	if err != nil {
 		return err
 	}
 	if x.asJSON == nil {
 		x.asJSON = map[int]map[string]any{}
 	}
-	x.asJSON[o.p] = v
-	if pl.last[o.p] == op {
-		a.soft(goval.FromJSONValue(dst, v, x.src.n, false, o.pe.at))
+	x.asJSON[o.P] = v
+	if pl.Last[o.P] == op {
+		a.soft(goval.FromJSONValue(dst, v, x.src.n, false, o.Pe.At))
 	}
 	return nil
 }

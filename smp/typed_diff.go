@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
+
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
 
 	"github.com/typedpatch/typedpatch/smp/internal/format"
@@ -27,23 +29,23 @@ func Diff[T any](original, modified T, opts ...Option) (Patch, error) {
 		return Patch{}, err
 	}
 	o, m := root.Value(reflect.ValueOf(any(original))), root.Value(reflect.ValueOf(any(modified)))
-	if err := goval.CheckTypedLimits(o, root.Node, cfg.limits, "original document"); err != nil {
+	if err := goval.CheckTypedLimits(o, root.Node, cfg.Limits, "original document"); err != nil {
 		return Patch{}, err
 	}
-	if err := goval.CheckTypedLimits(m, root.Node, cfg.limits, "modified document"); err != nil {
+	if err := goval.CheckTypedLimits(m, root.Node, cfg.Limits, "modified document"); err != nil {
 		return Patch{}, err
 	}
-	if cfg.repeatReplaced {
+	if cfg.RepeatReplaced {
 		p, err := typedViaJSON(root, cfg, o, m)
 		return Patch{m: p}, err
 	}
-	d := &tdiffer{differ: &differ{cfg: cfg, pass: passTwoWay}, Scratch: goval.GetScratch()}
+	d := &tdiffer{Differ: &jsonwalk.Differ{Cfg: cfg, Pass: jsonwalk.PassTwoWay}, Scratch: goval.GetScratch()}
 	defer goval.PutScratch(d.Scratch)
 	p, err := d.diffRoot(root, o, m)
 	if err != nil {
 		return Patch{}, err
 	}
-	if err := checkPreconditions(p, cfg.preconditions); err != nil {
+	if err := jsonwalk.CheckPreconditions(p, cfg.Preconditions); err != nil {
 		return Patch{}, err
 	}
 	return Patch{m: p}, nil
@@ -52,7 +54,7 @@ func Diff[T any](original, modified T, opts ...Option) (Patch, error) {
 // tdiffer is the typed twin of differ: the same rules (and the same flags,
 // so three-way patches reuse it) applied to Go values.
 type tdiffer struct {
-	*differ
+	*jsonwalk.Differ
 	*goval.Scratch
 	// tbase is, with withBase, the original's value at the position being
 	// diffed (dereferenced; invalid when absent or null): the typed form of
@@ -72,7 +74,7 @@ func (d *tdiffer) diffRoot(root goval.Root, o, m reflect.Value) (map[string]any,
 		if err != nil {
 			return nil, err
 		}
-		return replaceObject(mm), nil
+		return jsonwalk.ReplaceObject(mm), nil
 	}
 	if p == nil {
 		p = map[string]any{}
@@ -95,7 +97,7 @@ func structJSON(v reflect.Value, n *goval.Node) (map[string]any, error) {
 // memorySkips reports whether values that are equal in memory need no
 // diff: they yield nothing, unless repeated keys are paired (keyedOnly)
 // with elements that differ.
-func (d *tdiffer) memorySkips() bool { return !d.keyedOnly() }
+func (d *tdiffer) memorySkips() bool { return !d.KeyedOnly() }
 
 // put sets a patch key, making the patch on first use.
 func put(p *map[string]any, k string, v any) {
@@ -118,7 +120,7 @@ func (d *tdiffer) diffStruct(o, m reflect.Value, n *goval.Node, s slot) (patch m
 			mp, op = goval.FastPresent(pm, f), goval.FastPresent(po, f)
 			if mp && f.FastScalar() {
 				if !op || !goval.FastEqual(po, pm, f) {
-					if !d.ignoreChanges() {
+					if !d.IgnoreChanges() {
 						put(&patch, f.Name, goval.FastJSON(pm, f))
 					}
 				}
@@ -135,31 +137,31 @@ func (d *tdiffer) diffStruct(o, m reflect.Value, n *goval.Node, s slot) (patch m
 			ov, op = goval.FieldValue(o, f)
 		}
 		if !mp {
-			if op && !d.ignoreDeletions() {
+			if op && !d.IgnoreDeletions() {
 				put(&patch, f.Name, nil)
 			}
 			continue
 		}
 		if !op {
-			if !d.ignoreChanges() {
+			if !d.IgnoreChanges() {
 				j, err := goval.ToJSONValue(mv, f.Node, f.Quoted)
 				if err != nil {
 					return nil, false, under(err, FieldStep(f.Name))
 				}
-				if setWithDuplicates(j, f.Slot) {
+				if jsonwalk.SetWithDuplicates(j, f.Slot) {
 					return nil, true, nil
 				}
-				put(&patch, f.Name, d.added(j, f.Slot))
+				put(&patch, f.Name, d.Added(j, f.Slot))
 			}
 			continue
 		}
 		var base reflect.Value
-		if d.withBase() {
+		if d.WithBase() {
 			base = d.tbase
 			d.tbase = baseChild(base, f)
 		}
 		up, err := d.diffValue(&patch, f.Name, ov, mv, f.Pos)
-		if d.withBase() {
+		if d.WithBase() {
 			d.tbase = base
 		}
 		if err != nil {
@@ -169,7 +171,7 @@ func (d *tdiffer) diffStruct(o, m reflect.Value, n *goval.Node, s slot) (patch m
 			return nil, true, nil
 		}
 	}
-	if s.Patch.RetainKeys && d.cfg.directives.Understood(format.DirRetainKeys) {
+	if s.Patch.RetainKeys && d.Cfg.Directives.Understood(format.DirRetainKeys) {
 		var retain []any
 		for _, f := range n.Sorted {
 			if mv, mp := goval.FieldValue(m, f); mp && !isNullValue(mv, f.Node) {
@@ -235,15 +237,15 @@ func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Valu
 	od, onull := goval.DerefNull(ov)
 	md, mnull := goval.DerefNull(mv)
 	if onull || mnull {
-		if onull != mnull && !d.ignoreChanges() {
+		if onull != mnull && !d.IgnoreChanges() {
 			j, err := goval.ToJSONValue(mv, n, quoted)
 			if err != nil {
 				return false, err
 			}
-			if setWithDuplicates(j, c) {
+			if jsonwalk.SetWithDuplicates(j, c) {
 				return true, nil
 			}
-			put(patch, k, d.added(j, c))
+			put(patch, k, d.Added(j, c))
 		}
 		return false, nil
 	}
@@ -266,12 +268,12 @@ func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Valu
 		switch {
 		case err != nil:
 			return false, err
-		case up && !d.ignoreChanges():
+		case up && !d.IgnoreChanges():
 			j, err := goval.ToJSONValue(md, n, false)
 			if err != nil {
 				return false, err
 			}
-			put(patch, k, replaceObject(j.(map[string]any)))
+			put(patch, k, jsonwalk.ReplaceObject(j.(map[string]any)))
 		case len(sub) > 0:
 			put(patch, k, sub)
 		}
@@ -287,7 +289,7 @@ func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Valu
 
 // replaceIfChanged sets k to mv when it differs from ov.
 func (d *tdiffer) replaceIfChanged(patch *map[string]any, k string, ov, mv reflect.Value, n *goval.Node, quoted bool) error {
-	if d.ignoreChanges() || d.Equal(ov, mv, n) {
+	if d.IgnoreChanges() || d.Equal(ov, mv, n) {
 		return nil
 	}
 	j, err := goval.ToJSONValue(mv, n, quoted)
@@ -302,11 +304,11 @@ func (d *tdiffer) replaceIfChanged(patch *map[string]any, k string, ov, mv refle
 // of diffObject's loop, for marshallers and untyped values.
 func (d *tdiffer) diffJSONValue(patch *map[string]any, k string, ov, mv any, c slot) (bool, error) {
 	if jsonval.KindOf(ov) != jsonval.KindOf(mv) {
-		if !d.ignoreChanges() {
-			if setWithDuplicates(mv, c) {
+		if !d.IgnoreChanges() {
+			if jsonwalk.SetWithDuplicates(mv, c) {
 				return true, nil
 			}
-			put(patch, k, d.added(mv, c))
+			put(patch, k, d.Added(mv, c))
 		}
 		return false, nil
 	}
@@ -316,12 +318,12 @@ func (d *tdiffer) diffJSONValue(patch *map[string]any, k string, ov, mv any, c s
 			d.jsonReplaceIfChanged(patch, k, ov, mv)
 			return false, nil
 		}
-		sub, up, err := d.diffObject(o, mv.(map[string]any), c, nil)
+		sub, up, err := d.DiffObject(o, mv.(map[string]any), c, nil)
 		switch {
 		case err != nil:
 			return false, err
-		case up && !d.ignoreChanges():
-			put(patch, k, replaceObject(mv.(map[string]any)))
+		case up && !d.IgnoreChanges():
+			put(patch, k, jsonwalk.ReplaceObject(mv.(map[string]any)))
 		case len(sub) > 0:
 			put(patch, k, sub)
 		}
@@ -334,14 +336,14 @@ func (d *tdiffer) diffJSONValue(patch *map[string]any, k string, ov, mv any, c s
 		if *patch == nil {
 			*patch = map[string]any{}
 		}
-		return d.differ.diffList(*patch, k, o, mv.([]any), c, nil)
+		return d.Differ.DiffList(*patch, k, o, mv.([]any), c, nil)
 	}
 	d.jsonReplaceIfChanged(patch, k, ov, mv)
 	return false, nil
 }
 
 func (d *tdiffer) jsonReplaceIfChanged(patch *map[string]any, k string, ov, mv any) {
-	if !d.ignoreChanges() && !jsonval.Equal(ov, mv) {
+	if !d.IgnoreChanges() && !jsonval.Equal(ov, mv) {
 		put(patch, k, mv)
 	}
 }

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
+
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
 
 	"github.com/typedpatch/typedpatch/smp/internal/format"
@@ -15,15 +17,15 @@ import (
 // go to the JSON engine once they are known to differ.
 func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, n *goval.Node, c slot) (bool, error) {
 	if o.Len() == 0 {
-		if m.Len() > 0 && !d.ignoreChanges() {
+		if m.Len() > 0 && !d.IgnoreChanges() {
 			ml, err := goval.ListToJSON(m, n)
 			if err != nil {
 				return false, err
 			}
-			if setWithDuplicates(ml, c) {
+			if jsonwalk.SetWithDuplicates(ml, c) {
 				return true, nil // as differ.diffList
 			}
-			put(patch, k, d.added(ml, c))
+			put(patch, k, d.Added(ml, c))
 		}
 		return false, nil
 	}
@@ -32,7 +34,7 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 	}
 	// Equal lists yield nothing, but for the pairing of repeated keys
 	// (keyedOnly) with elements that differ.
-	if (!c.IsObjectList() || !d.keyedOnly()) && d.Equal(o, m, n) {
+	if (!c.IsObjectList() || !d.KeyedOnly()) && d.Equal(o, m, n) {
 		return false, nil
 	}
 	if !c.IsObjectList() && n.Elem.Kind == reflectschema.Scalar && !n.Elem.Marshaler {
@@ -55,9 +57,9 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 			return false, err
 		}
 		defer restore()
-		return false, d.diffObjectList(*patch, k, ol, ml, c, nil)
+		return false, d.DiffObjectList(*patch, k, ol, ml, c, nil)
 	}
-	return d.diffScalarList(*patch, k, ol, ml)
+	return d.DiffScalarList(*patch, k, ol, ml)
 }
 
 // diffSetTyped is diffScalarList for a typed list of scalars: planSetDiff
@@ -71,14 +73,14 @@ func (d *tdiffer) diffSetTyped(patch *map[string]any, k string, o, m reflect.Val
 	if err != nil {
 		return false, err
 	}
-	sd := d.planSetDiff(oids, mids)
-	if sd.whole || len(sd.adds)+len(sd.dels) == 0 && !sd.order {
-		return sd.whole, nil
+	sd := d.PlanSetDiff(oids, mids)
+	if sd.Whole || len(sd.Adds)+len(sd.Dels) == 0 && !sd.Order {
+		return sd.Whole, nil
 	}
 	if *patch == nil {
 		*patch = map[string]any{}
 	}
-	return false, writeSetDiff(sd, *patch, k, &typedValues{o, m, n})
+	return false, jsonwalk.WriteSetDiff(sd, *patch, k, &typedValues{o, m, n})
 }
 
 // scalarIDsTyped is scalarIDs for a typed list of scalars.
@@ -100,9 +102,9 @@ type typedValues struct {
 	n    *goval.Node // the lists' node
 }
 
-func (t *typedValues) original(i int) (any, error) { return elemJSON(t.o, i, t.n.Elem) }
+func (t *typedValues) Original(i int) (any, error) { return elemJSON(t.o, i, t.n.Elem) }
 
-func (t *typedValues) modified(i int) (any, error) { return elemJSON(t.m, i, t.n.Elem) }
+func (t *typedValues) Modified(i int) (any, error) { return elemJSON(t.m, i, t.n.Elem) }
 
 // elemJSON is element i of list l, of node en, as JSON.
 func elemJSON(l reflect.Value, i int, en *goval.Node) (any, error) {
@@ -113,12 +115,12 @@ func elemJSON(l reflect.Value, i int, en *goval.Node) (any, error) {
 	return v, nil
 }
 
-func (t *typedValues) modifiedList() ([]any, error) { return goval.ListToJSON(t.m, t.n) }
+func (t *typedValues) ModifiedList() ([]any, error) { return goval.ListToJSON(t.m, t.n) }
 
 // jsonBase hands the JSON engine the base (the original's list here) in
 // decoded form, for a list diffed in the delta half of a three-way patch.
 func (d *tdiffer) jsonBase(n *goval.Node) (func(), error) {
-	if !d.withBase() {
+	if !d.WithBase() {
 		return func() {}, nil
 	}
 	var b any
@@ -128,25 +130,25 @@ func (d *tdiffer) jsonBase(n *goval.Node) (func(), error) {
 			return nil, err
 		}
 	}
-	return d.descend(b), nil
+	return d.Descend(b), nil
 }
 
 // diffStructList is diffObjectList for merge lists of structs. Lists whose
 // elements keep their keys and places (the common case) are diffed
 // element by element without allocating; others by objList, on Go values.
 func (d *tdiffer) diffStructList(patch *map[string]any, k string, o, m reflect.Value, n *goval.Node, c slot) error {
-	ks := d.listKeySet(c)
+	ks := d.ListKeySet(c)
 	def := format.KeysOf(c).DefaultSet()
 	// The deletions half of a three-way patch may rename elements by
 	// current's keys (liveRename), which only objList does.
-	renames := d.withBase() && d.ignoreChanges() && ks.Directive
+	renames := d.WithBase() && d.IgnoreChanges() && ks.Directive
 	if !renames && d.positional(o, m, n.Elem, ks, def) {
 		x := &tstructList{d: d, k: k, o: o, m: m, n: n, en: n.Elem, es: c.Elem(), ks: ks}
 		return x.diffPositional(patch)
 	}
 	w := &structElems{d: d, o: &structItems{cur: o, n: n.Elem}, m: &structItems{cur: m, n: n.Elem}, n: n, es: c.Elem(), ks: ks}
-	var b diffSide
-	if base := d.tbase; d.withBase() && base.IsValid() && (base.Kind() == reflect.Slice || base.Kind() == reflect.Array) {
+	var b jsonwalk.DiffSide
+	if base := d.tbase; d.WithBase() && base.IsValid() && (base.Kind() == reflect.Slice || base.Kind() == reflect.Array) {
 		w.b = &structItems{cur: base, n: n.Elem}
 		b = w.b
 	}
@@ -154,8 +156,8 @@ func (d *tdiffer) diffStructList(patch *map[string]any, k string, o, m reflect.V
 	if out == nil {
 		out = map[string]any{}
 	}
-	x := d.newObjList(w, w.o, w.m, b, c)
-	if err := x.diff(out, k); err != nil {
+	x := d.NewObjList(w, w.o, w.m, b, c)
+	if err := x.Diff(out, k); err != nil {
 		return err
 	}
 	for _, side := range []*structItems{w.o, w.m, w.b} {
@@ -179,14 +181,14 @@ type structElems struct {
 	ks      format.KeySet
 }
 
-func (w *structElems) diffElem(p, i, b int) (map[string]any, bool, error) {
+func (w *structElems) DiffElem(p, i, b int) (map[string]any, bool, error) {
 	d, en := w.d, w.n.Elem
 	oe, _ := goval.DerefNull(w.o.cur.Index(p))
 	me, _ := goval.DerefNull(w.m.cur.Index(i))
 	if d.memorySkips() && d.SameMemory(oe, me, en) {
 		return nil, false, nil
 	}
-	if d.withBase() {
+	if d.WithBase() {
 		saved := d.tbase
 		defer func() { d.tbase = saved }()
 		d.tbase = reflect.Value{}
@@ -201,7 +203,7 @@ func (w *structElems) diffElem(p, i, b int) (map[string]any, bool, error) {
 	return sub, up, nil
 }
 
-func (w *structElems) added(i int) (map[string]any, error) {
+func (w *structElems) Added(i int) (map[string]any, error) {
 	me, _ := goval.DerefNull(w.m.cur.Index(i))
 	j, err := goval.ToJSONValue(me, w.n.Elem, false)
 	if err != nil {
@@ -210,7 +212,7 @@ func (w *structElems) added(i int) (map[string]any, error) {
 	return j.(map[string]any), nil
 }
 
-func (w *structElems) lists() (ol, ml []any, err error) {
+func (w *structElems) Lists() (ol, ml []any, err error) {
 	if ol, err = goval.ListToJSON(w.o.cur, w.n); err != nil {
 		return nil, nil, err
 	}
@@ -218,19 +220,19 @@ func (w *structElems) lists() (ol, ml []any, err error) {
 	return ol, ml, err
 }
 
-func (w *structElems) equal() (bool, error) { return w.d.Equal(w.o.cur, w.m.cur, w.n), nil }
+func (w *structElems) Equal() (bool, error) { return w.d.Equal(w.o.cur, w.m.cur, w.n), nil }
 
 // replaceWholeList writes the list as a replacement, as diffObjectList
 // does when an element cannot be patched.
 func (d *tdiffer) replaceWholeList(patch *map[string]any, k string, m reflect.Value, n *goval.Node) error {
-	if d.ignoreChanges() {
+	if d.IgnoreChanges() {
 		return nil
 	}
 	ml, err := goval.ListToJSON(m, n)
 	if err != nil {
 		return err
 	}
-	put(patch, k, replaceList(ml))
+	put(patch, k, jsonwalk.ReplaceList(ml))
 	return nil
 }
 
@@ -261,7 +263,7 @@ func setOrderList(m reflect.Value, en *goval.Node, ks format.KeySet) ([]any, err
 		if err := addKeyFields(entry, me, en, ks); err != nil {
 			return nil, err
 		}
-		order[i] = withKeyDirective(entry, ks, true)
+		order[i] = jsonwalk.WithKeyDirective(entry, ks, true)
 	}
 	return order, nil
 }

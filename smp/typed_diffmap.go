@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
+
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
@@ -25,11 +27,11 @@ func (d *tdiffer) diffMap(o, m reflect.Value, n *goval.Node, s slot) (patch map[
 		om, mm := goval.AsStringMap(o), goval.AsStringMap(m)
 		for k, mv := range mm {
 			ov, ok := om[k]
-			if !d.ignoreChanges() && (!ok || !goval.SameWireString(ov, mv)) {
+			if !d.IgnoreChanges() && (!ok || !goval.SameWireString(ov, mv)) {
 				put(&patch, goval.WireString(k), goval.WireString(mv))
 			}
 		}
-		if !d.ignoreDeletions() {
+		if !d.IgnoreDeletions() {
 			for k := range om {
 				if _, ok := mm[k]; !ok {
 					put(&patch, goval.WireString(k), nil)
@@ -39,7 +41,7 @@ func (d *tdiffer) diffMap(o, m reflect.Value, n *goval.Node, s slot) (patch map[
 	} else if patch, up, err = d.diffGenericMap(o, m, n); err != nil || up {
 		return nil, up, err
 	}
-	if s.Patch.RetainKeys && d.cfg.directives.Understood(format.DirRetainKeys) {
+	if s.Patch.RetainKeys && d.Cfg.Directives.Understood(format.DirRetainKeys) {
 		return d.mapRetainKeys(patch, o, m, n)
 	}
 	return patch, false, nil
@@ -82,7 +84,7 @@ func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *goval.Node) (patch map[s
 			}
 		}
 		if !ov.IsValid() {
-			if !d.ignoreChanges() {
+			if !d.IgnoreChanges() {
 				whole, errKey, err := d.addedEntry(&patch, key, mv, n, es)
 				first.Keep(errKey, err) // the least key's error: mapkeys.go
 				replace = replace || whole
@@ -95,12 +97,12 @@ func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *goval.Node) (patch map[s
 			continue
 		}
 		var base reflect.Value
-		if d.withBase() {
+		if d.WithBase() {
 			base = d.tbase
 			d.tbase = d.baseEntry(base, key)
 		}
 		up, err := d.diffValue(&patch, k, goval.Detach(ov, n.Elem), goval.Detach(mv, n.Elem), goval.Pos{Node: n.Elem, Slot: es})
-		if d.withBase() {
+		if d.WithBase() {
 			d.tbase = base
 		}
 		if err != nil {
@@ -112,7 +114,7 @@ func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *goval.Node) (patch map[s
 	if first.Err != nil || replace {
 		return nil, replace && first.Err == nil, first.Err
 	}
-	if d.ignoreDeletions() {
+	if d.IgnoreDeletions() {
 		return patch, false, nil
 	}
 	if err := d.deletedEntries(&patch, o, m, n, small, found); err != nil {
@@ -133,8 +135,8 @@ func (d *tdiffer) addedEntry(patch *map[string]any, key, mv reflect.Value, n *go
 	if err != nil {
 		return false, k, under(err, FieldStep(k))
 	}
-	put(patch, k, d.added(j, es))
-	return setWithDuplicates(j, es), "", nil
+	put(patch, k, d.Added(j, es))
+	return jsonwalk.SetWithDuplicates(j, es), "", nil
 }
 
 // deletedEntries writes a deletion for each entry of o that m lacks: from
@@ -197,7 +199,7 @@ func (d *tdiffer) mapRetainKeys(patch map[string]any, o, m reflect.Value, n *gov
 			retain = append(retain, k)
 		}
 	}
-	if len(retain) > 0 && (len(patch) > 0 || hasAdditionalField(om, mm)) {
+	if len(retain) > 0 && (len(patch) > 0 || jsonwalk.HasAdditionalField(om, mm)) {
 		put(&patch, format.KeyRetainKeys, slices.Clip(retain))
 	}
 	return patch, false, nil
@@ -210,17 +212,17 @@ func (d *tdiffer) diffMapJSON(o, m reflect.Value, n *goval.Node, s slot) (map[st
 	if err != nil {
 		return nil, false, err
 	}
-	if d.withBase() {
-		saved := d.differ.base
-		defer func() { d.differ.base = saved }()
-		d.differ.base = nil
+	if d.WithBase() {
+		saved := d.Differ.Base
+		defer func() { d.Differ.Base = saved }()
+		d.Differ.Base = nil
 		if d.tbase.IsValid() {
-			if d.differ.base, err = goval.ToJSONValue(d.tbase, n, false); err != nil {
+			if d.Differ.Base, err = goval.ToJSONValue(d.tbase, n, false); err != nil {
 				return nil, false, err
 			}
 		}
 	}
-	p, up, err := d.diffObject(oj.(map[string]any), mj.(map[string]any), s, nil)
+	p, up, err := d.DiffObject(oj.(map[string]any), mj.(map[string]any), s, nil)
 	if len(p) == 0 {
 		p = nil
 	}

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
+
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
 
 	"github.com/typedpatch/typedpatch/smp/internal/format"
@@ -44,7 +46,7 @@ func (d *tdiffer) positional(o, m reflect.Value, en *goval.Node, ks, def format.
 			return false
 		}
 	}
-	skew := d.cfg.skewSafe && ks.Directive
+	skew := d.Cfg.SkewSafe && ks.Directive
 	for i := range l {
 		oi, _ := goval.DerefNull(o.Index(i))
 		for j := i + 1; j < l; j++ {
@@ -190,7 +192,7 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 	base := d.tbase
 	defer func() { d.tbase = base }()
 	var bases baseKeys
-	if d.withBase() {
+	if d.WithBase() {
 		bases.read(base, en, ks)
 	}
 	var list []any
@@ -201,7 +203,7 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 		if d.memorySkips() && d.SameMemory(oe, me, en) {
 			continue
 		}
-		if d.withBase() {
+		if d.WithBase() {
 			if e, ok := bases.find(base, me); ok {
 				d.tbase = e
 			} else {
@@ -223,13 +225,13 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 			if err := addKeyFields(sub, oe, en, ks); err != nil {
 				return err
 			}
-			list = append(list, withKeyDirective(sub, ks, true))
+			list = append(list, jsonwalk.WithKeyDirective(sub, ks, true))
 		}
 	}
 	if len(list) > 0 {
 		put(patch, k, list)
 	}
-	if d.wantListOrder(len(list) > 0, true) {
+	if d.WantListOrder(len(list) > 0, true) {
 		order, err := setOrderList(m, en, ks)
 		if err != nil {
 			return err

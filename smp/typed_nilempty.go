@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
+
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
 
 	"github.com/typedpatch/typedpatch/smp/internal/format"
@@ -30,12 +32,12 @@ func narrowTyped(patch map[string]any, o, c reflect.Value, n *goval.Node, s slot
 		cnull = cnull || !inC
 		oObj, cObj := !onull && isObjectNode(cn), !cnull && isObjectNode(cn)
 		_, list := pv.([]any)
-		if opaque(cn) || list && hasNull(pv) || pv == nil && oObj && cObj && narrowable(s.Child(k)) && !clearedByRetainKeys(patch, k) {
+		if opaque(cn) || list && jsonwalk.HasNull(pv) || pv == nil && oObj && cObj && jsonwalk.Narrowable(s.Child(k)) && !jsonwalk.ClearedByRetainKeys(patch, k) {
 			var held reflect.Value // current's value, when it has one
 			if inC {
 				held = cv
 			}
-			if err := jsonWrapped(patch, k, ov, held, cn, func(p, o, c map[string]any) { narrowDeletions(p, o, c, s) }); err != nil {
+			if err := jsonWrapped(patch, k, ov, held, cn, func(p, o, c map[string]any) { jsonwalk.NarrowDeletions(p, o, c, s) }); err != nil {
 				return err
 			}
 			continue
@@ -68,7 +70,7 @@ func dropEmptyTyped(changed map[string]any, o reflect.Value, n *goval.Node, s sl
 	for k, v := range changed {
 		ov, cn, inO := childOf(o, n, k)
 		if _, list := v.([]any); inO && (opaque(cn) || list) {
-			if err := jsonWrapped(changed, k, ov, reflect.Value{}, cn, func(p, o, _ map[string]any) { dropEmptyChanges(p, o, s) }); err != nil {
+			if err := jsonWrapped(changed, k, ov, reflect.Value{}, cn, func(p, o, _ map[string]any) { jsonwalk.DropEmptyChanges(p, o, s) }); err != nil {
 				return err
 			}
 			continue
@@ -77,18 +79,18 @@ func dropEmptyTyped(changed map[string]any, o reflect.Value, n *goval.Node, s sl
 		switch {
 		case v == nil && inO && !onull && isEmptyColl(od, cn):
 			delete(changed, k)
-		case isEmptyCollection(v) && (!inO || onull || isEmptyColl(od, cn)):
+		case jsonwalk.IsEmptyCollection(v) && (!inO || onull || isEmptyColl(od, cn)):
 			delete(changed, k) // as dropEmptyChanges
 		case v != nil:
 			if l, ok := v.([]any); ok && (!inO || onull) {
-				dropEmptyListChanges(l, nil, s.Child(k))
+				jsonwalk.DropEmptyListChanges(l, nil, s.Child(k))
 			}
 			cm, ok := v.(map[string]any)
 			if !ok || len(cm) == 0 {
 				continue
 			}
 			if !inO || onull {
-				dropEmptyChanges(cm, nil, s.Child(k)) // added by current
+				jsonwalk.DropEmptyChanges(cm, nil, s.Child(k)) // added by current
 			} else if isObjectNode(cn) {
 				if err := dropEmptyTyped(cm, od, cn, s.Child(k)); err != nil {
 					return err
@@ -166,7 +168,7 @@ func childOf(v reflect.Value, n *goval.Node, k string) (reflect.Value, *goval.No
 func isEmptyColl(v reflect.Value, n *goval.Node) bool {
 	if opaque(n) {
 		j, err := goval.ToJSONValue(v, n, false)
-		return err == nil && isEmptyCollection(j)
+		return err == nil && jsonwalk.IsEmptyCollection(j)
 	}
 	switch n.Kind {
 	case reflectschema.Struct:
@@ -198,7 +200,7 @@ func isEmptyColl(v reflect.Value, n *goval.Node) bool {
 func nullOrEmpty(v reflect.Value, n *goval.Node) bool {
 	if opaque(n) {
 		j, err := goval.ToJSONValue(v, n, false)
-		return err == nil && (j == nil || isEmptyCollection(j))
+		return err == nil && (j == nil || jsonwalk.IsEmptyCollection(j))
 	}
 	d, null := goval.DerefNull(v)
 	return null || isEmptyColl(d, n)

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
+
 	"reflect"
 
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
@@ -39,5 +41,5 @@ func typedViaJSON(root goval.Root, cfg *config, docs ...reflect.Value) (map[stri
 	if len(ms) == 2 {
 		return twoWay(ms[0], ms[1], root.Slot(), cfg)
 	}
-	return threeWay(ms[0], ms[1], ms[2], root.Slot(), cfg)
+	return jsonwalk.ThreeWay(ms[0], ms[1], ms[2], root.Slot(), cfg)
 }

@@ -1,6 +1,8 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
+
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
 
 	"reflect"
@@ -28,11 +30,11 @@ func ThreeWay[T any](original, modified, current T, opts ...Option) (Patch, erro
 		v    reflect.Value
 		what string
 	}{{o, "original document"}, {m, "modified document"}, {c, "current document"}} {
-		if err := goval.CheckTypedLimits(doc.v, root.Node, cfg.limits, doc.what); err != nil {
+		if err := goval.CheckTypedLimits(doc.v, root.Node, cfg.Limits, doc.what); err != nil {
 			return Patch{}, err
 		}
 	}
-	if cfg.repeatReplaced {
+	if cfg.RepeatReplaced {
 		p, err := typedViaJSON(root, cfg, o, m, c)
 		return Patch{m: p}, err
 	}
@@ -48,7 +50,7 @@ func typedThreeWay(root goval.Root, o, m, c reflect.Value, cfg *config) (map[str
 	sc := goval.GetScratch()
 	defer goval.PutScratch(sc)
 	docs := &typedDocs{root: root, docs: [3]reflect.Value{o, m, c}, cfg: cfg, sc: sc}
-	return runThreeWay(docs, root.Slot(), cfg)
+	return jsonwalk.RunThreeWay(docs, root.Slot(), cfg)
 }
 
 // typedDocs are a three-way patch's Go values, by doc.
@@ -59,21 +61,21 @@ type typedDocs struct {
 	sc   *goval.Scratch
 }
 
-func (t *typedDocs) diff(p threeWayPass) (map[string]any, *differ, error) {
-	d := &tdiffer{differ: &differ{cfg: t.cfg, pass: p.pass}, Scratch: t.sc, tbase: t.docs[p.base]}
-	from, to := t.docs[p.from], t.docs[p.to]
-	if p.pass == passDeletions {
+func (t *typedDocs) Diff(p jsonwalk.ThreeWayPass) (map[string]any, *jsonwalk.Differ, error) {
+	d := &tdiffer{Differ: &jsonwalk.Differ{Cfg: t.cfg, Pass: p.Pass}, Scratch: t.sc, tbase: t.docs[p.Base]}
+	from, to := t.docs[p.From], t.docs[p.To]
+	if p.Pass == jsonwalk.PassDeletions {
 		patch, _, err := d.diffStruct(from, to, t.root.Node, t.root.Slot())
-		return patch, d.differ, err
+		return patch, d.Differ, err
 	}
 	patch, err := d.diffRoot(t.root, from, to)
-	return patch, d.differ, err
+	return patch, d.Differ, err
 }
 
-func (t *typedDocs) narrow(patch map[string]any) error {
-	return narrowTyped(patch, t.docs[docOriginal], t.docs[docCurrent], t.root.Node, t.root.Slot())
+func (t *typedDocs) Narrow(patch map[string]any) error {
+	return narrowTyped(patch, t.docs[jsonwalk.DocOriginal], t.docs[jsonwalk.DocCurrent], t.root.Node, t.root.Slot())
 }
 
-func (t *typedDocs) dropEmpty(changed map[string]any) error {
-	return dropEmptyTyped(changed, t.docs[docOriginal], t.root.Node, t.root.Slot())
+func (t *typedDocs) DropEmpty(changed map[string]any) error {
+	return dropEmptyTyped(changed, t.docs[jsonwalk.DocOriginal], t.root.Node, t.root.Slot())
 }

@@ -74,7 +74,7 @@ func (e *jsonEnc) anyValue(x any) (any, error) {
 }
 
 // anyMap converts a map[string]any; keys that are one JSON key keep the
-// Value json.Marshal writes last.
+// value json.Marshal writes last.
 func (e *jsonEnc) anyMap(x map[string]any) (any, error) {
 	if e.sorted {
 		return e.anyMapInOrder(x)

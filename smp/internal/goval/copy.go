@@ -60,7 +60,7 @@ func (c *Copier) CopyValue(dst, src reflect.Value, n *Node) error {
 // Copier deep-copies the values Apply keeps. memo remembers what a
 // marshaller's value became through its MarshalJSON and UnmarshalJSON,
 // when both are plain data (a shallow copy of them is deep), by the
-// Value's memory: a quantity such as 250m met again is copied instead of
+// value's memory: a quantity such as 250m met again is copied instead of
 // encoded and decoded again.
 type Copier struct {
 	memo map[*Node]map[string]reflect.Value

@@ -12,7 +12,7 @@ import (
 // Most fields of API types are strings, numbers, booleans, pointers and
 // slices, and most of them are equal or absent on both sides of a diff.
 // For an addressable struct, such a field's presence, and a scalar's
-// Value, are read straight from memory at the field's offset, without a
+// value, are read straight from memory at the field's offset, without a
 // reflect.Value. Everything else goes through reflect.
 
 // fastKind says how a field is read from memory.

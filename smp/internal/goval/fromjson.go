@@ -14,7 +14,7 @@ import (
 )
 
 // FromJSONValue stores decoded JSON x into dst, a settable zero value of
-// Node n's type (or a pointer to it), as json.Unmarshal of x's encoding
+// node n's type (or a pointer to it), as json.Unmarshal of x's encoding
 // would. quoted is the field's json ",string" option. Marshallers and
 // interfaces other than any decode through encoding/json itself.
 func FromJSONValue(dst reflect.Value, x any, n *Node, quoted bool, at *pathNode) error {

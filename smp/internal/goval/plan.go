@@ -16,7 +16,7 @@ import (
 
 // Node is what the typed walkers know of one schema type, computed once:
 // a struct's fields in the two orders they are visited in, how an atomic
-// Value marshals, and shortcuts for common shapes.
+// value marshals, and shortcuts for common shapes.
 type Node struct {
 	Schema *reflectschema.Type
 	Kind   reflectschema.Kind
@@ -56,7 +56,7 @@ type Node struct {
 	addrSensitive bool
 
 	// For the limits: whether a list (or untyped value) is reachable, the
-	// Fields through which one is, and the deepest level below a value
+	// fields through which one is, and the deepest level below a value
 	// that walkLimits visits (-1: unbounded, for recursive and untyped
 	// types).
 	listReach  bool
@@ -71,7 +71,7 @@ type Node struct {
 }
 
 // Pos is what the typed walkers know of a position in a value: its
-// Node, its slot, and whether encoding/json quotes it (",string").
+// node, its slot, and whether encoding/json quotes it (",string").
 type Pos struct {
 	Node   *Node
 	Slot   slot
@@ -230,7 +230,7 @@ func buildNode(t *reflectschema.Type, built map[*reflectschema.Type]*Node) *Node
 }
 
 // Root is the schema of a type parameter T: a struct reached through
-// Ptrs pointers.
+// ptrs pointers.
 type Root struct {
 	Node *Node
 	Ptrs int

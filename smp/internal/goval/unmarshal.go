@@ -10,7 +10,7 @@ import (
 )
 
 // Decoded JSON into values that unmarshal themselves, byte slices,
-// Quoted scalars and untyped values.
+// quoted scalars and untyped values.
 
 // untypedFromJSON builds what json.Unmarshal stores in an any: maps,
 // slices, float64 numbers.

@@ -1,4 +1,4 @@
-package smp
+package jsonwalk
 
 import (
 	"github.com/typedpatch/typedpatch/smp/internal/format"
@@ -22,30 +22,30 @@ func scalarsOnly(l []any, at *pathNode) error {
 	return nil
 }
 
-// diffScalarList diffs a merge list of scalars as a set: additions in the
+// DiffScalarList diffs a merge list of scalars as a set: additions in the
 // patch list, removals in $deleteFromPrimitiveList.
-func (d *differ) diffScalarList(patch map[string]any, k string, ol, ml []any) (bool, error) {
-	sd := d.planSetDiff(scalarIDs(ol), scalarIDs(ml))
-	return sd.whole, writeSetDiff(sd, patch, k, jsonValues{ol, ml})
+func (d *Differ) DiffScalarList(patch map[string]any, k string, ol, ml []any) (bool, error) {
+	sd := d.PlanSetDiff(scalarIDs(ol), scalarIDs(ml))
+	return sd.Whole, WriteSetDiff(sd, patch, k, jsonValues{ol, ml})
 }
 
 // setDiff is the patch of a merge list of scalars, planned over the
 // values' identities for both differs.
 type setDiff struct {
-	adds  []int // modified's values to add
-	dels  []int // the original's values to delete, each once
-	order bool  // write $setElementOrder
-	// whole says a set cannot say the change (a value's count changed):
+	Adds  []int // modified's values to add
+	Dels  []int // the original's values to delete, each once
+	Order bool  // write $setElementOrder
+	// Whole says a set cannot say the change (a value's count changed):
 	// the list is written whole, if at all.
-	whole bool
+	Whole bool
 }
 
-// planSetDiff plans the patch turning a set of identities oids into mids.
-func (d *differ) planSetDiff(oids, mids []string) setDiff {
+// PlanSetDiff plans the patch turning a set of identities oids into mids.
+func (d *Differ) PlanSetDiff(oids, mids []string) setDiff {
 	same := slices.Equal(oids, mids)
-	if !d.keyedOnly() && !keyedSafe(oids, mids) {
+	if !d.KeyedOnly() && !keyedSafe(oids, mids) {
 		// A set cannot say how many times a value occurs.
-		return setDiff{whole: !d.ignoreChanges() && !same}
+		return setDiff{Whole: !d.IgnoreChanges() && !same}
 	}
 	var sd setDiff
 	inO := make(map[string]bool, len(oids))
@@ -55,49 +55,49 @@ func (d *differ) planSetDiff(oids, mids []string) setDiff {
 	inM := make(map[string]bool, len(mids))
 	for i, id := range mids {
 		inM[id] = true
-		if !inO[id] && !d.ignoreChanges() {
-			sd.adds = append(sd.adds, i)
+		if !inO[id] && !d.IgnoreChanges() {
+			sd.Adds = append(sd.Adds, i)
 		}
 	}
-	if !d.ignoreDeletions() {
+	if !d.IgnoreDeletions() {
 		seen := make(map[string]bool)
 		for i, id := range oids {
 			if !inM[id] && !seen[id] {
 				seen[id] = true
-				sd.dels = append(sd.dels, i)
+				sd.Dels = append(sd.Dels, i)
 			}
 		}
 	}
 	// Kubernetes sorts the original list in place before comparing it with
 	// modified, so a reorder into sorted order writes no order and is lost
 	// (docs/compat.md); here any change of order writes it.
-	sd.order = len(mids) > 0 && d.wantSetOrder((!d.ignoreDeletions() && len(sd.dels) > 0) || (!d.ignoreChanges() && !same))
+	sd.Order = len(mids) > 0 && d.wantSetOrder((!d.IgnoreDeletions() && len(sd.Dels) > 0) || (!d.IgnoreChanges() && !same))
 	return sd
 }
 
 // setValues gives a differ's set values as JSON.
 type setValues interface {
-	original(i int) (any, error)
-	modified(i int) (any, error)
-	modifiedList() ([]any, error)
+	Original(i int) (any, error)
+	Modified(i int) (any, error)
+	ModifiedList() ([]any, error)
 }
 
-// writeSetDiff writes the planned patch under k: additions, deletions
+// WriteSetDiff writes the planned patch under k: additions, deletions
 // sorted as Kubernetes sorts them, and the order.
-func writeSetDiff[V setValues](sd setDiff, patch map[string]any, k string, v V) error {
-	if sd.whole {
+func WriteSetDiff[V setValues](sd setDiff, patch map[string]any, k string, v V) error {
+	if sd.Whole {
 		return nil
 	}
 	var adds, dels []any
-	for _, i := range sd.adds {
-		x, err := v.modified(i)
+	for _, i := range sd.Adds {
+		x, err := v.Modified(i)
 		if err != nil {
 			return err
 		}
 		adds = append(adds, x)
 	}
-	for _, i := range sd.dels {
-		x, err := v.original(i)
+	for _, i := range sd.Dels {
+		x, err := v.Original(i)
 		if err != nil {
 			return err
 		}
@@ -110,8 +110,8 @@ func writeSetDiff[V setValues](sd setDiff, patch map[string]any, k string, v V) 
 	if len(dels) > 0 {
 		patch[format.PrefixDeleteFromList+k] = dels
 	}
-	if sd.order {
-		ml, err := v.modifiedList()
+	if sd.Order {
+		ml, err := v.ModifiedList()
 		if err != nil {
 			return err
 		}
@@ -123,6 +123,6 @@ func writeSetDiff[V setValues](sd setDiff, patch map[string]any, k string, v V) 
 // jsonValues are the JSON differ's set values.
 type jsonValues struct{ ol, ml []any }
 
-func (j jsonValues) original(i int) (any, error)  { return j.ol[i], nil }
-func (j jsonValues) modified(i int) (any, error)  { return j.ml[i], nil }
-func (j jsonValues) modifiedList() ([]any, error) { return j.ml, nil }
+func (j jsonValues) Original(i int) (any, error)  { return j.ol[i], nil }
+func (j jsonValues) Modified(i int) (any, error)  { return j.ml[i], nil }
+func (j jsonValues) ModifiedList() ([]any, error) { return j.ml, nil }

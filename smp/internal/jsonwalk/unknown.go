@@ -1,4 +1,4 @@
-package smp
+package jsonwalk
 
 import (
 	"github.com/typedpatch/typedpatch/smp/internal/format"
@@ -13,8 +13,8 @@ import (
 
 // unknownMerge returns the error for patch value pv meeting document value
 // ov (expanded) at slot s, or nil.
-func unknownMerge(cfg *config, ov, pv any, s slot, at *pathNode) error {
-	if !s.Undeclared || cfg.mergeUnknown {
+func unknownMerge(cfg *Config, ov, pv any, s slot, at *pathNode) error {
+	if !s.Undeclared || cfg.MergeUnknown {
 		return nil
 	}
 	k := jsonval.KindOf(pv)
@@ -31,8 +31,8 @@ func unknownMerge(cfg *config, ov, pv any, s slot, at *pathNode) error {
 
 // unknownChange returns the error for a field the schema does not declare
 // whose object or list differs from original ov to modified mv, or nil.
-func unknownChange(cfg *config, ov, mv any, s slot, at *pathNode) error {
-	if !s.Undeclared || cfg.mergeUnknown {
+func unknownChange(cfg *Config, ov, mv any, s slot, at *pathNode) error {
+	if !s.Undeclared || cfg.MergeUnknown {
 		return nil
 	}
 	k := jsonval.KindOf(mv)

@@ -1,4 +1,4 @@
-package smp
+package jsonwalk
 
 import (
 	"github.com/typedpatch/typedpatch/smp/internal/format"
@@ -17,14 +17,14 @@ import (
 // turning absent is no change. Where no other writer added entries, the
 // patch is Kubernetes' own.
 
-// narrowDeletions rewrites, in the merged three-way patch, the deletion of
+// NarrowDeletions rewrites, in the merged three-way patch, the deletion of
 // an object field (null) into deletions of the original's entries, at any
 // depth, where current holds entries the original did not; it drops the
 // deletion of an empty original object or list when current's is not
 // empty. A patch object that replaces its object ($patch: replace), and a
 // list that replaces its list, say the whole value: nothing in them is
 // narrowed or dropped, empty objects included.
-func narrowDeletions(patch, original, current map[string]any, s slot) {
+func NarrowDeletions(patch, original, current map[string]any, s slot) {
 	if _, directive := patch[format.KeyPatch]; directive {
 		return
 	}
@@ -43,13 +43,13 @@ func narrowDeletions(patch, original, current map[string]any, s slot) {
 			continue
 		}
 		if pv == nil {
-			if isEmptyCollection(ov) && cv != nil && !isEmptyCollection(cv) {
+			if IsEmptyCollection(ov) && cv != nil && !IsEmptyCollection(cv) {
 				delete(patch, k)
 				continue
 			}
 			om, ok1 := ov.(map[string]any)
 			cm, ok2 := cv.(map[string]any)
-			if ok1 && ok2 && narrowable(s.Child(k)) && !clearedByRetainKeys(patch, k) && addedBelow(cm, om, s.Child(k)) {
+			if ok1 && ok2 && Narrowable(s.Child(k)) && !ClearedByRetainKeys(patch, k) && addedBelow(cm, om, s.Child(k)) {
 				patch[k] = narrowed(om, cm, s.Child(k))
 			}
 			continue
@@ -58,7 +58,7 @@ func narrowDeletions(patch, original, current map[string]any, s slot) {
 		om, ok2 := ov.(map[string]any)
 		cm, ok3 := cv.(map[string]any)
 		if ok1 && ok2 && ok3 && len(pm) > 0 {
-			narrowDeletions(pm, om, cm, s.Child(k))
+			NarrowDeletions(pm, om, cm, s.Child(k))
 			if len(pm) == 0 {
 				delete(patch, k) // all it did was delete what current lacks
 			}
@@ -81,7 +81,7 @@ func addedBelow(cm, om map[string]any, s slot) bool {
 		c := s.Child(k)
 		cvm, ok1 := cv.(map[string]any)
 		ovm, ok2 := ov.(map[string]any)
-		if ok1 && ok2 && narrowable(c) && addedBelow(cvm, ovm, c) {
+		if ok1 && ok2 && Narrowable(c) && addedBelow(cvm, ovm, c) {
 			return true
 		}
 	}
@@ -94,13 +94,13 @@ func addedBelow(cm, om map[string]any, s slot) bool {
 func narrowed(om, cm map[string]any, s slot) map[string]any {
 	dels := make(map[string]any, len(om))
 	for k, ov := range om {
-		if ov == nil || isEmptyCollection(ov) {
+		if ov == nil || IsEmptyCollection(ov) {
 			continue
 		}
 		c := s.Child(k)
 		ovm, ok1 := ov.(map[string]any)
 		cvm, ok2 := cm[k].(map[string]any)
-		if ok1 && ok2 && narrowable(c) && addedBelow(cvm, ovm, c) {
+		if ok1 && ok2 && Narrowable(c) && addedBelow(cvm, ovm, c) {
 			dels[k] = narrowed(ovm, cvm, c)
 			continue
 		}
@@ -109,10 +109,10 @@ func narrowed(om, cm map[string]any, s slot) map[string]any {
 	return dels
 }
 
-// clearedByRetainKeys reports whether the patch object's $retainKeys
+// ClearedByRetainKeys reports whether the patch object's $retainKeys
 // leaves out field k: the applier clears it whole, and a narrowed
 // deletion there would be rejected.
-func clearedByRetainKeys(patch map[string]any, k string) bool {
+func ClearedByRetainKeys(patch map[string]any, k string) bool {
 	rk, ok := patch[format.KeyRetainKeys].([]any)
 	return ok && !slices.Contains(rk, any(k))
 }
@@ -121,7 +121,7 @@ func clearedByRetainKeys(patch map[string]any, k string) bool {
 // pl that the original list ol and current's cl both hold; an element left
 // with nothing but its keys is dropped. It returns the list left.
 func narrowList(pl []any, ol, cl any, s slot) []any {
-	if !s.IsObjectList() || !hasNull(pl) || hasReplaceMarker(pl) {
+	if !s.IsObjectList() || !HasNull(pl) || hasReplaceMarker(pl) {
 		return pl
 	}
 	ks := listKeysOf(pl, s)
@@ -141,7 +141,7 @@ func narrowList(pl []any, ol, cl any, s slot) []any {
 		cm, ok2 := cs[id].(map[string]any)
 		if ok1 && ok2 {
 			before := len(pe)
-			narrowDeletions(pe, om, cm, s.Elem())
+			NarrowDeletions(pe, om, cm, s.Elem())
 			if len(pe) < before && onlyKeys(pe, ks) {
 				continue
 			}
@@ -151,15 +151,15 @@ func narrowList(pl []any, ol, cl any, s slot) []any {
 	return out
 }
 
-// dropEmptyListChanges is dropEmptyChanges inside the elements of a
+// DropEmptyListChanges is dropEmptyChanges inside the elements of a
 // merge-list change list that the original list ol holds.
-func dropEmptyListChanges(pl []any, ol any, s slot) {
+func DropEmptyListChanges(pl []any, ol any, s slot) {
 	if !s.IsMergeList() || !s.IsObjectList() {
 		return // a list replaced whole changed as a whole
 	}
 	ks := listKeysOf(pl, s)
 	os := byIdentity(ol, ks)
-	if os == nil && ol != nil && !isEmptyCollection(ol) {
+	if os == nil && ol != nil && !IsEmptyCollection(ol) {
 		return // the original's elements cannot be told apart
 	}
 	for _, e := range pl {
@@ -169,7 +169,7 @@ func dropEmptyListChanges(pl []any, ol any, s slot) {
 		}
 		oe, inO := os[format.IDOf(ks, pe)]
 		if om, ok := oe.(map[string]any); ok || !inO {
-			dropEmptyChanges(pe, om, s.Elem()) // om nil: an element current added
+			DropEmptyChanges(pe, om, s.Elem()) // om nil: an element current added
 		}
 	}
 }
@@ -218,20 +218,20 @@ func onlyKeys(pe map[string]any, ks format.KeySet) bool {
 	return true
 }
 
-// hasNull reports whether a null appears anywhere in v.
-func hasNull(v any) bool {
+// HasNull reports whether a null appears anywhere in v.
+func HasNull(v any) bool {
 	switch v := v.(type) {
 	case nil:
 		return true
 	case map[string]any:
 		for _, e := range v {
-			if hasNull(e) {
+			if HasNull(e) {
 				return true
 			}
 		}
 	case []any:
 		for _, e := range v {
-			if hasNull(e) {
+			if HasNull(e) {
 				return true
 			}
 		}
@@ -239,35 +239,35 @@ func hasNull(v any) bool {
 	return false
 }
 
-// narrowable reports whether an object field may be patched entry by
+// Narrowable reports whether an object field may be patched entry by
 // entry: not atomic, not replaced whole.
-func narrowable(s slot) bool {
+func Narrowable(s slot) bool {
 	k := s.Kind()
 	return (k == reflectschema.Map || k == reflectschema.Struct || k == reflectschema.Untyped) &&
 		s.Patch.Strategy != reflectschema.Replace && !s.Patch.RetainKeys
 }
 
-// dropEmptyChanges removes from the original→current changes the deletion
+// DropEmptyChanges removes from the original→current changes the deletion
 // of a collection that was empty, the addition of an empty one, and an
 // empty one reshaped ([] for {}, or {"a":{}} for {}): no change under
 // nil ≡ empty; and an object left with no change.
-func dropEmptyChanges(changed, original map[string]any, s slot) {
+func DropEmptyChanges(changed, original map[string]any, s slot) {
 	for k, v := range changed {
 		ov, inO := original[k]
 		switch {
-		case v == nil && inO && isEmptyCollection(ov):
+		case v == nil && inO && IsEmptyCollection(ov):
 			delete(changed, k)
-		case isEmptyCollection(v) && (ov == nil || isEmptyCollection(ov)):
+		case IsEmptyCollection(v) && (ov == nil || IsEmptyCollection(ov)):
 			delete(changed, k) // an empty collection added, or reshaped
 		case v != nil:
 			if cl, ok := v.([]any); ok {
-				dropEmptyListChanges(cl, ov, s.Child(k))
+				DropEmptyListChanges(cl, ov, s.Child(k))
 				continue
 			}
 			cm, ok1 := v.(map[string]any)
 			om, ok2 := ov.(map[string]any)
 			if ok1 && (ok2 || ov == nil) && len(cm) > 0 {
-				if dropEmptyChanges(cm, om, s.Child(k)); len(cm) == 0 {
+				if DropEmptyChanges(cm, om, s.Child(k)); len(cm) == 0 {
 					delete(changed, k) // only empty changes below
 				}
 			}
@@ -275,13 +275,13 @@ func dropEmptyChanges(changed, original map[string]any, s slot) {
 	}
 }
 
-// isEmptyCollection reports whether v is an empty list, or an object
+// IsEmptyCollection reports whether v is an empty list, or an object
 // holding only nulls and empty collections: nothing, under nil ≡ empty.
-func isEmptyCollection(v any) bool {
+func IsEmptyCollection(v any) bool {
 	switch v := v.(type) {
 	case map[string]any:
 		for _, e := range v {
-			if e != nil && !isEmptyCollection(e) {
+			if e != nil && !IsEmptyCollection(e) {
 				return false
 			}
 		}

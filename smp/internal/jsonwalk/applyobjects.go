@@ -1,17 +1,17 @@
-package smp
+package jsonwalk
 
 import (
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
-// patchElem is one element of a patch list of objects.
-type patchElem struct {
-	body      map[string]any // the element without $patch and $patchMergeKey
+// PatchElem is one element of a patch list of objects.
+type PatchElem struct {
+	Body      map[string]any // the element without $patch and $patchMergeKey
 	directive string         // its $patch value, if any
 	ks        format.KeySet
 	id        string
-	at        *pathNode
+	At        *pathNode
 	// unread says the element names its keys by $patchMergeKey, which
 	// this applier does not read (an older directive set).
 	unread bool
@@ -23,14 +23,14 @@ type patchElem struct {
 // merge key is an omitempty zero value has no key field in its JSON).
 // The entries of a $setElementOrder (order) are only identified: their
 // bodies keep their directives and they get no path.
-func (a *applier) parseObjectElems(l []any, lk format.ListKeys, keyless, order bool, at *pathNode) ([]patchElem, error) {
-	out := make([]patchElem, 0, len(l))
+func (a *Applier) parseObjectElems(l []any, lk format.ListKeys, keyless, order bool, at *pathNode) ([]PatchElem, error) {
+	out := make([]PatchElem, 0, len(l))
 	for i, e := range l {
 		m, ok := e.(map[string]any)
 		if !ok {
 			return nil, newError(ErrMixedList, at.Index(i), "merge list of objects holds %s", jsonval.KindOf(e).WithArticle())
 		}
-		pe := patchElem{body: m}
+		pe := PatchElem{Body: m}
 		if raw, ok := m[format.KeyPatch]; ok {
 			var err error
 			if pe.directive, err = format.PatchDirective(raw, true, at.Index(i)); err != nil {
@@ -38,22 +38,22 @@ func (a *applier) parseObjectElems(l []any, lk format.ListKeys, keyless, order b
 			}
 		}
 		if pe.directive == "" || pe.directive == format.PatchDelete {
-			ks, id, err := lk.ElementKey(m, a.cfg.directives, nil)
-			if err != nil && keyless && pe.directive == "" && KindOf(err) == ErrMissingMergeKey {
+			ks, id, err := lk.ElementKey(m, a.Cfg.Directives, nil)
+			if err != nil && keyless && pe.directive == "" && kindOf(err) == ErrMissingMergeKey {
 				ks, err = lk.DefaultSet(), nil
-				id, pe.at = format.IDOf(ks, m), at.Index(i)
+				id, pe.At = format.IDOf(ks, m), at.Index(i)
 			}
 			if err != nil {
 				// Again, with the element's path for the error.
-				_, _, err = lk.ElementKey(m, a.cfg.directives, at.Index(i))
+				_, _, err = lk.ElementKey(m, a.Cfg.Directives, at.Index(i))
 				return nil, err
 			}
 			pe.ks, pe.id = ks, id
 		} else {
-			pe.at = at.Index(i)
+			pe.At = at.Index(i)
 		}
 		_, named := m[format.KeyPatchMergeKey]
-		pe.unread = named && !a.cfg.directives.Understood(format.DirPatchMergeKey)
+		pe.unread = named && !a.Cfg.Directives.Understood(format.DirPatchMergeKey)
 		if (named || pe.directive != "") && !order {
 			body := make(map[string]any, len(m))
 			for k, v := range m {
@@ -61,14 +61,14 @@ func (a *applier) parseObjectElems(l []any, lk format.ListKeys, keyless, order b
 					body[k] = v
 				}
 			}
-			pe.body = body
+			pe.Body = body
 		}
 		out = append(out, pe)
-		if pe.at == nil && !order {
+		if pe.At == nil && !order {
 			// The path names the key set stored in out, whose backing
 			// array never moves (its capacity is len(l)).
 			last := &out[len(out)-1]
-			last.at = at.Keyed(&last.ks, m)
+			last.At = at.Keyed(&last.ks, m)
 		}
 	}
 	return out, nil
@@ -82,7 +82,7 @@ func (a *applier) parseObjectElems(l []any, lk format.ListKeys, keyless, order b
 // is. (Kubernetes moves it; without the order, so does this applier.)
 // Elements whose $patchMergeKey this applier does not read may be two
 // elements to their writer: they are deleted and added as usual.
-func deleteElems(x *format.ListIndex, src format.Identities, elems []patchElem, keep bool) (reset map[int]bool) {
+func deleteElems(x *format.ListIndex, src format.Identities, elems []PatchElem, keep bool) (reset map[int]bool) {
 	type identity struct{ sig, id string }
 	var created map[identity]bool
 	for _, pe := range elems {

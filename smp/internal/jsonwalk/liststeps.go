@@ -1,4 +1,4 @@
-package smp
+package jsonwalk
 
 import "github.com/typedpatch/typedpatch/smp/internal/format"
 
@@ -8,9 +8,9 @@ import "github.com/typedpatch/typedpatch/smp/internal/format"
 // element at position p, or into nothing (fresh; always so for a new
 // element). prev is the position's previous step, or -1.
 type mergeOp struct {
-	p     int
-	pe    *patchElem
-	fresh bool
+	P     int
+	Pe    *PatchElem
+	Fresh bool
 	prev  int
 }
 
@@ -19,30 +19,30 @@ type mergeOp struct {
 // merged into nothing or a $retainKeys dropped it before; else the live
 // element's. A field set to null, or to an object that deletes itself,
 // is absent.
-func (m *listPlan) mergedField(p, op int, f string) (any, bool) {
-	for ; op >= 0; op = m.ops[op].prev {
-		o := &m.ops[op]
-		if v, ok := o.pe.body[f]; ok {
+func (m *ListPlan) mergedField(p, op int, f string) (any, bool) {
+	for ; op >= 0; op = m.Ops[op].prev {
+		o := &m.Ops[op]
+		if v, ok := o.Pe.Body[f]; ok {
 			if obj, isObj := v.(map[string]any); isObj && obj[format.KeyPatch] == format.PatchDelete {
 				return nil, false
 			}
 			return v, v != nil
 		}
-		if o.fresh || !m.retains(o.pe.body, f) {
+		if o.Fresh || !m.retains(o.Pe.Body, f) {
 			return nil, false
 		}
 	}
-	if p >= m.live {
+	if p >= m.Live {
 		return nil, false
 	}
-	return m.src.keyField(p, f)
+	return m.Src.KeyField(p, f)
 }
 
 // retains reports whether merging body keeps field f of the element it
 // merges into: body has no $retainKeys this applier reads, or lists f.
-func (m *listPlan) retains(body map[string]any, f string) bool {
+func (m *ListPlan) retains(body map[string]any, f string) bool {
 	raw, ok := body[format.KeyRetainKeys]
-	if !ok || !m.a.cfg.directives.Understood(format.DirRetainKeys) {
+	if !ok || !m.A.Cfg.Directives.Understood(format.DirRetainKeys) {
 		return true
 	}
 	list, _ := raw.([]any)
@@ -56,10 +56,10 @@ func (m *listPlan) retains(body map[string]any, f string) bool {
 
 // KeyID is the identity under ks of the element at p, after the steps
 // planned so far.
-func (m *listPlan) KeyID(p int, ks format.KeySet) string {
+func (m *ListPlan) KeyID(p int, ks format.KeySet) string {
 	op := m.lastOp(p)
 	if op < 0 {
-		return m.src.keyID(p, ks)
+		return m.Src.KeyID(p, ks)
 	}
 	id, _ := ks.IDBy(func(f string) (any, bool) { return m.mergedField(p, op, f) })
 	return id
@@ -67,7 +67,7 @@ func (m *listPlan) KeyID(p int, ks format.KeySet) string {
 
 // keyFields returns the element's key fields under ks after step op, in a
 // map the next call reuses.
-func (m *listPlan) keyFields(p, op int, ks format.KeySet) map[string]any {
+func (m *ListPlan) keyFields(p, op int, ks format.KeySet) map[string]any {
 	if m.scratch == nil {
 		m.scratch = make(map[string]any, len(ks.Fields))
 	}
@@ -81,27 +81,27 @@ func (m *listPlan) keyFields(p, op int, ks format.KeySet) map[string]any {
 }
 
 // keyStep names the element at p by ks, for an error.
-func (m *listPlan) keyStep(p int, ks format.KeySet) KeyStep {
+func (m *ListPlan) keyStep(p int, ks format.KeySet) KeyStep {
 	return ks.KeyStep(m.keyFields(p, m.lastOp(p), ks))
 }
 
 // lastOp is the last step planned for the element at p, or -1.
-func (m *listPlan) lastOp(p int) int {
+func (m *ListPlan) lastOp(p int) int {
 	if p >= len(m.last) {
 		return -1
 	}
 	return m.last[p]
 }
 
-// plan records a step merging pe into the element at p.
-func (m *listPlan) plan(p int, pe *patchElem, fresh bool) {
+// Plan records a step merging pe into the element at p.
+func (m *ListPlan) Plan(p int, pe *PatchElem, fresh bool) {
 	if m.last == nil {
-		m.last = make([]int, m.live+len(m.elems))
+		m.last = make([]int, m.Live+len(m.Elems))
 		for i := range m.last {
 			m.last[i] = -1
 		}
-		m.ops = make([]mergeOp, 0, len(m.elems))
+		m.Ops = make([]mergeOp, 0, len(m.Elems))
 	}
-	m.ops = append(m.ops, mergeOp{p: p, pe: pe, fresh: fresh, prev: m.last[p]})
-	m.last[p] = len(m.ops) - 1
+	m.Ops = append(m.Ops, mergeOp{P: p, Pe: pe, Fresh: fresh, prev: m.last[p]})
+	m.last[p] = len(m.Ops) - 1
 }

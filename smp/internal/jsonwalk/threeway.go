@@ -1,6 +1,8 @@
-package smp
+package jsonwalk
 
 import (
+	"strconv"
+
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
@@ -19,44 +21,44 @@ import (
 type threeWayDoc uint8
 
 const (
-	docOriginal threeWayDoc = iota
+	DocOriginal threeWayDoc = iota
 	docModified
-	docCurrent
+	DocCurrent
 )
 
-// threeWayPass is one pass of a three-way patch: from one document to
+// ThreeWayPass is one pass of a three-way patch: from one document to
 // another, following the third (the differ's base).
-type threeWayPass struct {
-	pass           pass
-	from, to, base threeWayDoc
+type ThreeWayPass struct {
+	Pass           Pass
+	From, To, Base threeWayDoc
 }
 
 var (
-	deltaPass     = threeWayPass{passDelta, docCurrent, docModified, docOriginal}
-	deletionsPass = threeWayPass{passDeletions, docOriginal, docModified, docCurrent}
-	changesPass   = threeWayPass{passChanges, docOriginal, docCurrent, docModified}
+	deltaPass     = ThreeWayPass{PassDelta, DocCurrent, docModified, DocOriginal}
+	deletionsPass = ThreeWayPass{PassDeletions, DocOriginal, docModified, DocCurrent}
+	changesPass   = ThreeWayPass{PassChanges, DocOriginal, DocCurrent, docModified}
 )
 
 // threeWayDocs is one walker's three documents.
 type threeWayDocs interface {
 	// diff runs a pass; a patch that must replace the root writes the
 	// to document whole. d is the differ that ran it.
-	diff(p threeWayPass) (patch map[string]any, d *differ, err error)
+	Diff(p ThreeWayPass) (patch map[string]any, d *Differ, err error)
 	// narrow drops the deletions of fields that original and current
 	// both hold empty or null (narrowDeletions).
-	narrow(patch map[string]any) error
+	Narrow(patch map[string]any) error
 	// dropEmpty drops the changes from original to current that are only
 	// nil becoming empty (dropEmptyChanges).
-	dropEmpty(changed map[string]any) error
+	DropEmpty(changed map[string]any) error
 }
 
-// runThreeWay makes the three-way patch of docs at root slot s.
-func runThreeWay(docs threeWayDocs, s slot, cfg *config) (map[string]any, error) {
-	dp, delta, err := docs.diff(deltaPass)
+// RunThreeWay makes the three-way patch of docs at root slot s.
+func RunThreeWay(docs threeWayDocs, s slot, cfg *Config) (map[string]any, error) {
+	dp, delta, err := docs.Diff(deltaPass)
 	if err != nil {
 		return nil, err
 	}
-	xp, _, err := docs.diff(deletionsPass)
+	xp, _, err := docs.Diff(deletionsPass)
 	if err != nil {
 		return nil, err
 	}
@@ -64,20 +66,20 @@ func runThreeWay(docs threeWayDocs, s slot, cfg *config) (map[string]any, error)
 	if err != nil {
 		return nil, err
 	}
-	if err := docs.narrow(patch); err != nil {
+	if err := docs.Narrow(patch); err != nil {
 		return nil, err
 	}
-	if err := checkPreconditions(patch, cfg.preconditions); err != nil {
+	if err := CheckPreconditions(patch, cfg.Preconditions); err != nil {
 		return nil, err
 	}
-	if cfg.overwrite {
+	if cfg.Overwrite {
 		return patch, nil
 	}
-	changed, changes, err := docs.diff(changesPass)
+	changed, changes, err := docs.Diff(changesPass)
 	if err != nil {
 		return nil, err
 	}
-	if err := docs.dropEmpty(changed); err != nil {
+	if err := docs.DropEmpty(changed); err != nil {
 		return nil, err
 	}
 	if err := checkConflicts(patch, changed, s, changes); err != nil {
@@ -90,55 +92,55 @@ func runThreeWay(docs threeWayDocs, s slot, cfg *config) (map[string]any, error)
 type jsonDocs struct {
 	docs [3]map[string]any
 	s    slot
-	cfg  *config
+	cfg  *Config
 }
 
-// threeWay is runThreeWay on decoded documents.
-func threeWay(original, modified, current map[string]any, s slot, cfg *config) (map[string]any, error) {
-	return runThreeWay(&jsonDocs{docs: [3]map[string]any{original, modified, current}, s: s, cfg: cfg}, s, cfg)
+// ThreeWay is runThreeWay on decoded documents.
+func ThreeWay(original, modified, current map[string]any, s slot, cfg *Config) (map[string]any, error) {
+	return RunThreeWay(&jsonDocs{docs: [3]map[string]any{original, modified, current}, s: s, cfg: cfg}, s, cfg)
 }
 
-func (j *jsonDocs) diff(p threeWayPass) (map[string]any, *differ, error) {
-	d := &differ{cfg: j.cfg, pass: p.pass, base: j.docs[p.base]}
-	patch, up, err := d.diffObject(j.docs[p.from], j.docs[p.to], j.s, nil)
+func (j *jsonDocs) Diff(p ThreeWayPass) (map[string]any, *Differ, error) {
+	d := &Differ{Cfg: j.cfg, Pass: p.Pass, Base: j.docs[p.Base]}
+	patch, up, err := d.DiffObject(j.docs[p.From], j.docs[p.To], j.s, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	if up && p.pass != passDeletions {
-		patch = replaceObject(j.docs[p.to])
+	if up && p.Pass != PassDeletions {
+		patch = ReplaceObject(j.docs[p.To])
 	}
 	return patch, d, nil
 }
 
-func (j *jsonDocs) narrow(patch map[string]any) error {
-	narrowDeletions(patch, j.docs[docOriginal], j.docs[docCurrent], j.s)
+func (j *jsonDocs) Narrow(patch map[string]any) error {
+	NarrowDeletions(patch, j.docs[DocOriginal], j.docs[DocCurrent], j.s)
 	return nil
 }
 
-func (j *jsonDocs) dropEmpty(changed map[string]any) error {
-	dropEmptyChanges(changed, j.docs[docOriginal], j.s)
+func (j *jsonDocs) DropEmpty(changed map[string]any) error {
+	DropEmptyChanges(changed, j.docs[DocOriginal], j.s)
 	return nil
 }
 
 // checkConflicts fails with an ErrConflict naming every path where the
 // patch sets a field the changes since original set differently. The
 // typed ThreeWay shares it.
-func checkConflicts(patch, changed map[string]any, s slot, d *differ) error {
-	c := &conflicts{d: d, all: true}
+func checkConflicts(patch, changed map[string]any, s slot, d *Differ) error {
+	c := &Conflicts{D: d, all: true}
 	if _, replace := patch[format.KeyPatch]; replace && changed[format.KeyPatch] == nil {
 		c.replaced(patch, changed, s, nil)
 	} else {
-		c.values(patch, changed, s, nil)
+		c.Values(patch, changed, s, nil)
 	}
-	if len(c.paths) == 0 {
+	if len(c.Paths) == 0 {
 		return nil
 	}
 	msg := "conflict: current changed it since original, and the patch changes it differently"
-	if n := len(c.paths) - 1; n > 0 {
-		msg += "; " + itoa(n) + " more:"
-		msg += " " + listed(c.paths[1:], Path.String, " ")
+	if n := len(c.Paths) - 1; n > 0 {
+		msg += "; " + strconv.Itoa(n) + " more:"
+		msg += " " + listed(c.Paths[1:], Path.String, " ")
 	}
-	return &Error{Kind: ErrConflict, Path: c.paths[0], Msg: msg, Conflicts: c.paths}
+	return &Error{Kind: ErrConflict, Path: c.Paths[0], Msg: msg, Conflicts: c.Paths}
 }
 
 // replaced finds the conflicts of a patch that replaces the root object
@@ -146,7 +148,7 @@ func checkConflicts(patch, changed map[string]any, s slot, d *differ) error {
 // original conflicts where the replacement removes it or sets it
 // differently. Nothing changed is no conflict; as in Kubernetes, the
 // root's $patch is no change of its own.
-func (c *conflicts) replaced(repl, changed map[string]any, s slot, at *pathNode) {
+func (c *Conflicts) replaced(repl, changed map[string]any, s slot, at *pathNode) {
 	for _, k := range jsonval.SortedKeys(changed) {
 		if kind, _ := format.Classify(k); kind != format.NotDirective && kind != format.DirUnknown {
 			continue
@@ -163,7 +165,7 @@ func (c *conflicts) replaced(repl, changed map[string]any, s slot, at *pathNode)
 		case rIsMap && cIsMap && cm[format.KeyPatch] == nil && rm[format.KeyPatch] == nil && s.Child(k).Kind() != reflectschema.Atomic:
 			c.replaced(rm, cm, s.Child(k), at.Field(k))
 		default:
-			c.values(rv, cv, s.Child(k), at.Field(k))
+			c.Values(rv, cv, s.Child(k), at.Field(k))
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package smp
+package jsonwalk
 
 import (
 	"github.com/typedpatch/typedpatch/smp/internal/format"
@@ -48,17 +48,17 @@ func (x *objList) pair() {
 		taken[p] = true
 	}
 	x.pairs = pairs
-	if unpaired > 0 && ks.Directive && d.keyedOnly() {
+	if unpaired > 0 && ks.Directive && d.KeyedOnly() {
 		x.pairFilled(taken)
 		return
 	}
-	if unpaired == 0 || !ks.Directive || d.pass != passDelta {
+	if unpaired == 0 || !ks.Directive || d.Pass != PassDelta {
 		return // only the delta pass pairs on partial keys
 	}
-	cands := newAgreeIndex(x.def, ks, x.o)
+	cands := NewAgreeIndex(x.def, ks, x.o)
 	for p := range oids {
 		if _, inOriginal := base[oids[p]]; !taken[p] && !inOriginal {
-			cands.add(p)
+			cands.Add(p)
 		}
 	}
 	claims := map[int]int{} // live position → modified position; -1 when claimed twice
@@ -66,7 +66,7 @@ func (x *objList) pair() {
 		if pairs[i] >= 0 {
 			continue
 		}
-		if p := cands.sole(x.m, i); p >= 0 {
+		if p := cands.Sole(x.m, i); p >= 0 {
 			claim(claims, p, i)
 		}
 	}
@@ -86,10 +86,10 @@ func (x *objList) pair() {
 // where both sides are unique.
 func (x *objList) pairFilled(taken []bool) {
 	mids, pairs, base := x.mids, x.pairs, x.base
-	cands := newAgreeIndex(x.def, x.ks, x.m) // unpaired elements of current
+	cands := NewAgreeIndex(x.def, x.ks, x.m) // unpaired elements of current
 	for i := range mids {
 		if _, inModified := base[mids[i]]; pairs[i] < 0 && !inModified {
-			cands.add(i)
+			cands.Add(i)
 		}
 	}
 	claims := map[int]int{} // current position → original position; -1 when claimed twice
@@ -97,7 +97,7 @@ func (x *objList) pairFilled(taken []bool) {
 		if taken[p] {
 			continue
 		}
-		if i := cands.sole(x.o, p); i >= 0 {
+		if i := cands.Sole(x.o, p); i >= 0 {
 			claim(claims, i, p)
 		}
 	}
@@ -129,9 +129,9 @@ func claim(claims map[int]int, target, by int) {
 func (x *objList) liveRename(i int) int { return x.renameOf(x.m, i, x.mids[i]) }
 
 // renameOf is liveRename for element p of side s, of identity id.
-func (x *objList) renameOf(s diffSide, p int, id string) int {
+func (x *objList) renameOf(s DiffSide, p int, id string) int {
 	d, cands, ks := x.d, &x.renames, x.ks
-	if d.pass != passDeletions || !ks.Directive || x.base == nil {
+	if d.Pass != PassDeletions || !ks.Directive || x.base == nil {
 		return -1
 	}
 	if _, exact := x.base[id]; exact {
@@ -147,14 +147,14 @@ func (x *objList) renameOf(s diffSide, p int, id string) int {
 		for _, id := range x.mids {
 			taken[id] = true
 		}
-		*cands = newAgreeIndex(x.def, ks, x.b)
-		for q := range x.b.count() { // base collapses repeated elements: count each
-			if x.b.isObject(q) && !taken[x.b.keyID(q, ks)] {
-				(*cands).add(q)
+		*cands = NewAgreeIndex(x.def, ks, x.b)
+		for q := range x.b.Count() { // base collapses repeated elements: count each
+			if x.b.IsObject(q) && !taken[x.b.KeyID(q, ks)] {
+				(*cands).Add(q)
 			}
 		}
 	}
-	return (*cands).sole(s, p) // -1 for none, or two candidates: the delta pairs neither
+	return (*cands).Sole(s, p) // -1 for none, or two candidates: the delta pairs neither
 }
 
 // heldDefaults returns the default keys of base's elements, built on
@@ -163,7 +163,7 @@ func (x *objList) heldDefaults() map[string]bool {
 	if x.baseDefaults == nil {
 		x.baseDefaults = make(map[string]bool, len(x.base))
 		for _, p := range x.base {
-			x.baseDefaults[x.b.keyID(p, x.def)] = true
+			x.baseDefaults[x.b.KeyID(p, x.def)] = true
 		}
 	}
 	return x.baseDefaults
@@ -185,7 +185,7 @@ func (x *objList) survivorShares() bool {
 			if fresh == nil {
 				fresh = map[string]bool{}
 			}
-			fresh[x.m.keyID(i, def)] = true
+			fresh[x.m.KeyID(i, def)] = true
 		}
 	}
 	if fresh == nil {
@@ -206,20 +206,20 @@ func (x *objList) survivorShares() bool {
 		inC[id] = true
 	}
 	var doomed []bool    // current's elements the deletions half deletes under filled keys
-	var live *agreeIndex // current's elements the original and modified do not hold
+	var live *AgreeIndex // current's elements the original and modified do not hold
 	for q := range sideCount(x.b) {
-		if id := x.b.keyID(q, ks); !x.b.isObject(q) || inM[id] || inC[id] {
+		if id := x.b.KeyID(q, ks); !x.b.IsObject(q) || inM[id] || inC[id] {
 			continue
 		}
 		if live == nil {
-			live = newAgreeIndex(def, ks, x.o)
+			live = NewAgreeIndex(def, ks, x.o)
 			for p := range oids {
 				if _, inOriginal := base[oids[p]]; !inOriginal && !inM[oids[p]] {
-					live.add(p)
+					live.Add(p)
 				}
 			}
 		}
-		if found := live.sole(x.b, q); found >= 0 {
+		if found := live.Sole(x.b, q); found >= 0 {
 			if doomed == nil {
 				doomed = make([]bool, len(oids))
 			}
@@ -227,7 +227,7 @@ func (x *objList) survivorShares() bool {
 		}
 	}
 	for p := range oids {
-		if _, inOriginal := base[oids[p]]; !taken[p] && !inOriginal && (doomed == nil || !doomed[p]) && fresh[x.o.keyID(p, def)] {
+		if _, inOriginal := base[oids[p]]; !taken[p] && !inOriginal && (doomed == nil || !doomed[p]) && fresh[x.o.KeyID(p, def)] {
 			return true
 		}
 	}
@@ -235,11 +235,11 @@ func (x *objList) survivorShares() bool {
 }
 
 // sideCount is a side's length, 0 for none.
-func sideCount(s diffSide) int {
+func sideCount(s DiffSide) int {
 	if s == nil {
 		return 0
 	}
-	return s.count()
+	return s.Count()
 }
 
 // withLiveKeys returns ml with each element paired on partial keys
@@ -270,13 +270,13 @@ func withLiveKeys(ml, ol []any, pairs []int, ks format.KeySet) []any {
 	return out
 }
 
-// agreeIndex finds, among candidate elements of one side, the one that
+// AgreeIndex finds, among candidate elements of one side, the one that
 // shares a given element's default key and holds every key field of ks
 // the given element has, with the same value: one hash lookup per query,
 // the candidates indexed once per combination of key fields present.
-type agreeIndex struct {
+type AgreeIndex struct {
 	def, ks format.KeySet
-	side    diffSide
+	side    DiffSide
 	cands   []agreeCand
 	byMask  map[string]map[string]agreeHit
 }
@@ -289,22 +289,22 @@ type agreeCand struct {
 // agreeHit is the first candidate of a key and how many share it.
 type agreeHit struct{ pos, n int }
 
-func newAgreeIndex(def, ks format.KeySet, side diffSide) *agreeIndex {
-	return &agreeIndex{def: def, ks: ks, side: side, byMask: map[string]map[string]agreeHit{}}
+func NewAgreeIndex(def, ks format.KeySet, side DiffSide) *AgreeIndex {
+	return &AgreeIndex{def: def, ks: ks, side: side, byMask: map[string]map[string]agreeHit{}}
 }
 
-// add adds the side's element p as a candidate; every add precedes every
+// Add adds the side's element p as a candidate; every add precedes every
 // sole.
-func (x *agreeIndex) add(p int) {
-	x.cands = append(x.cands, agreeCand{def: x.side.keyID(p, x.def), pos: p})
+func (x *AgreeIndex) Add(p int) {
+	x.cands = append(x.cands, agreeCand{def: x.side.KeyID(p, x.def), pos: p})
 }
 
-// sole returns the position of the one candidate agreeing with element i
+// Sole returns the position of the one candidate agreeing with element i
 // of side s, or -1 for none or several.
-func (x *agreeIndex) sole(s diffSide, i int) int {
+func (x *AgreeIndex) Sole(s DiffSide, i int) int {
 	mask := make([]byte, len(x.ks.Fields)) // which key fields the element has
 	for j, f := range x.ks.Fields {
-		if _, ok := s.keyField(i, f); ok {
+		if _, ok := s.KeyField(i, f); ok {
 			mask[j] = 1
 		}
 	}
@@ -323,7 +323,7 @@ func (x *agreeIndex) sole(s diffSide, i int) int {
 		}
 		x.byMask[string(mask)] = g
 	}
-	k, _ := x.key(s, i, s.keyID(i, x.def), mask)
+	k, _ := x.key(s, i, s.KeyID(i, x.def), mask)
 	if h := g[k]; h.n == 1 {
 		return h.pos
 	}
@@ -333,14 +333,14 @@ func (x *agreeIndex) sole(s diffSide, i int) int {
 // key is element p of s's default identity and its values of the key
 // fields mask selects, each length-prefixed so no two lists of values
 // share a key; false if the element lacks one of them.
-func (x *agreeIndex) key(s diffSide, p int, def string, mask []byte) (string, bool) {
+func (x *AgreeIndex) key(s DiffSide, p int, def string, mask []byte) (string, bool) {
 	b := strconv.AppendInt(nil, int64(len(def)), 10)
 	b = append(append(b, ':'), def...)
 	for i, f := range x.ks.Fields {
 		if mask[i] == 0 {
 			continue
 		}
-		v, ok := s.keyField(p, f)
+		v, ok := s.KeyField(p, f)
 		if !ok {
 			return "", false
 		}

@@ -1,4 +1,4 @@
-package smp
+package jsonwalk
 
 import (
 	"github.com/typedpatch/typedpatch/smp/internal/format"
@@ -8,29 +8,29 @@ import (
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
-// listPlan plans the merge of one merge list of objects: from the live
+// ListPlan plans the merge of one merge list of objects: from the live
 // list's identities (src), the patch's elements and its orders, which
 // elements the result has, in which order, and which patch elements merge
 // into each (ops); an element's identity after a merge follows from the
 // key fields of the patch elements merged into it (mergedField). The JSON
 // and the typed applier share it and carry out its steps each on its own
 // values.
-type listPlan struct {
-	a            *applier
-	src          listItems
-	in           listInput
+type ListPlan struct {
+	A            *Applier
+	Src          ListItems
+	in           ListInput
 	lk           format.ListKeys
 	at           *pathNode
-	elems        []patchElem
-	orderEntries []patchElem   // $setElementOrder's, when it is there
+	Elems        []PatchElem
+	orderEntries []PatchElem   // $setElementOrder's, when it is there
 	orderKS      format.KeySet // the identities items are ordered by
 	replace      bool          // a $patch: replace element: the list is the patch's
-	live         int           // the live list's length: the first positions
+	Live         int           // the live list's length: the first positions
 	positions    int           // live and new elements so far
 
-	// ops are the merges in the order the patch gives them; last is each
+	// Ops are the merges in the order the patch gives them; last is each
 	// position's last one (-1: none).
-	ops  []mergeOp
+	Ops  []mergeOp
 	last []int
 
 	merged    []int // positions
@@ -47,96 +47,96 @@ type listPlan struct {
 	scratch map[string]any
 }
 
-// planned is a list plan's outcome: the result's positions in order, the
+// Planned is a list plan's outcome: the result's positions in order, the
 // merges to carry out, and an error the plan met after the first done of
 // them (done is len(ops) without one).
-type planned struct {
-	positions []int
-	ops       []mergeOp
-	last      []int
-	live      int
-	done      int
-	err       error
+type Planned struct {
+	Positions []int
+	Ops       []mergeOp
+	Last      []int
+	Live      int
+	Done      int
+	Err       error
 }
 
-// single reports whether step op is its position's only merge.
-func (pl *planned) single(op int) bool {
-	return pl.ops[op].prev < 0 && pl.last[pl.ops[op].p] == op
+// Single reports whether step op is its position's only merge.
+func (pl *Planned) Single(op int) bool {
+	return pl.Ops[op].prev < 0 && pl.Last[pl.Ops[op].P] == op
 }
 
-// merged reports whether a patch element merges into position p.
-func (pl *planned) merged(p int) bool {
-	return p < len(pl.last) && pl.last[p] >= 0
+// Merged reports whether a patch element merges into position p.
+func (pl *Planned) Merged(p int) bool {
+	return p < len(pl.Last) && pl.Last[p] >= 0
 }
 
 // mergeObjectList merges a merge list of objects by merge key: deletions
 // first, then each patch element merged into the first live element with
 // its identity or appended, then the result ordered.
-func (a *applier) mergeObjectList(in listInput, s slot, at *pathNode) ([]any, error) {
-	pl, err := a.planObjectList(jsonItems(in.orig), in, s, at)
+func (a *Applier) mergeObjectList(in ListInput, s slot, at *pathNode) ([]any, error) {
+	pl, err := a.PlanObjectList(JsonItems(in.Orig), in, s, at)
 	if err != nil {
 		return nil, err
 	}
-	items := make([]any, len(in.orig), len(in.orig)+len(in.patch))
-	copy(items, in.orig)
+	items := make([]any, len(in.Orig), len(in.Orig)+len(in.Patch))
+	copy(items, in.Orig)
 	es := s.Elem()
-	for _, op := range pl.ops[:pl.done] {
-		for op.p >= len(items) {
+	for _, op := range pl.Ops[:pl.Done] {
+		for op.P >= len(items) {
 			items = append(items, nil)
 		}
 		var om map[string]any
-		if !op.fresh {
-			om, _ = jsonval.Expand(items[op.p]).(map[string]any)
+		if !op.Fresh {
+			om, _ = jsonval.Expand(items[op.P]).(map[string]any)
 		}
-		v, _, err := a.mergeObject(om, op.pe.body, es, false, op.pe.at)
+		v, _, err := a.MergeObject(om, op.Pe.Body, es, false, op.Pe.At)
 		if err != nil {
 			return nil, err
 		}
-		items[op.p] = v
+		items[op.P] = v
 	}
-	if pl.err != nil {
-		return nil, pl.err
+	if pl.Err != nil {
+		return nil, pl.Err
 	}
-	out := make([]any, len(pl.positions))
-	for i, p := range pl.positions {
+	out := make([]any, len(pl.Positions))
+	for i, p := range pl.Positions {
 		out[i] = items[p]
 	}
 	return out, nil
 }
 
-// planObjectList plans the merge of a merge list of objects whose live
+// PlanObjectList plans the merge of a merge list of objects whose live
 // elements src reads. An error of the patch list itself is returned; one
 // met on the way is the plan's, to be reported after the merges before
 // it.
-func (a *applier) planObjectList(src listItems, in listInput, s slot, at *pathNode) (planned, error) {
-	var m listPlan
+func (a *Applier) PlanObjectList(src ListItems, in ListInput, s slot, at *pathNode) (Planned, error) {
+	var m ListPlan
 	if err := m.init(a, src, in, s, at); err != nil {
-		return planned{}, err
+		return Planned{}, err
 	}
 	var err error
 	var positions []int
-	if m.replace || !in.origPresent {
+	if m.replace || !in.OrigPresent {
 		m.build()
 	} else {
 		err = m.mergeLive()
 	}
-	done := len(m.ops)
+	done := len(m.Ops)
 	if err == nil {
 		positions, err = m.order()
 	}
-	return planned{positions: positions, ops: m.ops, last: m.last, live: m.live, done: done, err: err}, nil
+	return Planned{Positions: positions, Ops: m.Ops, Last: m.last, Live: m.Live, Done: done, Err: err}, nil
 }
 
 // init reads the patch list and its $setElementOrder.
-func (m *listPlan) init(a *applier, src listItems, in listInput, s slot, at *pathNode) error {
+func (m *ListPlan) init(a *Applier, src ListItems, in ListInput, s slot, at *pathNode) error {
 	lk := format.KeysOf(s)
-	*m = listPlan{a: a, src: src, in: in, lk: lk, at: at, orderKS: lk.DefaultSet(), live: src.count()}
-	m.positions = m.live
+	*m = ListPlan{A: a, Src: src, in: in, lk: lk, at: at, orderKS: lk.DefaultSet(), Live: src.Count()}
+	m.positions = m.Live
 	var err error
-	if m.elems, err = a.parseObjectElems(in.patch, lk, hasReplaceMarker(in.patch), false, at); err != nil {
+	if m.Elems, err = a.parseObjectElems(in.Patch, lk, hasReplaceMarker(in.Patch), false, at); err != nil {
 		return err
 	}
-	for _, pe := range m.elems {
+	for _, pe := range m.Elems {
 		if pe.ks.Directive {
 			m.orderKS = lk.FullSet()
 		}
@@ -157,14 +157,14 @@ func (m *listPlan) init(a *applier, src listItems, in listInput, s slot, at *pat
 
 // build makes the list from the patch alone: it replaces the live one, or
 // there is none.
-func (m *listPlan) build() {
-	live := make([]string, m.live)
+func (m *ListPlan) build() {
+	live := make([]string, m.Live)
 	for p := range live {
-		live[p] = m.src.keyID(p, m.orderKS)
+		live[p] = m.Src.KeyID(p, m.orderKS)
 	}
 	m.server = format.FirstRanks(live)
-	for i := range m.elems {
-		pe := &m.elems[i]
+	for i := range m.Elems {
+		pe := &m.Elems[i]
 		if pe.directive != "" {
 			continue // deletions and list markers
 		}
@@ -173,24 +173,24 @@ func (m *listPlan) build() {
 }
 
 // add plans a new element made from pe and returns its position.
-func (m *listPlan) add(pe *patchElem) int {
+func (m *ListPlan) add(pe *PatchElem) int {
 	p := m.positions
 	m.positions++
-	m.plan(p, pe, true)
+	m.Plan(p, pe, true)
 	return p
 }
 
 // mergeLive deletes, merges and adds the patch's elements in the live list.
-func (m *listPlan) mergeLive() error {
-	m.x, m.indexed = format.NewListIndex(m.live), true
+func (m *ListPlan) mergeLive() error {
+	m.x, m.indexed = format.NewListIndex(m.Live), true
 	x := &m.x
-	m.front = format.MakeRanks(len(m.elems))
-	reset := deleteElems(x, m, m.elems, m.in.hasSetOrder)
+	m.front = format.MakeRanks(len(m.Elems))
+	reset := deleteElems(x, m, m.Elems, m.in.hasSetOrder)
 	_, survivorIDs := x.Live(m, m.orderKS, false) // read before any merge: it may share the index's
 	m.server = format.FirstRanks(survivorIDs)
 	var addedIDs []string
-	for i := range m.elems {
-		pe := &m.elems[i]
+	for i := range m.Elems {
+		pe := &m.Elems[i]
 		if pe.directive != "" {
 			continue
 		}
@@ -201,15 +201,15 @@ func (m *listPlan) mergeLive() error {
 		if n == 0 {
 			p := m.add(pe)
 			x.Added(m)
-			m.front.Add(format.IDOf(m.orderKS, pe.body))
+			m.front.Add(format.IDOf(m.orderKS, pe.Body))
 			addedIDs = append(addedIDs, m.KeyID(p, m.orderKS))
 			continue
 		}
-		m.plan(p, pe, reset[p])
+		m.Plan(p, pe, reset[p])
 		x.Changed(m, p)
 		to := m.KeyID(p, m.orderKS)
 		m.front.Add(to)
-		if from := format.IDOf(m.orderKS, pe.body); from != to {
+		if from := format.IDOf(m.orderKS, pe.Body); from != to {
 			if m.renamed == nil {
 				m.renamed = map[string]string{}
 			}
@@ -220,7 +220,7 @@ func (m *listPlan) mergeLive() error {
 	// Kubernetes orders by $setElementOrder against a view of the live
 	// list's array, where the first items appended fill the places that
 	// deletions freed. Matching it keeps the results equal.
-	if freed := m.live - len(survivorIDs); m.in.hasSetOrder && freed > 0 && len(addedIDs) > 0 {
+	if freed := m.Live - len(survivorIDs); m.in.hasSetOrder && freed > 0 && len(addedIDs) > 0 {
 		m.orderServer = format.FirstRanks(append(survivorIDs, addedIDs[:min(freed, len(addedIDs))]...))
 	}
 	return nil
@@ -228,20 +228,20 @@ func (m *listPlan) mergeLive() error {
 
 // ambiguous is the error for a patch element whose partial keys match
 // several live elements.
-func (m *listPlan) ambiguous(pe *patchElem) error {
+func (m *ListPlan) ambiguous(pe *PatchElem) error {
 	matches := m.x.Positions(m, pe.ks, pe.id)
 	full := m.lk.FullSet()
 	name := func(p int) string {
 		return Path{m.keyStep(p, full)}.String()
 	}
-	return newError(ErrAmbiguousMergeKey, pe.at,
+	return newError(ErrAmbiguousMergeKey, pe.At,
 		"%s %s is ambiguous: it matches %d elements (%s); name more keys to pick one", format.KeyPatchMergeKey,
 		strings.Join(pe.ks.Fields, ","), len(matches), listed(matches, name, ", "))
 }
 
 // order places the merged items: the patch's elements in the patch's
 // order among the live ones, then $setElementOrder's order.
-func (m *listPlan) order() ([]int, error) {
+func (m *ListPlan) order() ([]int, error) {
 	in := m.in
 	if m.orderServer.Len() == 0 {
 		m.orderServer = m.server
@@ -253,27 +253,27 @@ func (m *listPlan) order() ([]int, error) {
 			ids[i] = m.KeyID(p, m.orderKS)
 		}
 	}
-	if in.inPatch && in.origPresent && !m.replace && m.live+len(in.patch) > 0 {
-		merged, ids = format.ArrangeInPlace(merged, ids, m.front, m.server, m.a.cfg.ordering)
+	if in.InPatch && in.OrigPresent && !m.replace && m.Live+len(in.Patch) > 0 {
+		merged, ids = format.ArrangeInPlace(merged, ids, m.front, m.server, m.A.Cfg.Ordering)
 	}
 	if in.hasSetOrder {
 		var patchIDs []string
-		for _, pe := range m.elems {
+		for _, pe := range m.Elems {
 			if pe.directive == "" {
-				patchIDs = append(patchIDs, format.IDOf(m.orderKS, pe.body))
+				patchIDs = append(patchIDs, format.IDOf(m.orderKS, pe.Body))
 			}
 		}
 		orderIDs := make([]string, 0, len(m.orderEntries))
 		for _, e := range m.orderEntries {
 			if e.directive == "" {
-				orderIDs = append(orderIDs, format.IDOf(m.orderKS, e.body))
+				orderIDs = append(orderIDs, format.IDOf(m.orderKS, e.Body))
 			}
 		}
 		if err := checkSetOrder(patchIDs, orderIDs, m.at, in.orderAt()); err != nil {
 			return nil, err
 		}
 		m.resolvePartial(orderIDs)
-		merged, _ = format.ArrangeInPlace(merged, ids, format.FirstRanks(orderIDs), m.orderServer, m.a.cfg.ordering)
+		merged, _ = format.ArrangeInPlace(merged, ids, format.FirstRanks(orderIDs), m.orderServer, m.A.Cfg.Ordering)
 	}
 	return merged, nil
 }
@@ -282,7 +282,7 @@ func (m *listPlan) order() ([]int, error) {
 // keys ($patchMergeKey) by the identity of the element it names: the
 // patch element's merged result (renamed), or the one live element with
 // those keys; an entry naming several live elements is left as it is.
-func (m *listPlan) resolvePartial(orderIDs []string) {
+func (m *ListPlan) resolvePartial(orderIDs []string) {
 	i := 0
 	for _, e := range m.orderEntries {
 		if e.directive != "" {

@@ -1,4 +1,4 @@
-package smp
+package jsonwalk
 
 import (
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
@@ -11,23 +11,23 @@ import (
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
-// applier merges a patch into a document. It never changes either input:
+// Applier merges a patch into a document. It never changes either input:
 // merged objects and lists are new values that share untouched subtrees
 // with the document.
-type applier struct {
-	cfg *config
+type Applier struct {
+	Cfg *Config
 	// picks is planSet's buffer, reused from set to set (sets do not nest).
 	picks []setPick
 }
 
-// mergeValue merges patch value pv into the document value ov (present
+// MergeValue merges patch value pv into the document value ov (present
 // says whether the document has one) at slot s. keep is false when the
 // value is to be removed.
-func (a *applier) mergeValue(ov any, present bool, pv any, s slot, at *pathNode) (v any, keep bool, err error) {
+func (a *Applier) MergeValue(ov any, present bool, pv any, s slot, at *pathNode) (v any, keep bool, err error) {
 	if pv == nil {
 		return nil, false, nil
 	}
-	if err := a.checkType(pv, s, at); err != nil {
+	if err := a.CheckType(pv, s, at); err != nil {
 		return nil, false, err
 	}
 	k := s.Kind()
@@ -36,30 +36,30 @@ func (a *applier) mergeValue(ov any, present bool, pv any, s slot, at *pathNode)
 	}
 	if s.Undeclared && present {
 		ov = jsonval.Expand(ov)
-		if err := unknownMerge(a.cfg, ov, pv, s, at); err != nil {
+		if err := unknownMerge(a.Cfg, ov, pv, s, at); err != nil {
 			return nil, false, err
 		}
 	}
 	switch p := pv.(type) {
 	case map[string]any:
 		om, _ := jsonval.Expand(ov).(map[string]any)
-		return a.mergeObject(om, p, s, s.Patch.Strategy == reflectschema.Replace, at)
+		return a.MergeObject(om, p, s, s.Patch.Strategy == reflectschema.Replace, at)
 	case []any:
 		if k == reflectschema.Untyped || !s.IsMergeList() {
-			l, err := a.finalizeList(p, s, at)
+			l, err := a.FinalizeList(p, s, at)
 			return l, true, err
 		}
 		ol, isList := jsonval.Expand(ov).([]any)
-		l, err := a.mergeList(listInput{orig: ol, origPresent: present && isList, patch: p, inPatch: true}, s, at)
+		l, err := a.MergeList(ListInput{Orig: ol, OrigPresent: present && isList, Patch: p, InPatch: true}, s, at)
 		return l, true, err
 	}
 	return pv, true, nil
 }
 
-// mergeObject merges patch object pm into document object om (nil when
+// MergeObject merges patch object pm into document object om (nil when
 // absent). replace starts from an empty object, for a field whose strategy
 // is replace.
-func (a *applier) mergeObject(om, pm map[string]any, s slot, replace bool, at *pathNode) (map[string]any, bool, error) {
+func (a *Applier) MergeObject(om, pm map[string]any, s slot, replace bool, at *pathNode) (map[string]any, bool, error) {
 	if raw, ok := pm[format.KeyPatch]; ok {
 		d, err := format.PatchDirective(raw, false, at)
 		if err != nil || d == format.PatchDelete {
@@ -74,17 +74,17 @@ func (a *applier) mergeObject(om, pm map[string]any, s slot, replace bool, at *p
 	for k, v := range om {
 		res[k] = v
 	}
-	if err := a.retainKeys(res, pm, s, at); err != nil {
+	if err := a.RetainKeys(res, pm, s, at); err != nil {
 		return nil, false, err
 	}
-	p, err := a.splitObjectPatch(pm, s, at)
+	p, err := a.SplitObjectPatch(pm, s, at)
 	if err != nil {
 		return nil, false, err
 	}
 	// Every name is merged, in the map's order; the least name's error
 	// wins, so errors do not depend on that order and no sort is needed.
 	var first errpath.KeyedErr
-	for _, name := range p.names {
+	for _, name := range p.Names {
 		first.Keep(name, a.mergeName(res, pm, p, name, s, at))
 	}
 	if first.Err != nil {
@@ -95,18 +95,18 @@ func (a *applier) mergeObject(om, pm map[string]any, s slot, replace bool, at *p
 
 // mergeName merges the patch's field name, with its parallel directives,
 // into res.
-func (a *applier) mergeName(res, pm map[string]any, p objectPatch, name string, s slot, at *pathNode) error {
+func (a *Applier) mergeName(res, pm map[string]any, p ObjectPatch, name string, s slot, at *pathNode) error {
 	c := s.Child(name)
 	pv, inPatch := pm[name]
 	if inPatch && pv == nil {
 		delete(res, name)
 		return nil
 	}
-	directed := p.directed(name)
+	directed := p.Directed(name)
 	if !directed && jsonval.IsScalar(pv) {
 		// The common leaf: no path is built unless it is wrong.
-		if err := a.checkType(pv, c, nil); err != nil {
-			return a.checkType(pv, c, at.Field(name))
+		if err := a.CheckType(pv, c, nil); err != nil {
+			return a.CheckType(pv, c, at.Field(name))
 		}
 		res[name] = pv
 		return nil
@@ -114,7 +114,7 @@ func (a *applier) mergeName(res, pm map[string]any, p objectPatch, name string, 
 	cat := at.Field(name)
 	if !directed {
 		ov, present := res[name]
-		v, keep, err := a.mergeValue(ov, present, pv, c, cat)
+		v, keep, err := a.MergeValue(ov, present, pv, c, cat)
 		if err != nil {
 			return err
 		}
@@ -125,18 +125,18 @@ func (a *applier) mergeName(res, pm map[string]any, p objectPatch, name string, 
 		}
 		return nil
 	}
-	in, err := p.listInput(pm, name, at)
+	in, err := p.ListInput(pm, name, at)
 	if err != nil {
 		return err
 	}
 	ov, present := res[name]
 	ov = jsonval.Expand(ov)
 	if ol, isList := ov.([]any); isList {
-		in.orig, in.origPresent = ol, true
+		in.Orig, in.OrigPresent = ol, true
 	} else if present && ov != nil {
 		return newError(ErrTypeMismatch, cat, "directives for a list, but the document holds %s", jsonval.KindOf(ov).WithArticle())
 	}
-	if !in.origPresent && !inPatch {
+	if !in.OrigPresent && !inPatch {
 		return nil // ordering or deleting in a list that is not there
 	}
 	if !c.IsMergeList() {
@@ -147,7 +147,7 @@ func (a *applier) mergeName(res, pm map[string]any, p objectPatch, name string, 
 		res[name] = l
 		return nil
 	}
-	l, err := a.mergeList(in, c, cat)
+	l, err := a.MergeList(in, c, cat)
 	if err != nil {
 		return err
 	}
@@ -155,24 +155,24 @@ func (a *applier) mergeName(res, pm map[string]any, p objectPatch, name string, 
 	return nil
 }
 
-// objectPatch is a patch object's content sorted out: the fields to merge
+// ObjectPatch is a patch object's content sorted out: the fields to merge
 // (names, each once, including lists only named by a parallel directive) and
 // the parallel lists by the name of the list they apply to.
-type objectPatch struct {
-	names    []string
+type ObjectPatch struct {
+	Names    []string
 	setOrder map[string][]any
 	deletes  map[string][]any
 }
 
-// splitObjectPatch sorts a patch object's keys into fields and directives,
+// SplitObjectPatch sorts a patch object's keys into fields and directives,
 // checking each directive's JSON type and that its list takes it.
-func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (objectPatch, error) {
-	p := objectPatch{names: make([]string, 0, len(pm))}
-	add := func(n string) { p.names = append(p.names, n) }
+func (a *Applier) SplitObjectPatch(pm map[string]any, s slot, at *pathNode) (ObjectPatch, error) {
+	p := ObjectPatch{Names: make([]string, 0, len(pm))}
+	add := func(n string) { p.Names = append(p.Names, n) }
 	var first errpath.KeyedErr // the least key's error, whatever the map's order
 	for k, v := range pm {
 		kind, list := format.Classify(k)
-		if !a.cfg.directives.Understood(kind) {
+		if !a.Cfg.Directives.Understood(kind) {
 			continue // an older applier drops what it does not know
 		}
 		switch kind {
@@ -222,32 +222,32 @@ func (a *applier) splitObjectPatch(pm map[string]any, s slot, at *pathNode) (obj
 	}
 	if p.setOrder != nil || p.deletes != nil {
 		// A list may be named by its field and two directives.
-		p.names = uniqueStrings(p.names)
+		p.Names = uniqueStrings(p.Names)
 	}
 	return p, nil
 }
 
-// directed reports whether a parallel directive names list name.
-func (p objectPatch) directed(name string) bool {
+// Directed reports whether a parallel directive names list name.
+func (p ObjectPatch) Directed(name string) bool {
 	_, hasOrder := p.setOrder[name]
 	_, hasDels := p.deletes[name]
 	return hasOrder || hasDels
 }
 
-// listInput gathers what the patch says of list name: its patch list and
+// ListInput gathers what the patch says of list name: its patch list and
 // parallel directives. orig is the caller's to fill in.
-func (p objectPatch) listInput(pm map[string]any, name string, at *pathNode) (listInput, error) {
+func (p ObjectPatch) ListInput(pm map[string]any, name string, at *pathNode) (ListInput, error) {
 	order, hasOrder := p.setOrder[name]
 	dels, hasDels := p.deletes[name]
 	pv, inPatch := pm[name]
-	in := listInput{setOrder: order, hasSetOrder: hasOrder, deletes: dels, hasDeletes: hasDels, inPatch: inPatch,
+	in := ListInput{setOrder: order, hasSetOrder: hasOrder, deletes: dels, hasDeletes: hasDels, InPatch: inPatch,
 		dirsAt: at, name: name}
 	if inPatch {
 		pl, ok := pv.([]any)
 		if !ok {
 			return in, newError(ErrTypeMismatch, at.Field(name), "expected an array for a merge list, found %s", jsonval.KindOf(pv).WithArticle())
 		}
-		in.patch = pl
+		in.Patch = pl
 	}
 	return in, nil
 }
@@ -263,15 +263,15 @@ func uniqueStrings(names []string) []string {
 	})
 }
 
-// retainKeys applies a $retainKeys directive: it checks that the patch
+// RetainKeys applies a $retainKeys directive: it checks that the patch
 // sets only listed fields, then clears the unlisted ones from res.
-func (a *applier) retainKeys(res, pm map[string]any, s slot, at *pathNode) error {
+func (a *Applier) RetainKeys(res, pm map[string]any, s slot, at *pathNode) error {
 	raw, ok := pm[format.KeyRetainKeys]
-	if !ok || !a.cfg.directives.Understood(format.DirRetainKeys) {
+	if !ok || !a.Cfg.Directives.Understood(format.DirRetainKeys) {
 		return nil
 	}
 	dat := at.Field(format.KeyRetainKeys)
-	if !s.Patch.RetainKeys && !a.cfg.kubeDirectiveScope {
+	if !s.Patch.RetainKeys && !a.Cfg.KubeDirectiveScope {
 		return newError(ErrDirectiveNotAllowed, dat, "%s on an object whose field has no retainKeys strategy", format.KeyRetainKeys)
 	}
 	list, ok := raw.([]any)
@@ -303,16 +303,16 @@ func (a *applier) retainKeys(res, pm map[string]any, s slot, at *pathNode) error
 	return nil
 }
 
-// finalizeList turns a patch list into a document list for a list that is
+// FinalizeList turns a patch list into a document list for a list that is
 // replaced: objects are merged into nothing, so they lose their directives
 // and nulls, and directive elements are dropped. Untyped lists are no
 // exception: a result never holds a $ key the patch meant as a directive.
-func (a *applier) finalizeList(p []any, s slot, at *pathNode) ([]any, error) {
+func (a *Applier) FinalizeList(p []any, s slot, at *pathNode) ([]any, error) {
 	out := make([]any, 0, len(p))
 	es := s.Elem()
 	for i, e := range p {
 		if l, ok := e.([]any); ok && es.Kind() == reflectschema.Untyped {
-			fl, err := a.finalizeList(l, es, at.Index(i))
+			fl, err := a.FinalizeList(l, es, at.Index(i))
 			if err != nil {
 				return nil, err
 			}
@@ -321,7 +321,7 @@ func (a *applier) finalizeList(p []any, s slot, at *pathNode) ([]any, error) {
 		}
 		m, ok := e.(map[string]any)
 		if !ok {
-			if err := a.checkType(e, es, at.Index(i)); err != nil {
+			if err := a.CheckType(e, es, at.Index(i)); err != nil {
 				return nil, err
 			}
 			out = append(out, e)
@@ -334,7 +334,7 @@ func (a *applier) finalizeList(p []any, s slot, at *pathNode) ([]any, error) {
 			out = append(out, m)
 			continue
 		}
-		v, keep, err := a.mergeObject(nil, m, es, false, at.Index(i))
+		v, keep, err := a.MergeObject(nil, m, es, false, at.Index(i))
 		if err != nil {
 			return nil, err
 		}
@@ -343,4 +343,17 @@ func (a *applier) finalizeList(p []any, s slot, at *pathNode) ([]any, error) {
 		}
 	}
 	return out, nil
+}
+
+// ApplyObject applies a decoded patch to a decoded document.
+func ApplyObject(om, pm map[string]any, s slot, cfg *Config) (map[string]any, error) {
+	a := &Applier{Cfg: cfg}
+	res, keep, err := a.MergeObject(om, pm, s, false, nil)
+	if err != nil {
+		return nil, err
+	}
+	if !keep {
+		res = map[string]any{}
+	}
+	return res, nil
 }

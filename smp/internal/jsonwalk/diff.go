@@ -1,4 +1,4 @@
-package smp
+package jsonwalk
 
 import (
 	"github.com/typedpatch/typedpatch/smp/internal/format"
@@ -7,14 +7,14 @@ import (
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
-// differ computes a patch from one document to another, the way
+// Differ computes a patch from one document to another, the way
 // Kubernetes' diffMaps does, in one of the passes below.
-type differ struct {
-	cfg  *config
-	pass pass
-	// base is, in a three-way pass, the value at the current position of
+type Differ struct {
+	Cfg  *Config
+	Pass Pass
+	// Base is, in a three-way pass, the value at the current position of
 	// the third document the pass follows (see pass).
-	base any
+	Base any
 	// spared holds the deletions the delta pass wrote to re-create an
 	// element (deletionOf), which merging the passes keeps.
 	spared map[uintptr]bool
@@ -25,57 +25,57 @@ type differ struct {
 	elemsUsed int
 }
 
-// pass names what a differ computes. A two-way patch is one pass; a
+// Pass names what a differ computes. A two-way patch is one Pass; a
 // three-way patch is made of three, each following the third document
 // alongside the two it compares.
-type pass uint8
+type Pass uint8
 
 const (
-	// passTwoWay: original → modified, all of it, with $setElementOrder.
-	passTwoWay pass = iota
-	// passDelta: current → modified, changes and additions only; it
+	// PassTwoWay: original → modified, all of it, with $setElementOrder.
+	PassTwoWay Pass = iota
+	// PassDelta: current → modified, changes and additions only; it
 	// follows the original, which pairElements consults.
-	passDelta
+	PassDelta
 	// passDeletions: original → modified, deletions only; it follows
 	// current.
-	passDeletions
-	// passChanges: original → current, for the conflict check, key by key
+	PassDeletions
+	// PassChanges: original → current, for the conflict check, key by key
 	// (never a list replaced for duplicates, as Kubernetes describes
 	// them); it follows modified.
-	passChanges
+	PassChanges
 	// passCompare: two patches compared by PatchesConflict; no order.
-	passCompare
+	PassCompare
 )
 
-// ignoreChanges leaves out additions and changes (the deletions pass).
-func (d *differ) ignoreChanges() bool { return d.pass == passDeletions }
+// IgnoreChanges leaves out additions and changes (the deletions pass).
+func (d *Differ) IgnoreChanges() bool { return d.Pass == PassDeletions }
 
-// ignoreDeletions leaves out deletions (the delta pass).
-func (d *differ) ignoreDeletions() bool { return d.pass == passDelta }
+// IgnoreDeletions leaves out deletions (the delta pass).
+func (d *Differ) IgnoreDeletions() bool { return d.Pass == PassDelta }
 
 // setOrder writes $setElementOrder for changed merge lists.
-func (d *differ) setOrder() bool { return d.pass <= passDeletions }
+func (d *Differ) setOrder() bool { return d.Pass <= PassDeletions }
 
-// keyedOnly never falls back to replacing a list or object when
+// KeyedOnly never falls back to replacing a list or object when
 // duplicates make a keyed patch lossy (the changes pass).
-func (d *differ) keyedOnly() bool { return d.pass == passChanges }
+func (d *Differ) KeyedOnly() bool { return d.Pass == PassChanges }
 
-// withBase reports whether the pass follows a third document (base).
-func (d *differ) withBase() bool { return d.pass >= passDelta && d.pass <= passChanges }
+// WithBase reports whether the pass follows a third document (base).
+func (d *Differ) WithBase() bool { return d.Pass >= PassDelta && d.Pass <= PassChanges }
 
-// descend sets the base to child and returns a function restoring it.
-func (d *differ) descend(child any) func() {
-	saved := d.base
-	d.base = child
-	return func() { d.base = saved }
+// Descend sets the base to child and returns a function restoring it.
+func (d *Differ) Descend(child any) func() {
+	saved := d.Base
+	d.Base = child
+	return func() { d.Base = saved }
 }
 
-// diffObject returns the patch turning om into mm. replaceUp asks the
+// DiffObject returns the patch turning om into mm. replaceUp asks the
 // caller to replace the whole object: a list inside it cannot be patched
 // key by key (a list of scalars holding duplicates).
-func (d *differ) diffObject(om, mm map[string]any, s slot, at *pathNode) (patch map[string]any, replaceUp bool, err error) {
+func (d *Differ) DiffObject(om, mm map[string]any, s slot, at *pathNode) (patch map[string]any, replaceUp bool, err error) {
 	patch = map[string]any{}
-	buildRetain := s.Patch.RetainKeys && d.cfg.directives.Understood(format.DirRetainKeys)
+	buildRetain := s.Patch.RetainKeys && d.Cfg.Directives.Understood(format.DirRetainKeys)
 	var retain []any
 	for _, k := range jsonval.SortedKeys(mm) {
 		mv := mm[k]
@@ -84,12 +84,12 @@ func (d *differ) diffObject(om, mm map[string]any, s slot, at *pathNode) (patch 
 		}
 		ov, ok := om[k]
 		if !ok || jsonval.KindOf(ov) != jsonval.KindOf(mv) {
-			if !d.ignoreChanges() {
+			if !d.IgnoreChanges() {
 				c := s.Child(k)
-				if setWithDuplicates(mv, c) {
+				if SetWithDuplicates(mv, c) {
 					return nil, true, nil // a set with a value twice: replace this object
 				}
-				patch[k] = d.added(mv, c)
+				patch[k] = d.Added(mv, c)
 			}
 			continue
 		}
@@ -101,14 +101,14 @@ func (d *differ) diffObject(om, mm map[string]any, s slot, at *pathNode) (patch 
 			return nil, true, nil
 		}
 	}
-	if !d.ignoreDeletions() {
+	if !d.IgnoreDeletions() {
 		for k := range om {
 			if _, ok := mm[k]; !ok {
 				patch[k] = nil
 			}
 		}
 	}
-	if len(retain) > 0 && (len(patch) > 0 || hasAdditionalField(om, mm)) {
+	if len(retain) > 0 && (len(patch) > 0 || HasAdditionalField(om, mm)) {
 		patch[format.KeyRetainKeys] = retain // sorted: keys were visited in order
 	}
 	return patch, false, nil
@@ -116,13 +116,13 @@ func (d *differ) diffObject(om, mm map[string]any, s slot, at *pathNode) (patch 
 
 // diffField diffs one field present in both objects with the same JSON
 // type, writing into patch.
-func (d *differ) diffField(patch map[string]any, k string, ov, mv any, c slot, at *pathNode) (replaceUp bool, err error) {
-	if err := unknownChange(d.cfg, ov, mv, c, at); err != nil {
+func (d *Differ) diffField(patch map[string]any, k string, ov, mv any, c slot, at *pathNode) (replaceUp bool, err error) {
+	if err := unknownChange(d.Cfg, ov, mv, c, at); err != nil {
 		return false, err
 	}
-	if d.withBase() {
-		bm, _ := d.base.(map[string]any)
-		defer d.descend(bm[k])()
+	if d.WithBase() {
+		bm, _ := d.Base.(map[string]any)
+		defer d.Descend(bm[k])()
 	}
 	switch o := ov.(type) {
 	case map[string]any:
@@ -133,13 +133,13 @@ func (d *differ) diffField(patch map[string]any, k string, ov, mv any, c slot, a
 			d.replaceIfChanged(patch, k, ov, mv)
 			return false, nil
 		}
-		sub, up, err := d.diffObject(o, mv.(map[string]any), c, at)
+		sub, up, err := d.DiffObject(o, mv.(map[string]any), c, at)
 		if err != nil {
 			return false, err
 		}
 		switch {
-		case up && !d.ignoreChanges():
-			patch[k] = replaceObject(mv.(map[string]any))
+		case up && !d.IgnoreChanges():
+			patch[k] = ReplaceObject(mv.(map[string]any))
 		case len(sub) > 0:
 			patch[k] = sub
 		}
@@ -148,7 +148,7 @@ func (d *differ) diffField(patch map[string]any, k string, ov, mv any, c slot, a
 			d.replaceIfChanged(patch, k, ov, mv)
 			return false, nil
 		}
-		return d.diffList(patch, k, o, mv.([]any), c, at)
+		return d.DiffList(patch, k, o, mv.([]any), c, at)
 	default:
 		d.replaceIfChanged(patch, k, ov, mv)
 	}
@@ -158,24 +158,24 @@ func (d *differ) diffField(patch map[string]any, k string, ov, mv any, c slot, a
 // repeatReplaced writes modified's value of a replace-strategy object,
 // changed or not, under WithRepeatedReplaceFields, reporting whether it
 // handled the field.
-func (d *differ) repeatReplaced(patch map[string]any, k string, mv any, c slot) bool {
-	if !d.cfg.repeatReplaced || c.Patch.Strategy != reflectschema.Replace {
+func (d *Differ) repeatReplaced(patch map[string]any, k string, mv any, c slot) bool {
+	if !d.Cfg.RepeatReplaced || c.Patch.Strategy != reflectschema.Replace {
 		return false
 	}
-	if !d.ignoreChanges() {
+	if !d.IgnoreChanges() {
 		patch[k] = mv
 	}
 	return true
 }
 
-func (d *differ) replaceIfChanged(patch map[string]any, k string, ov, mv any) {
-	if !d.ignoreChanges() && !jsonval.Equal(ov, mv) {
+func (d *Differ) replaceIfChanged(patch map[string]any, k string, ov, mv any) {
+	if !d.IgnoreChanges() && !jsonval.Equal(ov, mv) {
 		patch[k] = mv
 	}
 }
 
-// replaceObject is the patch that sets an object to m whatever it was.
-func replaceObject(m map[string]any) map[string]any {
+// ReplaceObject is the patch that sets an object to m whatever it was.
+func ReplaceObject(m map[string]any) map[string]any {
 	r := make(map[string]any, len(m)+1)
 	for k, v := range m {
 		r[k] = v
@@ -184,8 +184,8 @@ func replaceObject(m map[string]any) map[string]any {
 	return r
 }
 
-// hasAdditionalField reports whether om has a non-null field mm lacks.
-func hasAdditionalField(om, mm map[string]any) bool {
+// HasAdditionalField reports whether om has a non-null field mm lacks.
+func HasAdditionalField(om, mm map[string]any) bool {
 	for k, v := range om {
 		if _, ok := mm[k]; !ok && v != nil {
 			return true

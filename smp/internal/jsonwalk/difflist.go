@@ -1,4 +1,4 @@
-package smp
+package jsonwalk
 
 import (
 	"github.com/typedpatch/typedpatch/smp/internal/format"
@@ -10,10 +10,10 @@ import (
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
-// diffList writes into patch what turns merge list ol into ml: the patch
+// DiffList writes into patch what turns merge list ol into ml: the patch
 // list under k, and the $deleteFromPrimitiveList and $setElementOrder
 // parallel lists. replaceUp asks for the enclosing object to be replaced.
-func (d *differ) diffList(patch map[string]any, k string, ol, ml []any, s slot, at *pathNode) (replaceUp bool, err error) {
+func (d *Differ) DiffList(patch map[string]any, k string, ol, ml []any, s slot, at *pathNode) (replaceUp bool, err error) {
 	if !s.IsObjectList() {
 		// Apply would refuse the patch (Kubernetes' ErrNoListOfLists).
 		if err := scalarsOnly(ol, at); err != nil {
@@ -24,32 +24,32 @@ func (d *differ) diffList(patch map[string]any, k string, ol, ml []any, s slot, 
 		}
 	}
 	if len(ol) == 0 {
-		if len(ml) > 0 && !d.ignoreChanges() {
-			if setWithDuplicates(ml, s) {
+		if len(ml) > 0 && !d.IgnoreChanges() {
+			if SetWithDuplicates(ml, s) {
 				return true, nil // as when the list is absent: a set cannot say it
 			}
-			patch[k] = d.added(ml, s)
+			patch[k] = d.Added(ml, s)
 		}
 		return false, nil
 	}
 	if s.IsObjectList() {
-		return false, d.diffObjectList(patch, k, ol, ml, s, at)
+		return false, d.DiffObjectList(patch, k, ol, ml, s, at)
 	}
-	return d.diffScalarList(patch, k, ol, ml)
+	return d.DiffScalarList(patch, k, ol, ml)
 }
 
-// listKeySet is the key set the differ identifies elements by: every
+// ListKeySet is the key set the differ identifies elements by: every
 // recommended key when it may write $patchMergeKey, else the default key.
-func (d *differ) listKeySet(s slot) format.KeySet {
+func (d *Differ) ListKeySet(s slot) format.KeySet {
 	lk := format.KeysOf(s)
-	if d.cfg.directives.Understood(format.DirPatchMergeKey) {
+	if d.Cfg.Directives.Understood(format.DirPatchMergeKey) {
 		return lk.FullSet()
 	}
 	return lk.DefaultSet()
 }
 
-// replaceList is the patch list that replaces a list with ml.
-func replaceList(ml []any) []any {
+// ReplaceList is the patch list that replaces a list with ml.
+func ReplaceList(ml []any) []any {
 	return append(slices.Clone(ml), map[string]any{format.KeyPatch: format.PatchReplace})
 }
 
@@ -101,25 +101,25 @@ func keyable(l []any, def format.KeySet) bool {
 	return true
 }
 
-// diffObjectList diffs a merge list of objects element by element.
-func (d *differ) diffObjectList(patch map[string]any, k string, ol, ml []any, s slot, at *pathNode) error {
+// DiffObjectList diffs a merge list of objects element by element.
+func (d *Differ) DiffObjectList(patch map[string]any, k string, ol, ml []any, s slot, at *pathNode) error {
 	w := d.jsonElemsAt()
 	defer func() { *w = jsonElems{}; d.elemsUsed-- }()
-	*w = jsonElems{d: d, ol: ol, ml: ml, es: s.Elem(), ks: d.listKeySet(s), at: at}
-	var b diffSide
-	if bl, ok := d.base.([]any); ok {
+	*w = jsonElems{d: d, ol: ol, ml: ml, es: s.Elem(), ks: d.ListKeySet(s), at: at}
+	var b DiffSide
+	if bl, ok := d.Base.([]any); ok {
 		w.bl = bl
 		b = &w.bl
 	}
-	x := d.newObjList(w, &w.ol, &w.ml, b, s)
-	return x.diff(patch, k)
+	x := d.NewObjList(w, &w.ol, &w.ml, b, s)
+	return x.Diff(patch, k)
 }
 
 // jsonElems is the JSON differ's side of objList: elements are decoded
 // JSON objects.
 type jsonElems struct {
-	d          *differ
-	ol, ml, bl jsonItems // bl, the followed document's list, or nil
+	d          *Differ
+	ol, ml, bl JsonItems // bl, the followed document's list, or nil
 	es         slot
 	ks         format.KeySet
 	at         *pathNode
@@ -127,7 +127,7 @@ type jsonElems struct {
 
 // jsonElemsAt returns the walker for a list at the next depth of nesting;
 // the caller clears it and decrements elemsUsed when done.
-func (d *differ) jsonElemsAt() *jsonElems {
+func (d *Differ) jsonElemsAt() *jsonElems {
 	d.elemsUsed++
 	if d.elemsUsed == 1 {
 		return &d.elem0
@@ -138,22 +138,22 @@ func (d *differ) jsonElemsAt() *jsonElems {
 	return d.elems[d.elemsUsed-2]
 }
 
-func (w *jsonElems) diffElem(p, i, b int) (map[string]any, bool, error) {
+func (w *jsonElems) DiffElem(p, i, b int) (map[string]any, bool, error) {
 	m := w.ml[i].(map[string]any)
 	var be any
 	if b >= 0 {
 		be = w.bl[b]
 	}
-	restore := w.d.descend(be)
+	restore := w.d.Descend(be)
 	defer restore()
-	return w.d.diffObject(w.ol[p].(map[string]any), m, w.es, w.at.Key(w.ks.KeyStep(m)))
+	return w.d.DiffObject(w.ol[p].(map[string]any), m, w.es, w.at.Key(w.ks.KeyStep(m)))
 }
 
-func (w *jsonElems) added(i int) (map[string]any, error) { return w.ml[i].(map[string]any), nil }
+func (w *jsonElems) Added(i int) (map[string]any, error) { return w.ml[i].(map[string]any), nil }
 
-func (w *jsonElems) lists() (ol, ml []any, err error) { return w.ol, w.ml, nil }
+func (w *jsonElems) Lists() (ol, ml []any, err error) { return w.ol, w.ml, nil }
 
-func (w *jsonElems) equal() (bool, error) { return jsonval.Equal([]any(w.ol), []any(w.ml)), nil }
+func (w *jsonElems) Equal() (bool, error) { return jsonval.Equal([]any(w.ol), []any(w.ml)), nil }
 
 // recreates says that a new element that must be replaced whole (a set in
 // it holds a value twice) is written as its deletion plus its creation:
@@ -162,24 +162,24 @@ func (w *jsonElems) equal() (bool, error) { return jsonval.Equal([]any(w.ol), []
 // patches and the delta half of a three-way patch (whose merge keeps
 // these deletions: spared). The changes a three-way patch is checked
 // against write the creation alone.
-func (d *differ) recreates() bool { return !d.keyedOnly() && !d.ignoreChanges() }
+func (d *Differ) recreates() bool { return !d.KeyedOnly() && !d.IgnoreChanges() }
 
 // deletionOf is the deletion that goes with the re-creation of element m,
 // named by key set ks.
-func (d *differ) deletionOf(m map[string]any, ks format.KeySet) map[string]any {
+func (d *Differ) deletionOf(m map[string]any, ks format.KeySet) map[string]any {
 	del := map[string]any{format.KeyPatch: format.PatchDelete}
 	for _, f := range ks.Fields {
 		if v, ok := m[f]; ok {
 			del[f] = v
 		}
 	}
-	if d.ignoreDeletions() {
+	if d.IgnoreDeletions() {
 		if d.spared == nil {
 			d.spared = map[uintptr]bool{}
 		}
 		d.spared[reflect.ValueOf(del).Pointer()] = true
 	}
-	return withKeyDirective(del, ks, true)
+	return WithKeyDirective(del, ks, true)
 }
 
 // sortDeletions sorts deletions as Kubernetes lists them: by the text of
@@ -191,20 +191,20 @@ func sortDeletions(dels []any, ks format.KeySet) []any {
 	return dels
 }
 
-func (d *differ) wantSetOrder(changed bool) bool {
-	return changed && d.setOrder() && d.cfg.directives.Understood(format.DirSetOrder)
+func (d *Differ) wantSetOrder(changed bool) bool {
+	return changed && d.setOrder() && d.Cfg.Directives.Understood(format.DirSetOrder)
 }
 
-// wantListOrder reports whether a merge list of objects gets its
+// WantListOrder reports whether a merge list of objects gets its
 // $setElementOrder: when the pass's patch changed the list, or, for a
 // pass that writes changes and additions, when its order changed.
-func (d *differ) wantListOrder(changed, orderSame bool) bool {
-	return d.wantSetOrder((!d.ignoreChanges() && (changed || !orderSame)) || (!d.ignoreDeletions() && changed))
+func (d *Differ) WantListOrder(changed, orderSame bool) bool {
+	return d.wantSetOrder((!d.IgnoreChanges() && (changed || !orderSame)) || (!d.IgnoreDeletions() && changed))
 }
 
-// withKeyDirective adds $patchMergeKey naming every key of a directive key
+// WithKeyDirective adds $patchMergeKey naming every key of a directive key
 // set; owned says m may be changed in place.
-func withKeyDirective(m map[string]any, ks format.KeySet, owned bool) map[string]any {
+func WithKeyDirective(m map[string]any, ks format.KeySet, owned bool) map[string]any {
 	if !ks.Directive {
 		return m
 	}

@@ -1,4 +1,4 @@
-package smp
+package jsonwalk
 
 import (
 	"github.com/typedpatch/typedpatch/smp/internal/format"

@@ -1,4 +1,4 @@
-package smp
+package jsonwalk
 
 import (
 	"encoding/base64"

@@ -1,4 +1,4 @@
-package smp
+package jsonwalk
 
 import (
 	"github.com/typedpatch/typedpatch/smp/internal/format"
@@ -9,23 +9,23 @@ import (
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
-// conflicts finds where two patches of one type set the same field
+// Conflicts finds where two patches of one type set the same field
 // differently, following Kubernetes' mergingMapFieldsHaveConflicts: maps
 // compare key by key, merge lists element by merge key (lists of scalars
 // never conflict), other lists as wholes, scalars by value.
-type conflicts struct {
-	d     *differ
-	paths []Path
+type Conflicts struct {
+	D     *Differ
+	Paths []Path
 	all   bool // collect every conflict, not just the first
 }
 
-func (c *conflicts) found(at *pathNode) bool {
-	c.paths = append(c.paths, at.Path())
+func (c *Conflicts) found(at *pathNode) bool {
+	c.Paths = append(c.Paths, at.Path())
 	return !c.all
 }
 
-// values compares left and right at slot s; it returns true to stop.
-func (c *conflicts) values(left, right any, s slot, at *pathNode) bool {
+// Values compares left and right at slot s; it returns true to stop.
+func (c *Conflicts) Values(left, right any, s slot, at *pathNode) bool {
 	switch l := left.(type) {
 	case map[string]any:
 		r, ok := right.(map[string]any)
@@ -48,7 +48,7 @@ func (c *conflicts) values(left, right any, s slot, at *pathNode) bool {
 			if kind, _ := format.Classify(k); kind != format.NotDirective && kind != format.DirUnknown {
 				continue // parallel lists and directives do not conflict
 			}
-			if c.values(l[k], rv, s.Child(k), at.Field(k)) {
+			if c.Values(l[k], rv, s.Child(k), at.Field(k)) {
 				return true
 			}
 		}
@@ -66,7 +66,7 @@ func (c *conflicts) values(left, right any, s slot, at *pathNode) bool {
 	return false
 }
 
-func (c *conflicts) lists(l, r []any, s slot, at *pathNode) bool {
+func (c *Conflicts) lists(l, r []any, s slot, at *pathNode) bool {
 	if s.IsMergeList() {
 		if !s.IsObjectList() {
 			return false // merging sets of scalars cannot conflict
@@ -77,7 +77,7 @@ func (c *conflicts) lists(l, r []any, s slot, at *pathNode) bool {
 			}
 			return false
 		}
-		ks := c.d.listKeySet(s)
+		ks := c.D.ListKeySet(s)
 		right := map[string]any{}
 		for _, e := range r {
 			right[format.IDOf(ks, e)] = e
@@ -88,7 +88,7 @@ func (c *conflicts) lists(l, r []any, s slot, at *pathNode) bool {
 			id := format.IDOf(ks, e)
 			if re, ok := right[id]; ok {
 				m, _ := e.(map[string]any)
-				if c.values(e, re, es, at.Key(ks.KeyStep(m))) {
+				if c.Values(e, re, es, at.Key(ks.KeyStep(m))) {
 					return true
 				}
 			}
@@ -108,7 +108,7 @@ func (c *conflicts) lists(l, r []any, s slot, at *pathNode) bool {
 		return false
 	}
 	for i := range l {
-		if c.values(l[i], r[i], slot{Type: s.Elem().Type}, at.Index(i)) {
+		if c.Values(l[i], r[i], slot{Type: s.Elem().Type}, at.Index(i)) {
 			return true
 		}
 	}

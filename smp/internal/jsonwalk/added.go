@@ -1,21 +1,21 @@
-package smp
+package jsonwalk
 
 import (
 	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 )
 
-// added prepares a value the patch adds whole, so that applying the patch
+// Added prepares a value the patch adds whole, so that applying the patch
 // a second time, now merging into what the first application added,
 // changes nothing: a merge list of objects holding a duplicated key is
 // written in its replace form, and an object holding a set with a value
 // twice is replaced whole ($patch: replace). The value is copied only
 // where something changes. v is a field's value, never an element of a
 // merge list of objects (see addedElement).
-func (d *differ) added(v any, s slot) any {
+func (d *Differ) Added(v any, s slot) any {
 	out, _, whole := d.addedValue(v, s)
 	if whole {
-		return replaceObject(v.(map[string]any))
+		return ReplaceObject(v.(map[string]any))
 	}
 	return out
 }
@@ -24,7 +24,7 @@ func (d *differ) added(v any, s slot) any {
 // $patch: replace would be the list's marker, replacing the list with the
 // other elements and losing this one: whole says the element can only be
 // written by replacing its list, and then m comes back as it is.
-func (d *differ) addedElement(m map[string]any, es slot) (map[string]any, bool) {
+func (d *Differ) addedElement(m map[string]any, es slot) (map[string]any, bool) {
 	out, _, whole := d.addedValue(m, es)
 	if whole {
 		return m, true
@@ -36,7 +36,7 @@ func (d *differ) addedElement(m map[string]any, es slot) (map[string]any, bool) 
 // whole says v is an object holding a set with a value twice: only
 // replacing the object writes it, which the caller does in the form its
 // position allows.
-func (d *differ) addedValue(v any, s slot) (out any, changed, whole bool) {
+func (d *Differ) addedValue(v any, s slot) (out any, changed, whole bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		if k := s.Kind(); k == reflectschema.Atomic || k == reflectschema.Untyped {
@@ -45,7 +45,7 @@ func (d *differ) addedValue(v any, s slot) (out any, changed, whole bool) {
 		var res map[string]any
 		for k, e := range x {
 			c := s.Child(k)
-			if setWithDuplicates(e, c) {
+			if SetWithDuplicates(e, c) {
 				return v, true, true
 			}
 			ne, changed, w := d.addedValue(e, c)
@@ -53,7 +53,7 @@ func (d *differ) addedValue(v any, s slot) (out any, changed, whole bool) {
 				continue
 			}
 			if w {
-				ne = replaceObject(e.(map[string]any)) // a field's object
+				ne = ReplaceObject(e.(map[string]any)) // a field's object
 			}
 			if res == nil {
 				res = make(map[string]any, len(x))
@@ -80,13 +80,13 @@ func (d *differ) addedValue(v any, s slot) (out any, changed, whole bool) {
 // form when an element cannot be merged by key (its key field is absent,
 // as an omitempty zero value is) or not twice (a duplicated key, or an
 // element to be replaced whole), else each element's idempotent form.
-func (d *differ) addedObjectList(x []any, s slot) (any, bool, bool) {
+func (d *Differ) addedObjectList(x []any, s slot) (any, bool, bool) {
 	es := s.Elem()
 	var out []any
 	for i, e := range x {
 		ne, changed, whole := d.addedValue(e, es)
 		if whole {
-			return replaceList(x), true, false
+			return ReplaceList(x), true, false
 		}
 		if changed && out == nil {
 			out = append([]any(nil), x...)
@@ -99,10 +99,10 @@ func (d *differ) addedObjectList(x []any, s slot) (any, bool, bool) {
 	if changed {
 		list = out
 	}
-	ks, def := d.listKeySet(s), format.KeysOf(s).DefaultSet()
+	ks, def := d.ListKeySet(s), format.KeysOf(s).DefaultSet()
 	if !keyable(list, def) || hasDuplicates(idsUnder(ks, list)) ||
-		d.cfg.skewSafe && ks.Directive && hasDuplicates(idsUnder(def, list)) {
-		return replaceList(list), true, false
+		d.Cfg.SkewSafe && ks.Directive && hasDuplicates(idsUnder(def, list)) {
+		return ReplaceList(list), true, false
 	}
 	if ks.Directive {
 		// Name each element by every recommended key, as the differ
@@ -110,7 +110,7 @@ func (d *differ) addedObjectList(x []any, s slot) (any, bool, bool) {
 		named := make([]any, len(list))
 		for i, e := range list {
 			if m, ok := e.(map[string]any); ok {
-				named[i] = withKeyDirective(m, ks, false)
+				named[i] = WithKeyDirective(m, ks, false)
 			} else {
 				named[i] = e
 			}
@@ -120,10 +120,10 @@ func (d *differ) addedObjectList(x []any, s slot) (any, bool, bool) {
 	return list, changed, false
 }
 
-// setWithDuplicates reports whether v is a merge list of scalars holding a
+// SetWithDuplicates reports whether v is a merge list of scalars holding a
 // value twice: a patch can only carry it by replacing the object holding
 // it.
-func setWithDuplicates(v any, s slot) bool {
+func SetWithDuplicates(v any, s slot) bool {
 	l, ok := v.([]any)
 	return ok && s.IsMergeList() && !s.IsObjectList() && hasDuplicates(scalarIDs(l))
 }

@@ -1,4 +1,4 @@
-package smp
+package jsonwalk
 
 import (
 	"github.com/typedpatch/typedpatch/smp/internal/format"
@@ -22,7 +22,7 @@ func TestPlannedIdentity(t *testing.T) {
 	// An element the schema says nothing about: its fields take any
 	// value, objects and lists merging as plain JSON.
 	es := slot{}
-	a := &applier{cfg: newConfig([]Option{WithKubernetesDirectiveScope(true)})}
+	a := &Applier{Cfg: &Config{Directives: format.DirectivesAll, Limits: jsonval.DefaultLimits().Bounded(), KubeDirectiveScope: true}}
 	values := []any{"a", "b", json.Number("80"), json.Number("8e1"), json.Number("81"), true, nil,
 		map[string]any{"k": "v"}, map[string]any{format.KeyPatch: format.PatchDelete}, []any{"l"}}
 	fields := []string{"name", "port", "x"}
@@ -60,23 +60,23 @@ func TestPlannedIdentity(t *testing.T) {
 		default:
 			live = elem(false)
 		}
-		m := listPlan{a: a, src: jsonItems{live}, live: 1, elems: make([]patchElem, 3)}
+		m := ListPlan{A: a, Src: JsonItems{live}, Live: 1, Elems: make([]PatchElem, 3)}
 		cur := live
 		ok := true
 		for j := range 1 + r.IntN(3) {
-			pe := &m.elems[j]
-			pe.body = elem(true)
+			pe := &m.Elems[j]
+			pe.Body = elem(true)
 			fresh := r.IntN(4) == 0
 			om := asMap(cur)
 			if fresh {
 				om = nil
 			}
-			v, _, err := a.mergeObject(om, pe.body, es, false, nil)
+			v, _, err := a.MergeObject(om, pe.Body, es, false, nil)
 			if err != nil {
 				ok = false // not a patch the applier takes
 				break
 			}
-			m.plan(0, pe, fresh)
+			m.Plan(0, pe, fresh)
 			cur = v
 		}
 		if !ok {
@@ -111,10 +111,10 @@ func show(v any) any {
 	return v
 }
 
-func describeSteps(m *listPlan) string {
+func describeSteps(m *ListPlan) string {
 	s := ""
-	for _, o := range m.ops {
-		s += fmt.Sprintf("%v fresh=%v; ", o.pe.body, o.fresh)
+	for _, o := range m.Ops {
+		s += fmt.Sprintf("%v fresh=%v; ", o.Pe.Body, o.Fresh)
 	}
 	return s
 }

@@ -1,4 +1,4 @@
-package smp
+package jsonwalk
 
 import (
 	"github.com/typedpatch/typedpatch/smp/internal/format"
@@ -64,7 +64,7 @@ func (c *composer) overNothing(b fieldPart, s slot, at *pathNode) (fieldPart, er
 // result as a list, with a marker that replaces whatever the document
 // holds if marker is set.
 func (c *composer) materialized(s slot, at *pathNode, marker bool, parts ...fieldPart) (fieldPart, error) {
-	a := &applier{cfg: c.cfg}
+	a := &Applier{Cfg: c.cfg}
 	var cur []any
 	present := false
 	for _, p := range parts {
@@ -76,10 +76,10 @@ func (c *composer) materialized(s slot, at *pathNode, marker bool, parts ...fiel
 			continue
 		}
 		pl, _ := p.val.([]any)
-		in := listInput{orig: cur, origPresent: present, patch: pl, inPatch: p.has,
+		in := ListInput{Orig: cur, OrigPresent: present, Patch: pl, InPatch: p.has,
 			setOrder: p.order, hasSetOrder: p.hasOrder, deletes: p.dels, hasDeletes: p.hasDels,
 			dirsAt: at}
-		l, err := a.mergeList(in, s, at)
+		l, err := a.MergeList(in, s, at)
 		if err != nil {
 			return fieldPart{}, err
 		}
@@ -185,7 +185,7 @@ func (c *composer) readSide(p fieldPart, lk format.ListKeys, s slot, at *pathNod
 	l, _ := p.val.([]any)
 	read := func(e any, entry bool) error {
 		m, _ := e.(map[string]any)
-		eks, id, err := lk.ElementKey(m, c.cfg.directives, at)
+		eks, id, err := lk.ElementKey(m, c.cfg.Directives, at)
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package smp
+package jsonwalk
 
 import (
 	"encoding/base64"
@@ -11,11 +11,11 @@ import (
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
-// checkType reports a patch value whose JSON type or range does not fit
+// CheckType reports a patch value whose JSON type or range does not fit
 // the Go field it is for: a typed client could not decode the result.
 // WithTypeChecks(false) turns it off, for Kubernetes' leniency.
-func (a *applier) checkType(v any, s slot, at *pathNode) error {
-	if v == nil || s.Type == nil || a.cfg.noTypeChecks {
+func (a *Applier) CheckType(v any, s slot, at *pathNode) error {
+	if v == nil || s.Type == nil || a.Cfg.NoTypeChecks {
 		return nil
 	}
 	want := ""

@@ -1,4 +1,4 @@
-package smp
+package jsonwalk
 
 import (
 	"github.com/typedpatch/typedpatch/smp/internal/format"
@@ -13,9 +13,9 @@ import (
 // and leaves element diffs and JSON to its walker (elemWalker), so the
 // JSON and the typed differ diff lists of objects by the same rules.
 type objList struct {
-	d          *differ
-	w          elemWalker
-	o, m, b    diffSide // the original's, modified's and the followed document's lists
+	d          *Differ
+	w          ElemWalker
+	o, m, b    DiffSide // the original's, modified's and the followed document's lists
 	oids, mids []string // identities under ks
 	lk         format.ListKeys
 	ks, def    format.KeySet // the identities written; the default key
@@ -26,64 +26,64 @@ type objList struct {
 	// pairs gives, for each element of m, the paired element of o, or -1.
 	pairs []int
 	// renames are liveRename's candidates, built on first use.
-	renames *agreeIndex
+	renames *AgreeIndex
 	// baseDefaults are the default keys of base's elements, built on first use.
 	baseDefaults map[string]bool
 }
 
-// diffSide is one list of a merge list of objects being diffed, as
+// DiffSide is one list of a merge list of objects being diffed, as
 // objList reads it: its elements' identities and key fields.
-type diffSide interface {
-	listItems
+type DiffSide interface {
+	ListItems
 	// isObject reports whether element p is an object.
-	isObject(p int) bool
+	IsObject(p int) bool
 }
 
-// elemWalker is what objList asks of the walker whose lists it diffs.
-type elemWalker interface {
+// ElemWalker is what objList asks of the walker whose lists it diffs.
+type ElemWalker interface {
 	// diffElem returns the patch turning the original's element p into
 	// modified's element i, descending into the followed document's
 	// element b (-1 for none); up asks for the list written whole.
-	diffElem(p, i, b int) (sub map[string]any, up bool, err error)
+	DiffElem(p, i, b int) (sub map[string]any, up bool, err error)
 	// added returns modified's element i as JSON, for its creation.
-	added(i int) (map[string]any, error)
+	Added(i int) (map[string]any, error)
 	// lists returns both lists as JSON, for a list written whole.
-	lists() (ol, ml []any, err error)
+	Lists() (ol, ml []any, err error)
 	// equal reports whether the two lists are equal.
-	equal() (bool, error)
+	Equal() (bool, error)
 }
 
-func (d *differ) newObjList(w elemWalker, o, m, b diffSide, s slot) objList {
+func (d *Differ) NewObjList(w ElemWalker, o, m, b DiffSide, s slot) objList {
 	lk := format.KeysOf(s)
-	ks := d.listKeySet(s)
+	ks := d.ListKeySet(s)
 	return objList{d: d, w: w, o: o, m: m, b: b, oids: sideIDs(o, ks), mids: sideIDs(m, ks),
 		lk: lk, ks: ks, def: lk.DefaultSet(), es: s.Elem()}
 }
 
 // sideIDs returns the identities under ks of a side's elements.
-func sideIDs(s diffSide, ks format.KeySet) []string {
+func sideIDs(s DiffSide, ks format.KeySet) []string {
 	if s == nil {
 		return nil
 	}
-	ids := make([]string, s.count())
+	ids := make([]string, s.Count())
 	for p := range ids {
-		ids[p] = s.keyID(p, ks)
+		ids[p] = s.KeyID(p, ks)
 	}
 	return ids
 }
 
 // sideKeyable is keyable for a side: every element an object carrying
 // every field of the default key.
-func sideKeyable(s diffSide, def format.KeySet) bool {
+func sideKeyable(s DiffSide, def format.KeySet) bool {
 	if s == nil {
 		return true
 	}
-	for p := range s.count() {
-		if !s.isObject(p) {
+	for p := range s.Count() {
+		if !s.IsObject(p) {
 			return false
 		}
 		for _, f := range def.Fields {
-			if _, ok := s.keyField(p, f); !ok {
+			if _, ok := s.KeyField(p, f); !ok {
 				return false
 			}
 		}
@@ -91,21 +91,21 @@ func sideKeyable(s diffSide, def format.KeySet) bool {
 	return true
 }
 
-// diff writes into patch, under k, what turns the original's list into
+// Diff writes into patch, under k, what turns the original's list into
 // modified's.
-func (x *objList) diff(patch map[string]any, k string) error {
+func (x *objList) Diff(patch map[string]any, k string) error {
 	d := x.d
 	if x.mustReplace() {
 		return x.writeWhole(patch, k, false)
 	}
 	x.indexBase()
 	x.pair()
-	if d.cfg.skewSafe && x.ks.Directive && !d.keyedOnly() && d.pass == passDelta && x.survivorShares() {
-		ol, ml, err := x.w.lists()
+	if d.Cfg.SkewSafe && x.ks.Directive && !d.KeyedOnly() && d.Pass == PassDelta && x.survivorShares() {
+		ol, ml, err := x.w.Lists()
 		if err != nil {
 			return err
 		}
-		patch[k] = replaceList(withLiveKeys(ml, ol, x.pairs, x.ks))
+		patch[k] = ReplaceList(withLiveKeys(ml, ol, x.pairs, x.ks))
 		return nil
 	}
 	list, recreated, whole, err := x.changes()
@@ -129,19 +129,19 @@ func (x *objList) diff(patch map[string]any, k string) error {
 // writeWhole writes modified's list as a replacement, unless the pass
 // writes no changes or (changed false) the lists are equal.
 func (x *objList) writeWhole(patch map[string]any, k string, changed bool) error {
-	if x.d.ignoreChanges() {
+	if x.d.IgnoreChanges() {
 		return nil
 	}
 	if !changed {
-		if eq, err := x.w.equal(); eq || err != nil {
+		if eq, err := x.w.Equal(); eq || err != nil {
 			return err
 		}
 	}
-	_, ml, err := x.w.lists()
+	_, ml, err := x.w.Lists()
 	if err != nil {
 		return err
 	}
-	patch[k] = replaceList(ml)
+	patch[k] = ReplaceList(ml)
 	return nil
 }
 
@@ -150,10 +150,10 @@ func (x *objList) writeWhole(patch map[string]any, k string, changed bool) error
 // or, skew-safe, a default key shared by several elements.
 func (x *objList) mustReplace() bool {
 	d := x.d
-	if !sideKeyable(x.o, x.def) || !sideKeyable(x.m, x.def) || !d.keyedOnly() && !keyedSafe(x.oids, x.mids) {
+	if !sideKeyable(x.o, x.def) || !sideKeyable(x.m, x.def) || !d.KeyedOnly() && !keyedSafe(x.oids, x.mids) {
 		return true
 	}
-	if !d.cfg.skewSafe || !x.ks.Directive || d.keyedOnly() {
+	if !d.Cfg.SkewSafe || !x.ks.Directive || d.KeyedOnly() {
 		return false
 	}
 	if hasDuplicates(sideIDs(x.m, x.def)) {
@@ -166,15 +166,15 @@ func (x *objList) mustReplace() bool {
 	// writes no list whole, names elements one by one where current does
 	// not share it either: each deletion then addresses one live element
 	// on any server, or is left out (deletions).
-	return d.pass != passDeletions || !sideKeyable(x.b, x.def) || hasDuplicates(sideIDs(x.b, x.def))
+	return d.Pass != PassDeletions || !sideKeyable(x.b, x.def) || hasDuplicates(sideIDs(x.b, x.def))
 }
 
 // indexBase indexes the followed document's elements by identity.
 func (x *objList) indexBase() {
-	if x.b != nil && x.d.withBase() {
-		x.base = make(map[string]int, x.b.count())
-		for p := range x.b.count() {
-			x.base[x.b.keyID(p, x.ks)] = p
+	if x.b != nil && x.d.WithBase() {
+		x.base = make(map[string]int, x.b.Count())
+		for p := range x.b.Count() {
+			x.base[x.b.KeyID(p, x.ks)] = p
 		}
 	}
 }
@@ -193,7 +193,7 @@ func (x *objList) baseAt(id string) int {
 // holds the element: a server that knows no $patchMergeKey deletes by the
 // default key, which takes the element with it.
 func (x *objList) rekeyed() map[string]bool {
-	if x.d.pass != passDeletions || !x.ks.Directive {
+	if x.d.Pass != PassDeletions || !x.ks.Directive {
 		return nil
 	}
 	inM := make(map[string]bool, len(x.mids))
@@ -206,7 +206,7 @@ func (x *objList) rekeyed() map[string]bool {
 			if out == nil {
 				out = map[string]bool{}
 			}
-			out[x.o.keyID(p, x.def)] = true
+			out[x.o.KeyID(p, x.def)] = true
 		}
 	}
 	return out
@@ -229,17 +229,17 @@ func (x *objList) changes() (list, recreated []any, whole bool, err error) {
 			}
 			continue
 		}
-		if d.ignoreChanges() && !rekeyed[x.m.keyID(i, x.def)] {
+		if d.IgnoreChanges() && !rekeyed[x.m.KeyID(i, x.def)] {
 			continue
 		}
-		m, err := x.w.added(i)
+		m, err := x.w.Added(i)
 		if err != nil {
 			return nil, nil, true, err
 		}
 		add, addWhole := d.addedElement(m, x.es)
 		if addWhole && d.recreates() {
 			recreated = append(recreated, d.deletionOf(m, x.ks))
-		} else if addWhole && !d.ignoreChanges() && !d.keyedOnly() {
+		} else if addWhole && !d.IgnoreChanges() && !d.KeyedOnly() {
 			return nil, nil, true, nil
 		}
 		// The delta pass may have paired this element with a live one
@@ -249,15 +249,15 @@ func (x *objList) changes() (list, recreated []any, whole bool, err error) {
 			add = maps.Clone(add)
 			copyKeyFields(add, x.b, live, x.ks)
 		}
-		list = append(list, withKeyDirective(add, x.ks, false))
+		list = append(list, WithKeyDirective(add, x.ks, false))
 	}
 	return list, recreated, false, nil
 }
 
 // copyKeyFields copies into dst the fields of ks that element p of s has.
-func copyKeyFields(dst map[string]any, s diffSide, p int, ks format.KeySet) {
+func copyKeyFields(dst map[string]any, s DiffSide, p int, ks format.KeySet) {
 	for _, f := range ks.Fields {
-		if v, ok := s.keyField(p, f); ok {
+		if v, ok := s.KeyField(p, f); ok {
 			dst[f] = v
 		}
 	}
@@ -270,7 +270,7 @@ func (x *objList) changed(i int) (entry map[string]any, up bool, err error) {
 	d := x.d
 	p := x.pairs[i]
 	keyed, kp := x.o, p // the live element's keys name it
-	filled := d.keyedOnly() && x.oids[p] != x.mids[i]
+	filled := d.KeyedOnly() && x.oids[p] != x.mids[i]
 	if filled {
 		keyed, kp = x.m, i // paired by pairFilled: current's keys name it
 	}
@@ -278,7 +278,7 @@ func (x *objList) changed(i int) (entry map[string]any, up bool, err error) {
 	if live := x.liveRename(i); live >= 0 {
 		keyed, kp, b = x.b, live, live
 	}
-	sub, up, err := x.w.diffElem(p, i, b)
+	sub, up, err := x.w.DiffElem(p, i, b)
 	if err != nil || up {
 		return nil, up, err
 	}
@@ -291,14 +291,14 @@ func (x *objList) changed(i int) (entry map[string]any, up bool, err error) {
 		return nil, false, nil
 	}
 	copyKeyFields(sub, keyed, kp, x.ks)
-	return withKeyDirective(sub, x.ks, true), false, nil
+	return WithKeyDirective(sub, x.ks, true), false, nil
 }
 
 // deletions returns the deletion entries of the original's elements
 // modified does not hold.
 func (x *objList) deletions() ([]any, error) {
 	d := x.d
-	if d.ignoreDeletions() {
+	if d.IgnoreDeletions() {
 		return nil, nil
 	}
 	inModified := make(map[string]bool, len(x.mids))
@@ -317,7 +317,7 @@ func (x *objList) deletions() ([]any, error) {
 			continue
 		}
 		named, np := x.o, p
-		if x.base != nil && x.ks.Directive && d.ignoreChanges() {
+		if x.base != nil && x.ks.Directive && d.IgnoreChanges() {
 			// The deletions pass, for an element current does not hold
 			// under this identity: delete the live element whose key
 			// fields the server filled in; else, where current holds
@@ -327,14 +327,14 @@ func (x *objList) deletions() ([]any, error) {
 			if _, held := x.base[x.oids[p]]; !held {
 				if live := x.renameOf(x.o, p, x.oids[p]); live >= 0 {
 					named, np = x.b, live
-				} else if x.heldDefaults()[x.o.keyID(p, x.def)] {
+				} else if x.heldDefaults()[x.o.KeyID(p, x.def)] {
 					continue
 				}
 			}
 		}
 		del := map[string]any{format.KeyPatch: format.PatchDelete}
 		copyKeyFields(del, named, np, x.ks)
-		out = append(out, withKeyDirective(del, x.ks, true))
+		out = append(out, WithKeyDirective(del, x.ks, true))
 	}
 	return out, nil
 }
@@ -343,7 +343,7 @@ func (x *objList) deletions() ([]any, error) {
 // the patch changed the list, or (changes and additions) its order did.
 func (x *objList) writeOrder(patch map[string]any, k string, changed bool) error {
 	d := x.d
-	if len(x.mids) == 0 || !d.wantListOrder(changed, slices.Equal(x.oids, x.mids)) {
+	if len(x.mids) == 0 || !d.WantListOrder(changed, slices.Equal(x.oids, x.mids)) {
 		return nil
 	}
 	order := make([]any, len(x.mids))
@@ -356,7 +356,7 @@ func (x *objList) writeOrder(patch map[string]any, k string, changed bool) error
 		} else {
 			copyKeyFields(entry, x.m, i, x.ks)
 		}
-		order[i] = withKeyDirective(entry, x.ks, true)
+		order[i] = WithKeyDirective(entry, x.ks, true)
 	}
 	patch[format.PrefixSetOrder+k] = order
 	return nil

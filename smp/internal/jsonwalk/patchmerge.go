@@ -1,4 +1,4 @@
-package smp
+package jsonwalk
 
 import (
 	"github.com/typedpatch/typedpatch/smp/internal/format"
@@ -14,7 +14,7 @@ import (
 // MergeParallelList off: directives are kept, nulls are kept, the delta
 // wins where both set a field, and merge lists are combined by key with
 // the deletions last.
-func (d *differ) mergePatches(a, b map[string]any, s slot, at *pathNode) (map[string]any, error) {
+func (d *Differ) mergePatches(a, b map[string]any, s slot, at *pathNode) (map[string]any, error) {
 	if dir, ok := b[format.KeyPatch]; ok && dir == format.PatchReplace {
 		return b, nil
 	}
@@ -46,7 +46,7 @@ func (d *differ) mergePatches(a, b map[string]any, s slot, at *pathNode) (map[st
 
 // mergeOrderedLists merges, into res, the lists b gives a
 // $setElementOrder for, ordered by it, and returns the lists it merged.
-func (d *differ) mergeOrderedLists(res, b map[string]any, keys []string, s slot, at *pathNode) (map[string]bool, error) {
+func (d *Differ) mergeOrderedLists(res, b map[string]any, keys []string, s slot, at *pathNode) (map[string]bool, error) {
 	handled := map[string]bool{}
 	for _, k := range keys {
 		kind, list := format.Classify(k)
@@ -75,7 +75,7 @@ func (d *differ) mergeOrderedLists(res, b map[string]any, keys []string, s slot,
 			continue
 		}
 		order, _ := b[k].([]any)
-		ks := d.listKeySet(c)
+		ks := d.ListKeySet(c)
 		ids := patchListIDs(merged, ks, c)
 		merged, _ = format.Arrange(merged, ids, format.FirstRanks(patchListIDs(order, ks, c)), format.FirstRanks(patchListIDs(al, ks, c)), KubernetesOrder)
 		res[list] = merged
@@ -85,7 +85,7 @@ func (d *differ) mergeOrderedLists(res, b map[string]any, keys []string, s slot,
 }
 
 // mergePatchField merges b's field k into res, the other half's patch.
-func (d *differ) mergePatchField(res, b map[string]any, k string, s slot, at *pathNode) error {
+func (d *Differ) mergePatchField(res, b map[string]any, k string, s slot, at *pathNode) error {
 	bv := b[k]
 	kind, _ := format.Classify(k)
 	av, ok := res[k]
@@ -147,11 +147,11 @@ func patchListIDs(l []any, ks format.KeySet, s slot) []string {
 }
 
 // mergePatchLists combines two patch lists for one merge list.
-func (d *differ) mergePatchLists(a, b []any, s slot, at *pathNode) ([]any, error) {
+func (d *Differ) mergePatchLists(a, b []any, s slot, at *pathNode) ([]any, error) {
 	if len(a) == 0 && len(b) == 0 {
 		return a, nil
 	}
-	ks := d.listKeySet(s)
+	ks := d.ListKeySet(s)
 	aids, bids := patchListIDs(a, ks, s), patchListIDs(b, ks, s)
 	merged := make([]any, 0, len(a)+len(b))
 	ids := make([]string, 0, len(a)+len(b))
@@ -231,18 +231,18 @@ func (d *differ) mergePatchLists(a, b []any, s slot, at *pathNode) ([]any, error
 // modified document holding directives). Replace markers, which only this
 // differ writes, stay, and so do the deletions it wrote to re-create an
 // element (spares). The value is copied only where something goes.
-func (d *differ) dropDeletions(v any) any {
+func (d *Differ) dropDeletions(v any) any {
 	out, _ := d.withoutDeletions(v)
 	return out
 }
 
 // spares reports whether m is a deletion the differ wrote to re-create
 // an element (deletionOf).
-func (d *differ) spares(m map[string]any) bool {
+func (d *Differ) spares(m map[string]any) bool {
 	return d.spared != nil && d.spared[reflect.ValueOf(m).Pointer()]
 }
 
-func (d *differ) withoutDeletions(v any) (any, bool) {
+func (d *Differ) withoutDeletions(v any) (any, bool) {
 	isDeletion := func(e any) bool {
 		m, ok := e.(map[string]any)
 		return ok && m[format.KeyPatch] == format.PatchDelete && !d.spares(m)

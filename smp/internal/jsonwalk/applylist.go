@@ -1,4 +1,4 @@
-package smp
+package jsonwalk
 
 import (
 	"slices"
@@ -10,13 +10,13 @@ import (
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
-// listInput is everything a patch says about one merge list: the live
+// ListInput is everything a patch says about one merge list: the live
 // list, the patch list, and the parallel directive lists.
-type listInput struct {
-	orig        []any
-	origPresent bool
-	patch       []any
-	inPatch     bool
+type ListInput struct {
+	Orig        []any
+	OrigPresent bool
+	Patch       []any
+	InPatch     bool
 	setOrder    []any
 	hasSetOrder bool
 	deletes     []any
@@ -28,29 +28,29 @@ type listInput struct {
 }
 
 // orderAt locates the list's $setElementOrder, made only for an error.
-func (in listInput) orderAt() *pathNode { return in.dirAt(format.PrefixSetOrder) }
+func (in ListInput) orderAt() *pathNode { return in.dirAt(format.PrefixSetOrder) }
 
 // deletesAt locates the list's $deleteFromPrimitiveList.
-func (in listInput) deletesAt() *pathNode { return in.dirAt(format.PrefixDeleteFromList) }
+func (in ListInput) deletesAt() *pathNode { return in.dirAt(format.PrefixDeleteFromList) }
 
-func (in listInput) dirAt(prefix string) *pathNode {
+func (in ListInput) dirAt(prefix string) *pathNode {
 	if in.name == "" {
 		return in.dirsAt
 	}
 	return in.dirsAt.Field(prefix + in.name)
 }
 
-// mergeList merges a merge list (patchStrategy merge).
-func (a *applier) mergeList(in listInput, s slot, at *pathNode) ([]any, error) {
+// MergeList merges a merge list (patchStrategy merge).
+func (a *Applier) MergeList(in ListInput, s slot, at *pathNode) ([]any, error) {
 	if s.IsObjectList() {
 		return a.mergeObjectList(in, s, at)
 	}
-	for i, v := range in.orig {
+	for i, v := range in.Orig {
 		if r, ok := v.(jsonval.Raw); ok {
 			if i == 0 {
-				in.orig = append([]any(nil), in.orig...)
+				in.Orig = append([]any(nil), in.Orig...)
 			}
-			in.orig[i] = jsonval.Expand(r)
+			in.Orig[i] = jsonval.Expand(r)
 		}
 	}
 	return a.mergeScalarList(in, s, at)
@@ -73,14 +73,14 @@ func scalarIDs(l []any) []string {
 
 // patchScalarIDs checks that a patch list holds scalars of the element
 // type and returns their identities.
-func (a *applier) patchScalarIDs(l []any, es slot, what string, at *pathNode) ([]string, error) {
+func (a *Applier) patchScalarIDs(l []any, es slot, what string, at *pathNode) ([]string, error) {
 	ids := make([]string, len(l))
 	for i, v := range l {
 		id, ok := jsonval.ScalarKey(v)
 		if !ok {
 			return nil, newError(ErrMixedList, at.Index(i), "%s of scalars holds %s", what, jsonval.KindOf(v).WithArticle())
 		}
-		if err := a.checkType(v, es, at.Index(i)); err != nil {
+		if err := a.CheckType(v, es, at.Index(i)); err != nil {
 			return nil, err
 		}
 		ids[i] = id
@@ -90,17 +90,17 @@ func (a *applier) patchScalarIDs(l []any, es slot, what string, at *pathNode) ([
 
 // mergeScalarList merges a list of scalars as a set, then orders it and
 // removes the $deleteFromPrimitiveList values.
-func (a *applier) mergeScalarList(in listInput, s slot, at *pathNode) ([]any, error) {
-	picks, err := a.planSet(in, scalarIDs(in.orig), s, at)
+func (a *Applier) mergeScalarList(in ListInput, s slot, at *pathNode) ([]any, error) {
+	picks, err := a.PlanSet(in, scalarIDs(in.Orig), s, at)
 	if err != nil {
 		return nil, err
 	}
 	merged := make([]any, len(picks))
 	for j, p := range picks {
-		if p.patch {
-			merged[j] = in.patch[p.i]
+		if p.Patch {
+			merged[j] = in.Patch[p.I]
 		} else {
-			merged[j] = in.orig[p.i]
+			merged[j] = in.Orig[p.I]
 		}
 	}
 	return merged, nil
@@ -109,45 +109,45 @@ func (a *applier) mergeScalarList(in listInput, s slot, at *pathNode) ([]any, er
 // setPick is one value of a merged set: item i of the patch list, or of
 // the live list.
 type setPick struct {
-	patch bool
-	i     int
+	Patch bool
+	I     int
 }
 
-// planSet plans a merge list of scalars for both appliers, from the live
+// PlanSet plans a merge list of scalars for both appliers, from the live
 // values' identities (origIDs) and the patch: the live values, then the
 // patch's new ones, ordered by the patch list and $setElementOrder, less
 // the $deleteFromPrimitiveList values. The picks are valid until the next
 // call.
-func (a *applier) planSet(in listInput, origIDs []string, s slot, at *pathNode) ([]setPick, error) {
+func (a *Applier) PlanSet(in ListInput, origIDs []string, s slot, at *pathNode) ([]setPick, error) {
 	es := s.Elem()
-	pids, err := a.patchScalarIDs(in.patch, es, "patch list", at)
+	pids, err := a.patchScalarIDs(in.Patch, es, "patch list", at)
 	if err != nil {
 		return nil, err
 	}
 	picks, ids := slices.Grow(a.picks[:0], len(origIDs)+len(pids))[:len(origIDs)], origIDs
 	defer func() { a.picks = picks[:0] }()
 	for i := range picks {
-		picks[i] = setPick{i: i}
+		picks[i] = setPick{I: i}
 	}
 	switch {
-	case !in.origPresent:
+	case !in.OrigPresent:
 		picks, ids = picks[:0], pids
 		for i := range pids {
-			picks = append(picks, setPick{patch: true, i: i})
+			picks = append(picks, setPick{Patch: true, I: i})
 		}
-	case in.inPatch && len(origIDs)+len(pids) > 0:
+	case in.InPatch && len(origIDs)+len(pids) > 0:
 		seen := make(map[string]bool, len(origIDs)+len(pids))
 		picks, ids = picks[:0], make([]string, 0, cap(picks))
 		for k, src := range [2][]string{origIDs, pids} {
 			for i, id := range src {
 				if !seen[id] {
 					seen[id] = true
-					picks = append(picks, setPick{patch: k == 1, i: i})
+					picks = append(picks, setPick{Patch: k == 1, I: i})
 					ids = append(ids, id)
 				}
 			}
 		}
-		picks, ids = format.Arrange(picks, ids, format.FirstRanks(pids), format.FirstRanks(origIDs), a.cfg.ordering)
+		picks, ids = format.Arrange(picks, ids, format.FirstRanks(pids), format.FirstRanks(origIDs), a.Cfg.Ordering)
 	}
 	if in.hasSetOrder {
 		oids, err := a.patchScalarIDs(in.setOrder, es, format.PrefixSetOrder+" list", in.orderAt())
@@ -157,7 +157,7 @@ func (a *applier) planSet(in listInput, origIDs []string, s slot, at *pathNode) 
 		if err := checkSetOrder(pids, oids, at, in.orderAt()); err != nil {
 			return nil, err
 		}
-		picks, ids = format.Arrange(picks, ids, format.FirstRanks(oids), format.FirstRanks(origIDs), a.cfg.ordering)
+		picks, ids = format.Arrange(picks, ids, format.FirstRanks(oids), format.FirstRanks(origIDs), a.Cfg.Ordering)
 	}
 	if in.hasDeletes {
 		dids, err := a.patchScalarIDs(in.deletes, es, format.PrefixDeleteFromList+" list", in.deletesAt())
