@@ -1,9 +1,7 @@
-package smp
+package typedwalk
 
 import (
 	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
-
-	"encoding/json"
 
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 
@@ -15,53 +13,6 @@ import (
 
 	"github.com/typedpatch/typedpatch/reflectschema"
 )
-
-// Apply applies a strategic merge patch to current and returns the result
-// as a new T: what [ApplyJSON] gives for current's JSON, decoded into a T
-// with encoding/json. T is a struct or a pointer to one; a nil pointer is
-// the empty object, and a pointer T always yields a new, non-nil pointer.
-//
-// Neither current, nor the patch, nor anything they reach is changed, and
-// the result shares nothing mutable with them. Only what the patch reaches
-// is merged as JSON; the rest of current is deep-copied as a JSON round
-// trip would leave it: fields that encode as absent stay zero, strings
-// that are not UTF-8 are repaired. A value of a type with its own
-// marshaller is copied as it is when it is plain data (no pointers,
-// slices or maps; time.Time too), else re-made through its MarshalJSON and
-// UnmarshalJSON. A failed Apply returns the zero T and an *Error.
-func Apply[T any](current T, patch Patch, opts ...Option) (T, error) {
-	var zero T
-	cfg := newConfig(opts)
-	root, err := goval.RootFor(reflect.TypeFor[T]())
-	if err != nil {
-		return zero, err
-	}
-	if cfg.KubeDirectiveScope {
-		return applyViaJSON(current, patch, opts)
-	}
-	pm := patch.patchMap()
-	if err := goval.CheckDecodedLimits(pm, cfg.Limits, "patch"); err != nil {
-		return zero, err
-	}
-	cv := root.Value(reflect.ValueOf(any(current)))
-	if err := goval.CheckTypedLimits(cv, root.Node, cfg.Limits, "original document"); err != nil {
-		return zero, err
-	}
-	out := reflect.New(root.Node.GoType)
-	a := &tapplier{Applier: &jsonwalk.Applier{Cfg: cfg}}
-	keep, err := a.mergeStruct(out.Elem(), cv, pm, root.Node, root.Slot(), nil)
-	if err == nil {
-		err = a.decodeErr
-	}
-	if err != nil {
-		return zero, err
-	}
-	if !keep {
-		out.Elem().SetZero()
-	}
-	res, _ := reflect.TypeAssert[T](root.Wrap(out))
-	return res, nil
-}
 
 // tapplier applies patches to typed values: struct by struct where the
 // patch leads, through the JSON applier for the values it changes.
@@ -77,7 +28,7 @@ type tapplier struct {
 
 // soft records a decoding failure and lets the merge go on.
 func (a *tapplier) soft(err error) error {
-	if err != nil && (a.decodeErr == nil || comparePaths(errPath(err), errPath(a.decodeErr)) < 0) {
+	if err != nil && (a.decodeErr == nil || errpath.Compare(errPath(err), errPath(a.decodeErr)) < 0) {
 		a.decodeErr = err
 	}
 	return nil
@@ -85,7 +36,7 @@ func (a *tapplier) soft(err error) error {
 
 // errPath is err's path, nil when it has none.
 func errPath(err error) Path {
-	if e, ok := err.(*Error); ok {
+	if e, ok := err.(*errpath.Error); ok {
 		return e.Path
 	}
 	return nil
@@ -331,30 +282,4 @@ func (a *tapplier) structAsJSON(dst, cur reflect.Value, pm map[string]any, n *go
 		return false, err
 	}
 	return true, a.soft(goval.FromJSONValue(dst, v, n, false, at))
-}
-
-// applyViaJSON is Apply on the JSON form of current: how Apply honours
-// WithKubernetesDirectiveScope, which the typed applier does not
-// implement.
-func applyViaJSON[T any](current T, patch Patch, opts []Option) (T, error) {
-	var zero, res T
-	doc, err := json.Marshal(current)
-	if err != nil {
-		return zero, newError(ErrInvalidJSON, nil, "encoding the current value: %v", err)
-	}
-	if string(doc) == "null" {
-		doc = []byte("{}")
-	}
-	p, err := patch.MarshalJSON()
-	if err != nil {
-		return zero, err
-	}
-	out, err := ApplyJSON(doc, p, zero, opts...)
-	if err != nil {
-		return zero, err
-	}
-	if err := json.Unmarshal(out, &res); err != nil {
-		return zero, newError(ErrTypeMismatch, nil, "decoding the result: %v", err)
-	}
-	return res, nil
 }

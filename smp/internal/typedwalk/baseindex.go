@@ -1,4 +1,4 @@
-package smp
+package typedwalk
 
 import (
 	"github.com/typedpatch/typedpatch/smp/internal/goval"

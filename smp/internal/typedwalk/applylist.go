@@ -1,6 +1,7 @@
-package smp
+package typedwalk
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
@@ -49,7 +50,7 @@ func (a *tapplier) mergeSetTyped(dv, cur reflect.Value, in jsonwalk.ListInput, n
 		for i := range origIDs {
 			id, err := scalarID(cur.Index(i), n.Elem, i)
 			if err != nil {
-				return underPath(under(err, IndexStep(i)), at)
+				return underPath(under(err, errpath.IndexStep(i)), at)
 			}
 			origIDs[i] = id
 		}
@@ -67,7 +68,7 @@ func (a *tapplier) mergeSetTyped(dv, cur reflect.Value, in jsonwalk.ListInput, n
 			err = a.CopyValue(dv.Index(j), cur.Index(p.I), n.Elem)
 		}
 		if err != nil {
-			a.soft(underPath(under(err, IndexStep(j)), at))
+			a.soft(underPath(under(err, errpath.IndexStep(j)), at))
 		}
 	}
 	return nil
@@ -143,7 +144,7 @@ func (a *tapplier) mergeStructList(dv, cur reflect.Value, in jsonwalk.ListInput,
 	for j, p := range pl.Positions {
 		if !pl.Merged(p) {
 			err := a.CopyValue(dv.Index(j), cur.Index(p), n.Elem)
-			a.soft(underPath(under(err, IndexStep(j)), at))
+			a.soft(underPath(under(err, errpath.IndexStep(j)), at))
 		}
 	}
 	return nil
@@ -177,7 +178,7 @@ func (s *structItems) keyFields(p int, ks format.KeySet) (map[string]any, bool) 
 	}
 	clear(s.scratch)
 	if err := addKeyFields(s.scratch, e, s.n, ks); err != nil && s.err == nil {
-		s.err = underPath(under(err, IndexStep(p)), s.at)
+		s.err = underPath(under(err, errpath.IndexStep(p)), s.at)
 	}
 	return s.scratch, true
 }
@@ -226,7 +227,7 @@ func (s *structItems) KeyField(p int, name string) (any, bool) {
 	j, err := goval.ToJSONValue(v, f.Node, f.Quoted)
 	if err != nil {
 		if s.err == nil {
-			s.err = underPath(under(err, IndexStep(p)), s.at)
+			s.err = underPath(under(err, errpath.IndexStep(p)), s.at)
 		}
 		return nil, false
 	}
@@ -270,7 +271,7 @@ func (x *structMerges) merge(op int, dst reflect.Value) error {
 	if !ok && ce.IsValid() {
 		j, err := goval.DocJSON(ce, x.src.n, false)
 		if err != nil {
-			return underPath(under(err, IndexStep(o.P)), x.src.at)
+			return underPath(under(err, errpath.IndexStep(o.P)), x.src.at)
 		}
 		om, _ = jsonval.Expand(j).(map[string]any)
 	}

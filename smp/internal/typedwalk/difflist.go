@@ -1,6 +1,7 @@
-package smp
+package typedwalk
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
@@ -89,7 +90,7 @@ func scalarIDsTyped(l reflect.Value, en *goval.Node) ([]string, error) {
 	for i := range ids {
 		id, err := scalarID(l.Index(i), en, i)
 		if err != nil {
-			return nil, under(err, IndexStep(i))
+			return nil, under(err, errpath.IndexStep(i))
 		}
 		ids[i] = id
 	}
@@ -110,7 +111,7 @@ func (t *typedValues) Modified(i int) (any, error) { return elemJSON(t.m, i, t.n
 func elemJSON(l reflect.Value, i int, en *goval.Node) (any, error) {
 	v, err := goval.ToJSONValue(l.Index(i), en, false)
 	if err != nil {
-		return nil, under(err, IndexStep(i))
+		return nil, under(err, errpath.IndexStep(i))
 	}
 	return v, nil
 }

@@ -1,4 +1,4 @@
-package smp
+package typedwalk
 
 import (
 	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
@@ -106,7 +106,7 @@ func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *goval.Node) (patch map[s
 			d.tbase = base
 		}
 		if err != nil {
-			first.Keep(k, under(err, FieldStep(k)))
+			first.Keep(k, under(err, errpath.FieldStep(k)))
 			continue
 		}
 		replace = replace || up
@@ -133,7 +133,7 @@ func (d *tdiffer) addedEntry(patch *map[string]any, key, mv reflect.Value, n *go
 	}
 	j, err := goval.ToJSONValue(goval.Detach(mv, n.Elem), n.Elem, false)
 	if err != nil {
-		return false, k, under(err, FieldStep(k))
+		return false, k, under(err, errpath.FieldStep(k))
 	}
 	put(patch, k, d.Added(j, es))
 	return jsonwalk.SetWithDuplicates(j, es), "", nil

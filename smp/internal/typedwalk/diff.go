@@ -1,6 +1,7 @@
-package smp
+package typedwalk
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
@@ -12,44 +13,6 @@ import (
 	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
-
-// Diff returns the strategic merge patch that turns original into
-// modified: the patch [DiffJSON] computes from their JSON encodings, found
-// by walking the Go values instead of encoding them. T is a struct or a
-// pointer to one; a nil pointer is the empty object.
-//
-// Equal parts of the two values are compared without allocating. Types
-// with their own JSON or text marshaller are compared as Go values, and
-// through their JSON only when those differ. Options are those of
-// [DiffJSON]; limits apply to nesting and list lengths, not to bytes.
-func Diff[T any](original, modified T, opts ...Option) (Patch, error) {
-	cfg := newConfig(opts)
-	root, err := goval.RootFor(reflect.TypeFor[T]())
-	if err != nil {
-		return Patch{}, err
-	}
-	o, m := root.Value(reflect.ValueOf(any(original))), root.Value(reflect.ValueOf(any(modified)))
-	if err := goval.CheckTypedLimits(o, root.Node, cfg.Limits, "original document"); err != nil {
-		return Patch{}, err
-	}
-	if err := goval.CheckTypedLimits(m, root.Node, cfg.Limits, "modified document"); err != nil {
-		return Patch{}, err
-	}
-	if cfg.RepeatReplaced {
-		p, err := typedViaJSON(root, cfg, o, m)
-		return Patch{m: p}, err
-	}
-	d := &tdiffer{Differ: &jsonwalk.Differ{Cfg: cfg, Pass: jsonwalk.PassTwoWay}, Scratch: goval.GetScratch()}
-	defer goval.PutScratch(d.Scratch)
-	p, err := d.diffRoot(root, o, m)
-	if err != nil {
-		return Patch{}, err
-	}
-	if err := jsonwalk.CheckPreconditions(p, cfg.Preconditions); err != nil {
-		return Patch{}, err
-	}
-	return Patch{m: p}, nil
-}
 
 // tdiffer is the typed twin of differ: the same rules (and the same flags,
 // so three-way patches reuse it) applied to Go values.
@@ -146,7 +109,7 @@ func (d *tdiffer) diffStruct(o, m reflect.Value, n *goval.Node, s slot) (patch m
 			if !d.IgnoreChanges() {
 				j, err := goval.ToJSONValue(mv, f.Node, f.Quoted)
 				if err != nil {
-					return nil, false, under(err, FieldStep(f.Name))
+					return nil, false, under(err, errpath.FieldStep(f.Name))
 				}
 				if jsonwalk.SetWithDuplicates(j, f.Slot) {
 					return nil, true, nil
@@ -165,7 +128,7 @@ func (d *tdiffer) diffStruct(o, m reflect.Value, n *goval.Node, s slot) (patch m
 			d.tbase = base
 		}
 		if err != nil {
-			return nil, false, under(err, FieldStep(f.Name))
+			return nil, false, under(err, errpath.FieldStep(f.Name))
 		}
 		if up {
 			return nil, true, nil

@@ -1,0 +1,35 @@
+package typedwalk
+
+import (
+	"reflect"
+
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
+)
+
+// Apply merges patch pm into cv, a root value of root's type (invalid for
+// the empty object), and returns a pointer to a new root struct holding
+// the result; cv and pm are not changed.
+func Apply(root goval.Root, cv reflect.Value, pm map[string]any, cfg *config) (reflect.Value, error) {
+	out := reflect.New(root.Node.GoType)
+	a := &tapplier{Applier: &jsonwalk.Applier{Cfg: cfg}}
+	keep, err := a.mergeStruct(out.Elem(), cv, pm, root.Node, root.Slot(), nil)
+	if err == nil {
+		err = a.decodeErr
+	}
+	if err != nil {
+		return reflect.Value{}, err
+	}
+	if !keep {
+		out.Elem().SetZero()
+	}
+	return out, nil
+}
+
+// Diff returns the two-way patch turning o into m, root values of root's
+// type (invalid for the empty object).
+func Diff(root goval.Root, o, m reflect.Value, cfg *config) (map[string]any, error) {
+	d := &tdiffer{Differ: &jsonwalk.Differ{Cfg: cfg, Pass: jsonwalk.PassTwoWay}, Scratch: goval.GetScratch()}
+	defer goval.PutScratch(d.Scratch)
+	return d.diffRoot(root, o, m)
+}

@@ -1,0 +1,18 @@
+package typedwalk
+
+import (
+	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
+)
+
+// Shorthands for the packages this one builds on.
+type (
+	slot     = reflectschema.Position
+	config   = jsonwalk.Config
+	pathNode = errpath.Node
+	Path     = errpath.Path
+)
+
+func under(err error, s errpath.Step) error   { return errpath.Under(err, s) }
+func underPath(err error, at *pathNode) error { return errpath.UnderPath(err, at) }

@@ -1,0 +1,44 @@
+package typedwalk
+
+import (
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
+
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
+
+	"reflect"
+)
+
+// typedThreeWay is runThreeWay on typed documents.
+func ThreeWay(root goval.Root, o, m, c reflect.Value, cfg *config) (map[string]any, error) {
+	sc := goval.GetScratch()
+	defer goval.PutScratch(sc)
+	docs := &typedDocs{root: root, docs: [3]reflect.Value{o, m, c}, cfg: cfg, sc: sc}
+	return jsonwalk.RunThreeWay(docs, root.Slot(), cfg)
+}
+
+// typedDocs are a three-way patch's Go values, by doc.
+type typedDocs struct {
+	root goval.Root
+	docs [3]reflect.Value
+	cfg  *config
+	sc   *goval.Scratch
+}
+
+func (t *typedDocs) Diff(p jsonwalk.ThreeWayPass) (map[string]any, *jsonwalk.Differ, error) {
+	d := &tdiffer{Differ: &jsonwalk.Differ{Cfg: t.cfg, Pass: p.Pass}, Scratch: t.sc, tbase: t.docs[p.Base]}
+	from, to := t.docs[p.From], t.docs[p.To]
+	if p.Pass == jsonwalk.PassDeletions {
+		patch, _, err := d.diffStruct(from, to, t.root.Node, t.root.Slot())
+		return patch, d.Differ, err
+	}
+	patch, err := d.diffRoot(t.root, from, to)
+	return patch, d.Differ, err
+}
+
+func (t *typedDocs) Narrow(patch map[string]any) error {
+	return narrowTyped(patch, t.docs[jsonwalk.DocOriginal], t.docs[jsonwalk.DocCurrent], t.root.Node, t.root.Slot())
+}
+
+func (t *typedDocs) DropEmpty(changed map[string]any) error {
+	return dropEmptyTyped(changed, t.docs[jsonwalk.DocOriginal], t.root.Node, t.root.Slot())
+}

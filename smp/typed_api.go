@@ -1,0 +1,149 @@
+package smp
+
+import (
+	"github.com/typedpatch/typedpatch/smp/internal/typedwalk"
+
+	"encoding/json"
+	"reflect"
+
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
+)
+
+// Apply applies a strategic merge patch to current and returns the result
+// as a new T: what [ApplyJSON] gives for current's JSON, decoded into a T
+// with encoding/json. T is a struct or a pointer to one; a nil pointer is
+// the empty object, and a pointer T always yields a new, non-nil pointer.
+//
+// Neither current, nor the patch, nor anything they reach is changed, and
+// the result shares nothing mutable with them. Only what the patch reaches
+// is merged as JSON; the rest of current is deep-copied as a JSON round
+// trip would leave it: fields that encode as absent stay zero, strings
+// that are not UTF-8 are repaired. A value of a type with its own
+// marshaller is copied as it is when it is plain data (no pointers,
+// slices or maps; time.Time too), else re-made through its MarshalJSON and
+// UnmarshalJSON. A failed Apply returns the zero T and an *Error.
+func Apply[T any](current T, patch Patch, opts ...Option) (T, error) {
+	var zero T
+	cfg := newConfig(opts)
+	root, err := goval.RootFor(reflect.TypeFor[T]())
+	if err != nil {
+		return zero, err
+	}
+	if cfg.KubeDirectiveScope {
+		return applyViaJSON(current, patch, opts)
+	}
+	pm := patch.patchMap()
+	if err := goval.CheckDecodedLimits(pm, cfg.Limits, "patch"); err != nil {
+		return zero, err
+	}
+	cv := root.Value(reflect.ValueOf(any(current)))
+	if err := goval.CheckTypedLimits(cv, root.Node, cfg.Limits, "original document"); err != nil {
+		return zero, err
+	}
+	out, err := typedwalk.Apply(root, cv, pm, cfg)
+	if err != nil {
+		return zero, err
+	}
+	res, _ := reflect.TypeAssert[T](root.Wrap(out))
+	return res, nil
+}
+
+// applyViaJSON is Apply on the JSON form of current: how Apply honours
+// WithKubernetesDirectiveScope, which the typed applier does not
+// implement.
+func applyViaJSON[T any](current T, patch Patch, opts []Option) (T, error) {
+	var zero, res T
+	doc, err := json.Marshal(current)
+	if err != nil {
+		return zero, newError(ErrInvalidJSON, nil, "encoding the current value: %v", err)
+	}
+	if string(doc) == "null" {
+		doc = []byte("{}")
+	}
+	p, err := patch.MarshalJSON()
+	if err != nil {
+		return zero, err
+	}
+	out, err := ApplyJSON(doc, p, zero, opts...)
+	if err != nil {
+		return zero, err
+	}
+	if err := json.Unmarshal(out, &res); err != nil {
+		return zero, newError(ErrTypeMismatch, nil, "decoding the result: %v", err)
+	}
+	return res, nil
+}
+
+// Diff returns the strategic merge patch that turns original into
+// modified: the patch [DiffJSON] computes from their JSON encodings, found
+// by walking the Go values instead of encoding them. T is a struct or a
+// pointer to one; a nil pointer is the empty object.
+//
+// Equal parts of the two values are compared without allocating. Types
+// with their own JSON or text marshaller are compared as Go values, and
+// through their JSON only when those differ. Options are those of
+// [DiffJSON]; limits apply to nesting and list lengths, not to bytes.
+func Diff[T any](original, modified T, opts ...Option) (Patch, error) {
+	cfg := newConfig(opts)
+	root, err := goval.RootFor(reflect.TypeFor[T]())
+	if err != nil {
+		return Patch{}, err
+	}
+	o, m := root.Value(reflect.ValueOf(any(original))), root.Value(reflect.ValueOf(any(modified)))
+	if err := goval.CheckTypedLimits(o, root.Node, cfg.Limits, "original document"); err != nil {
+		return Patch{}, err
+	}
+	if err := goval.CheckTypedLimits(m, root.Node, cfg.Limits, "modified document"); err != nil {
+		return Patch{}, err
+	}
+	if cfg.RepeatReplaced {
+		p, err := typedViaJSON(root, cfg, o, m)
+		return Patch{m: p}, err
+	}
+	p, err := typedwalk.Diff(root, o, m, cfg)
+	if err != nil {
+		return Patch{}, err
+	}
+	if err := jsonwalk.CheckPreconditions(p, cfg.Preconditions); err != nil {
+		return Patch{}, err
+	}
+	return Patch{m: p}, nil
+}
+
+// ThreeWay returns the patch that brings current to modified while keeping
+// what others changed in current since original (the last applied
+// configuration): the patch [ThreeWayJSON] computes from the three values'
+// JSON, found by walking the Go values. T is a struct or a pointer to one;
+// a nil pointer is the empty object.
+//
+// A patch that changes a field current also changed since original fails
+// with an *Error of kind ErrConflict naming the paths, unless
+// WithOverwrite(true).
+func ThreeWay[T any](original, modified, current T, opts ...Option) (Patch, error) {
+	cfg := newConfig(opts)
+	root, err := goval.RootFor(reflect.TypeFor[T]())
+	if err != nil {
+		return Patch{}, err
+	}
+	o := root.Value(reflect.ValueOf(any(original)))
+	m := root.Value(reflect.ValueOf(any(modified)))
+	c := root.Value(reflect.ValueOf(any(current)))
+	for _, doc := range [...]struct {
+		v    reflect.Value
+		what string
+	}{{o, "original document"}, {m, "modified document"}, {c, "current document"}} {
+		if err := goval.CheckTypedLimits(doc.v, root.Node, cfg.Limits, doc.what); err != nil {
+			return Patch{}, err
+		}
+	}
+	if cfg.RepeatReplaced {
+		p, err := typedViaJSON(root, cfg, o, m, c)
+		return Patch{m: p}, err
+	}
+	p, err := typedwalk.ThreeWay(root, o, m, c, cfg)
+	if err != nil {
+		return Patch{}, err
+	}
+	return Patch{m: p}, nil
+}
