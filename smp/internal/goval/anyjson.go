@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"unicode/utf8"
 
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
@@ -22,13 +23,13 @@ func (e *jsonEnc) anyValue(x any) (any, error) {
 	case json.Number:
 		s := numberText(string(x))
 		if !validNumber(s) {
-			return nil, newError(ErrInvalidValue, nil, "json.Number %q is not a number", s)
+			return nil, newError(errpath.ErrInvalidValue, nil, "json.Number %q is not a number", s)
 		}
 		return json.Number(s), nil
 	case float64:
 		b, ok := appendJSONFloat(nil, x, 64)
 		if !ok {
-			return nil, newError(ErrInvalidValue, nil, "%v is not a JSON number", x)
+			return nil, newError(errpath.ErrInvalidValue, nil, "%v is not a JSON number", x)
 		}
 		return json.Number(b), nil
 	case map[string]any:
@@ -54,7 +55,7 @@ func (e *jsonEnc) anyValue(x any) (any, error) {
 		for i, el := range x {
 			j, err := e.anyValue(el)
 			if err != nil {
-				return nil, under(err, IndexStep(i))
+				return nil, under(err, errpath.IndexStep(i))
 			}
 			out[i] = j
 		}
@@ -66,7 +67,7 @@ func (e *jsonEnc) anyValue(x any) (any, error) {
 		// No schema (conflicting fields, say): encoding/json decides.
 		data, err := json.Marshal(x)
 		if err != nil {
-			return nil, newError(ErrInvalidValue, nil, "cannot encode %T: %v", x, err)
+			return nil, newError(errpath.ErrInvalidValue, nil, "cannot encode %T: %v", x, err)
 		}
 		return decodeJSONValue(data)
 	}
@@ -86,7 +87,7 @@ func (e *jsonEnc) anyMap(x map[string]any) (any, error) {
 		}
 		j, err := e.anyValue(el)
 		if err != nil {
-			return nil, under(err, FieldStep(k))
+			return nil, under(err, errpath.FieldStep(k))
 		}
 		out[k] = j
 	}
@@ -98,7 +99,7 @@ func (e *jsonEnc) anyMapInOrder(x map[string]any) (any, error) {
 	for _, k := range jsonval.SortedKeys(x) {
 		j, err := e.anyValue(x[k])
 		if err != nil {
-			return nil, under(err, FieldStep(WireString(k)))
+			return nil, under(err, errpath.FieldStep(WireString(k)))
 		}
 		out[WireString(k)] = j
 	}

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"unicode/utf8"
 
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
@@ -62,14 +63,14 @@ func atomicToJSON(v reflect.Value, n *Node) (any, error) {
 		data, err = json.Marshal(v.Interface())
 	}
 	if err != nil {
-		return nil, newError(ErrInvalidValue, nil, "cannot encode %s: %v", v.Type(), err)
+		return nil, newError(errpath.ErrInvalidValue, nil, "cannot encode %s: %v", v.Type(), err)
 	}
 	if text {
 		return WireString(string(data)), nil
 	}
 	j, err := decodeJSONValue(data)
 	if err != nil {
-		return nil, newError(ErrInvalidValue, nil, "%s encodes invalid JSON: %v", v.Type(), err)
+		return nil, newError(errpath.ErrInvalidValue, nil, "%s encodes invalid JSON: %v", v.Type(), err)
 	}
 	return j, nil
 }
@@ -103,7 +104,7 @@ func atomicRaw(v reflect.Value, n *Node) (any, error) {
 	}
 	data, err := json.Marshal(x)
 	if err != nil {
-		return nil, newError(ErrInvalidValue, nil, "cannot encode %s: %v", v.Type(), err)
+		return nil, newError(errpath.ErrInvalidValue, nil, "cannot encode %s: %v", v.Type(), err)
 	}
 	return jsonval.Raw(data), nil
 }

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
@@ -169,7 +170,7 @@ func (c *Copier) CopyField(dst, fv reflect.Value, f *Field) error {
 		err = c.CopyValue(d, fv, f.Node)
 	}
 	if err != nil {
-		return under(err, FieldStep(f.Name))
+		return under(err, errpath.FieldStep(f.Name))
 	}
 	return nil
 }
@@ -274,7 +275,7 @@ func (c *Copier) copyEntry(out, k, ev reflect.Value, n *Node) error {
 	if !copiedInPlace(ev, n.Elem) && !c.recall(ev, ev, n.Elem) {
 		v = reflect.New(out.Type().Elem()).Elem()
 		if err := c.CopyValue(v, Detach(ev, n.Elem), n.Elem); err != nil {
-			return under(err, FieldStep(WireString(FmtKey(k))))
+			return under(err, errpath.FieldStep(WireString(FmtKey(k))))
 		}
 	}
 	out.SetMapIndex(k, v)
@@ -298,7 +299,7 @@ func (c *Copier) copyList(dst, src reflect.Value, n *Node) error {
 		} else {
 			for i := range src.Len() {
 				if err := c.CopyValue(s.Index(i), src.Index(i), n.Elem); err != nil {
-					return under(err, IndexStep(i))
+					return under(err, errpath.IndexStep(i))
 				}
 			}
 		}
@@ -307,7 +308,7 @@ func (c *Copier) copyList(dst, src reflect.Value, n *Node) error {
 	}
 	for i := range src.Len() {
 		if err := c.CopyValue(dst.Index(i), src.Index(i), n.Elem); err != nil {
-			return under(err, IndexStep(i))
+			return under(err, errpath.IndexStep(i))
 		}
 	}
 	return nil
@@ -342,7 +343,7 @@ func copyScalar(dst, src reflect.Value, n *Node) error {
 		if n.IsNumber {
 			s = numberText(s)
 			if !validNumber(s) {
-				return newError(ErrInvalidValue, nil, "json.Number %q is not a number", s)
+				return newError(errpath.ErrInvalidValue, nil, "json.Number %q is not a number", s)
 			}
 		} else {
 			s = WireString(s)
@@ -356,7 +357,7 @@ func copyScalar(dst, src reflect.Value, n *Node) error {
 		dst.SetUint(src.Uint())
 	case reflect.Float32, reflect.Float64:
 		if f := src.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
-			return newError(ErrInvalidValue, nil, "%v is not a JSON number", f)
+			return newError(errpath.ErrInvalidValue, nil, "%v is not a JSON number", f)
 		}
 		dst.SetFloat(src.Float())
 	case reflect.Slice: // []byte

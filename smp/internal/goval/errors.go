@@ -3,32 +3,16 @@ package goval
 import (
 	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
-// Shorthands for the packages this one builds on.
+// Shorthands for what every walk names at every level.
 type (
-	slot      = reflectschema.Position
-	pathNode  = errpath.Node
-	Error     = errpath.Error
-	Path      = errpath.Path
-	Step      = errpath.Step
-	FieldStep = errpath.FieldStep
-	IndexStep = errpath.IndexStep
-	KeyStep   = errpath.KeyStep
-	KeyField  = errpath.KeyField
-	Limits    = jsonval.Limits
+	slot     = reflectschema.Position
+	pathNode = errpath.Node
 )
 
-const (
-	ErrSchema       = errpath.ErrSchema
-	ErrTypeMismatch = errpath.ErrTypeMismatch
-	ErrInvalidValue = errpath.ErrInvalidValue
-	ErrLimit        = errpath.ErrLimit
-)
-
-func newError(kind errpath.ErrorKind, at *pathNode, format string, args ...any) *Error {
+func newError(kind errpath.ErrorKind, at *pathNode, format string, args ...any) *errpath.Error {
 	return errpath.New(kind, at, format, args...)
 }
 
-func under(err error, s Step) error { return errpath.Under(err, s) }
+func under(err error, s errpath.Step) error { return errpath.Under(err, s) }

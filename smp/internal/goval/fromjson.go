@@ -85,7 +85,7 @@ func FromJSONValue(dst reflect.Value, x any, n *Node, quoted bool, at *pathNode)
 }
 
 func typeMismatch(dst reflect.Value, x any, at *pathNode) error {
-	return newError(ErrTypeMismatch, at, "cannot store %s in %s", jsonval.KindOf(x).WithArticle(), dst.Type())
+	return newError(errpath.ErrTypeMismatch, at, "cannot store %s in %s", jsonval.KindOf(x).WithArticle(), dst.Type())
 }
 
 // structFromJSON fills a struct. Keys match fields exactly, then without
@@ -107,7 +107,7 @@ func structFromJSON(dst reflect.Value, m map[string]any, n *Node, at *pathNode) 
 		fat := at.Field(k)
 		fv, err := SettableField(dst, f)
 		if err != nil {
-			err.(*Error).Path = fat.Path()
+			err.(*errpath.Error).Path = fat.Path()
 			first.Keep(k, err)
 			continue
 		}
@@ -176,7 +176,7 @@ func MapKeyFromText(k string, kt reflect.Type, at *pathNode) (reflect.Value, err
 			err = kp.Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(k))
 		}
 		if err != nil {
-			return reflect.Value{}, newError(ErrInvalidValue, at, "cannot decode map key %q: %v", k, err)
+			return reflect.Value{}, newError(errpath.ErrInvalidValue, at, "cannot decode map key %q: %v", k, err)
 		}
 		return kp.Elem(), nil
 	case kt.Kind() == reflect.String:
@@ -187,7 +187,7 @@ func MapKeyFromText(k string, kt reflect.Type, at *pathNode) (reflect.Value, err
 		i, err := strconv.ParseInt(k, 10, 64)
 		kv := reflect.New(kt).Elem()
 		if err != nil || kv.OverflowInt(i) {
-			return reflect.Value{}, newError(ErrInvalidValue, at, "map key %q does not fit %s", k, kt)
+			return reflect.Value{}, newError(errpath.ErrInvalidValue, at, "map key %q does not fit %s", k, kt)
 		}
 		kv.SetInt(i)
 		return kv, nil
@@ -195,7 +195,7 @@ func MapKeyFromText(k string, kt reflect.Type, at *pathNode) (reflect.Value, err
 		u, err := strconv.ParseUint(k, 10, 64)
 		kv := reflect.New(kt).Elem()
 		if err != nil || kv.OverflowUint(u) {
-			return reflect.Value{}, newError(ErrInvalidValue, at, "map key %q does not fit %s", k, kt)
+			return reflect.Value{}, newError(errpath.ErrInvalidValue, at, "map key %q does not fit %s", k, kt)
 		}
 		kv.SetUint(u)
 		return kv, nil
@@ -238,13 +238,13 @@ func scalarFromJSON(dst reflect.Value, x any, n *Node, at *pathNode) error {
 		case n.bytes:
 			b, err := base64.StdEncoding.DecodeString(x)
 			if err != nil {
-				return newError(ErrInvalidValue, at, "%q is not base64: %v", x, err)
+				return newError(errpath.ErrInvalidValue, at, "%q is not base64: %v", x, err)
 			}
 			dst.SetBytes(b)
 			return nil
 		case dst.Kind() == reflect.String:
 			if n.IsNumber && !validNumber(x) {
-				return newError(ErrInvalidValue, at, "%q is not a number", x)
+				return newError(errpath.ErrInvalidValue, at, "%q is not a number", x)
 			}
 			dst.SetString(x)
 			return nil
@@ -255,21 +255,21 @@ func scalarFromJSON(dst reflect.Value, x any, n *Node, at *pathNode) error {
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 			i, err := strconv.ParseInt(s, 10, 64)
 			if err != nil || dst.OverflowInt(i) {
-				return newError(ErrInvalidValue, at, "%s does not fit %s", x, dst.Type())
+				return newError(errpath.ErrInvalidValue, at, "%s does not fit %s", x, dst.Type())
 			}
 			dst.SetInt(i)
 			return nil
 		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 			u, err := strconv.ParseUint(s, 10, 64)
 			if err != nil || dst.OverflowUint(u) {
-				return newError(ErrInvalidValue, at, "%s does not fit %s", x, dst.Type())
+				return newError(errpath.ErrInvalidValue, at, "%s does not fit %s", x, dst.Type())
 			}
 			dst.SetUint(u)
 			return nil
 		case reflect.Float32, reflect.Float64:
 			f, err := strconv.ParseFloat(s, dst.Type().Bits())
 			if err != nil || dst.OverflowFloat(f) {
-				return newError(ErrInvalidValue, at, "%s does not fit %s", x, dst.Type())
+				return newError(errpath.ErrInvalidValue, at, "%s does not fit %s", x, dst.Type())
 			}
 			dst.SetFloat(f)
 			return nil

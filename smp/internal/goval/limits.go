@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
@@ -18,7 +19,7 @@ import (
 // only the fields through which a list is reachable are. A walk that
 // fails runs again in map key order, so that the error is the same every
 // time.
-func CheckTypedLimits(v reflect.Value, n *Node, l Limits, what string) error {
+func CheckTypedLimits(v reflect.Value, n *Node, l jsonval.Limits, what string) error {
 	if !v.IsValid() {
 		return nil
 	}
@@ -46,7 +47,7 @@ func CheckTypedLimits(v reflect.Value, n *Node, l Limits, what string) error {
 }
 
 type limitWalk struct {
-	l      Limits
+	l      jsonval.Limits
 	what   string
 	s      *Scratch
 	g      jsonval.Guard
@@ -65,7 +66,7 @@ func (w *limitWalk) visits(n *Node) bool {
 // member that is an object or array, and for every array element.
 func (w *limitWalk) walk(v reflect.Value, n *Node, depth int) error {
 	if w.l.MaxDepth > 0 && depth > w.l.MaxDepth {
-		return newError(ErrLimit, nil, "%s nests deeper than the limit of %d levels", w.what, w.l.MaxDepth)
+		return newError(errpath.ErrLimit, nil, "%s nests deeper than the limit of %d levels", w.what, w.l.MaxDepth)
 	}
 	if n.Marshaler {
 		return nil
@@ -119,7 +120,7 @@ func (w *limitWalk) structFields(v reflect.Value, n *Node, depth int) error {
 		}
 		if fv, ok := FieldValue(v, f); ok {
 			if err := w.child(fv, f.Node, depth); err != nil {
-				return under(err, FieldStep(f.Name))
+				return under(err, errpath.FieldStep(f.Name))
 			}
 		}
 	}
@@ -143,7 +144,7 @@ func (w *limitWalk) mapValues(v reflect.Value, n *Node, depth int) error {
 		key.SetIterKey(&it)
 		val.SetIterValue(&it)
 		if err := w.child(val, n.Elem, depth); err != nil {
-			return under(err, FieldStep(FmtKey(key)))
+			return under(err, errpath.FieldStep(FmtKey(key)))
 		}
 	}
 	return nil
@@ -152,17 +153,17 @@ func (w *limitWalk) mapValues(v reflect.Value, n *Node, depth int) error {
 // listItems checks a list's length and walks its items.
 func (w *limitWalk) listItems(v reflect.Value, n *Node, depth int) error {
 	if w.l.MaxListLength > 0 && v.Len() > w.l.MaxListLength {
-		return newError(ErrLimit, nil, "%s has a list of %d items, more than %d", w.what, v.Len(), w.l.MaxListLength)
+		return newError(errpath.ErrLimit, nil, "%s has a list of %d items, more than %d", w.what, v.Len(), w.l.MaxListLength)
 	}
 	if !w.visits(n.Elem) {
 		if v.Len() > 0 && w.l.MaxDepth > 0 && depth+1 > w.l.MaxDepth {
-			return newError(ErrLimit, (*pathNode)(nil).Index(0), "%s nests deeper than the limit of %d levels", w.what, w.l.MaxDepth)
+			return newError(errpath.ErrLimit, (*pathNode)(nil).Index(0), "%s nests deeper than the limit of %d levels", w.what, w.l.MaxDepth)
 		}
 		return nil
 	}
 	for i := range v.Len() {
 		if err := w.child(v.Index(i), n.Elem, depth); err != nil {
-			return under(err, IndexStep(i))
+			return under(err, errpath.IndexStep(i))
 		}
 	}
 	return nil
@@ -195,7 +196,7 @@ func (w *limitWalk) mapInOrder(v reflect.Value, n *Node, depth int) error {
 			err = w.tracked(v.MapIndex(e.key), n.Elem, depth+1)
 		}
 		if err != nil {
-			return under(err, FieldStep(e.text))
+			return under(err, errpath.FieldStep(e.text))
 		}
 	}
 	return nil
@@ -214,7 +215,7 @@ func composite(n *Node) bool {
 
 // CheckDecodedLimits is checkLimits for a decoded value, with the path of
 // a failure made only when one happens: the first in key order.
-func CheckDecodedLimits(v any, l Limits, what string) error {
+func CheckDecodedLimits(v any, l jsonval.Limits, what string) error {
 	l = l.Bounded()
 	if err := decodedLimits(v, l, what, 0); err != nil {
 		return jsonval.WalkLimits(v, l, what, 0, nil)
@@ -223,9 +224,9 @@ func CheckDecodedLimits(v any, l Limits, what string) error {
 }
 
 // decodedLimits is walkLimits without a path on the way down.
-func decodedLimits(v any, l Limits, what string, depth int) error {
+func decodedLimits(v any, l jsonval.Limits, what string, depth int) error {
 	if l.MaxDepth > 0 && depth > l.MaxDepth {
-		return newError(ErrLimit, nil, "%s nests deeper than the limit of %d levels", what, l.MaxDepth)
+		return newError(errpath.ErrLimit, nil, "%s nests deeper than the limit of %d levels", what, l.MaxDepth)
 	}
 	switch v := v.(type) {
 	case map[string]any:
@@ -233,17 +234,17 @@ func decodedLimits(v any, l Limits, what string, depth int) error {
 			switch e.(type) {
 			case map[string]any, []any:
 				if err := decodedLimits(e, l, what, depth+1); err != nil {
-					return under(err, FieldStep(k))
+					return under(err, errpath.FieldStep(k))
 				}
 			}
 		}
 	case []any:
 		if l.MaxListLength > 0 && len(v) > l.MaxListLength {
-			return newError(ErrLimit, nil, "%s has a list of %d items, more than %d", what, len(v), l.MaxListLength)
+			return newError(errpath.ErrLimit, nil, "%s has a list of %d items, more than %d", what, len(v), l.MaxListLength)
 		}
 		for i, e := range v {
 			if err := decodedLimits(e, l, what, depth+1); err != nil {
-				return under(err, IndexStep(i))
+				return under(err, errpath.IndexStep(i))
 			}
 		}
 	}

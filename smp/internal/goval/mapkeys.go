@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 )
 
 // Map keys as JSON sees them. encoding/json writes a map's entries sorted
@@ -54,7 +56,7 @@ func rawKeyText(k reflect.Value, n *Node) (string, error) {
 	if n.keyMode == keyText && !(k.Kind() == reflect.Pointer && k.IsNil()) {
 		b, err := k.Interface().(interface{ MarshalText() ([]byte, error) }).MarshalText()
 		if err != nil {
-			return "", newError(ErrInvalidValue, nil, "cannot encode map key of %s: %v", k.Type(), err)
+			return "", newError(errpath.ErrInvalidValue, nil, "cannot encode map key of %s: %v", k.Type(), err)
 		}
 		return string(b), nil
 	}

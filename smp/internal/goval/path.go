@@ -1,6 +1,7 @@
 package goval
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 
 	"reflect"
@@ -15,8 +16,8 @@ import (
 
 // KeyStepOf renders a merge-list element's key as a path step, as
 // format.KeySet.KeyStep does for its JSON.
-func KeyStepOf(e reflect.Value, en *Node, ks format.KeySet) Step {
-	s := make(KeyStep, 0, len(ks.Fields))
+func KeyStepOf(e reflect.Value, en *Node, ks format.KeySet) errpath.Step {
+	s := make(errpath.KeyStep, 0, len(ks.Fields))
 	for _, name := range ks.Fields {
 		text := "<absent>"
 		if f := en.ByName[name]; f != nil {
@@ -26,7 +27,7 @@ func KeyStepOf(e reflect.Value, en *Node, ks format.KeySet) Step {
 				}
 			}
 		}
-		s = append(s, KeyField{Name: name, Value: text})
+		s = append(s, errpath.KeyField{Name: name, Value: text})
 	}
 	return s
 }

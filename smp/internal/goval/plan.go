@@ -241,10 +241,10 @@ type Root struct {
 func RootFor(typ reflect.Type) (Root, error) {
 	st, err := reflectschema.Of(typ)
 	if err != nil {
-		return Root{}, errpath.Wrap(ErrSchema, err.Error(), err)
+		return Root{}, errpath.Wrap(errpath.ErrSchema, err.Error(), err)
 	}
 	if st.Kind != reflectschema.Struct {
-		return Root{}, &Error{Kind: ErrSchema, Msg: "type " + typ.String() + " is not a struct or a pointer to one (schema kind " + st.Kind.String() + ")"}
+		return Root{}, &errpath.Error{Kind: errpath.ErrSchema, Msg: "type " + typ.String() + " is not a struct or a pointer to one (schema kind " + st.Kind.String() + ")"}
 	}
 	ptrs := 0
 	for t := typ; t.Kind() == reflect.Pointer; t = t.Elem() {

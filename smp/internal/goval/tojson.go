@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
@@ -120,7 +121,7 @@ func (e *jsonEnc) value(v reflect.Value, n *Node, quoted bool) (any, error) {
 			}
 			j, err := e.child(fv, f.Node, f.Quoted)
 			if err != nil {
-				return nil, under(err, FieldStep(f.Name))
+				return nil, under(err, errpath.FieldStep(f.Name))
 			}
 			m[f.Name] = j
 		}
@@ -144,7 +145,7 @@ func (e *jsonEnc) list(v reflect.Value, n *Node) ([]any, error) {
 	for i := range out {
 		j, err := e.child(v.Index(i), n.Elem, false)
 		if err != nil {
-			return nil, under(err, IndexStep(i))
+			return nil, under(err, errpath.IndexStep(i))
 		}
 		out[i] = j
 	}
@@ -183,7 +184,7 @@ func (e *jsonEnc) mapToJSON(v reflect.Value, n *Node) (any, error) {
 		}
 		j, err := e.child(it.Value(), n.Elem, false)
 		if err != nil {
-			return nil, under(err, FieldStep(k))
+			return nil, under(err, errpath.FieldStep(k))
 		}
 		out[k] = j
 	}
@@ -200,7 +201,7 @@ func (e *jsonEnc) mapInOrder(v reflect.Value, n *Node) (any, error) {
 	for _, en := range entries {
 		j, err := e.child(v.MapIndex(en.key), n.Elem, false)
 		if err != nil {
-			return nil, under(err, FieldStep(en.text))
+			return nil, under(err, errpath.FieldStep(en.text))
 		}
 		out[en.text] = j
 	}
@@ -218,7 +219,7 @@ func MapKeyText(k reflect.Value, n *Node) (string, error) {
 		}
 		b, err := k.Interface().(encoding.TextMarshaler).MarshalText()
 		if err != nil {
-			return "", newError(ErrInvalidValue, nil, "cannot encode map key of %s: %v", k.Type(), err)
+			return "", newError(errpath.ErrInvalidValue, nil, "cannot encode map key of %s: %v", k.Type(), err)
 		}
 		return WireString(string(b)), nil
 	case keyInt:
@@ -244,14 +245,14 @@ func scalarToJSON(v reflect.Value, n *Node, quoted bool) (any, error) {
 	case reflect.Float32, reflect.Float64:
 		var ok bool
 		if text, ok = appendJSONFloat(buf[:0], v.Float(), v.Type().Bits()); !ok {
-			return nil, newError(ErrInvalidValue, nil, "%v is not a JSON number", v.Float())
+			return nil, newError(errpath.ErrInvalidValue, nil, "%v is not a JSON number", v.Float())
 		}
 	case reflect.String:
 		s := v.String()
 		if n.IsNumber {
 			s = numberText(s)
 			if !validNumber(s) {
-				return nil, newError(ErrInvalidValue, nil, "json.Number %q is not a number", s)
+				return nil, newError(errpath.ErrInvalidValue, nil, "json.Number %q is not a number", s)
 			}
 			if quoted {
 				return s, nil
@@ -266,7 +267,7 @@ func scalarToJSON(v reflect.Value, n *Node, quoted bool) (any, error) {
 	case reflect.Slice:
 		return base64.StdEncoding.EncodeToString(v.Bytes()), nil
 	default:
-		return nil, newError(ErrInvalidValue, nil, "%s has no JSON encoding", v.Type())
+		return nil, newError(errpath.ErrInvalidValue, nil, "%s has no JSON encoding", v.Type())
 	}
 	if quoted {
 		return string(text), nil

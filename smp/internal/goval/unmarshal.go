@@ -41,7 +41,7 @@ func untypedFromJSON(x any, at *pathNode) (any, error) {
 	case json.Number:
 		f, err := strconv.ParseFloat(string(x), 64)
 		if err != nil {
-			return nil, newError(ErrInvalidValue, at, "%s does not fit float64", x)
+			return nil, newError(errpath.ErrInvalidValue, at, "%s does not fit float64", x)
 		}
 		return f, nil
 	}
@@ -69,7 +69,7 @@ func unmarshalBytes(dst reflect.Value, data []byte, n *Node, at *pathNode) error
 		err = json.Unmarshal(data, dst.Addr().Interface())
 	}
 	if err != nil {
-		return newError(ErrInvalidValue, at, "cannot decode %s: %v", dst.Type(), err)
+		return newError(errpath.ErrInvalidValue, at, "cannot decode %s: %v", dst.Type(), err)
 	}
 	return nil
 }
@@ -83,10 +83,10 @@ func unmarshalAtomic(dst reflect.Value, x any, n *Node, at *pathNode) error {
 	}
 	data, err := jsonval.Encode(x)
 	if err != nil {
-		return newError(ErrInvalidValue, at, "%v", err)
+		return newError(errpath.ErrInvalidValue, at, "%v", err)
 	}
 	if err := dst.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(data); err != nil {
-		return newError(ErrInvalidValue, at, "cannot decode %s: %v", dst.Type(), err)
+		return newError(errpath.ErrInvalidValue, at, "cannot decode %s: %v", dst.Type(), err)
 	}
 	return nil
 }
@@ -95,10 +95,10 @@ func unmarshalAtomic(dst reflect.Value, x any, n *Node, at *pathNode) error {
 func unmarshalDelegate(dst reflect.Value, x any, at *pathNode) error {
 	data, err := jsonval.Encode(x)
 	if err != nil {
-		return newError(ErrInvalidValue, at, "%v", err)
+		return newError(errpath.ErrInvalidValue, at, "%v", err)
 	}
 	if err := json.Unmarshal(data, dst.Addr().Interface()); err != nil {
-		return newError(ErrInvalidValue, at, "cannot decode %s: %v", dst.Type(), err)
+		return newError(errpath.ErrInvalidValue, at, "cannot decode %s: %v", dst.Type(), err)
 	}
 	return nil
 }
@@ -112,10 +112,10 @@ func unmarshalQuoted(dst reflect.Value, x any, at *pathNode) error {
 	w := reflect.New(wt.(reflect.Type))
 	data, err := jsonval.Encode(map[string]any{"v": x})
 	if err != nil {
-		return newError(ErrInvalidValue, at, "%v", err)
+		return newError(errpath.ErrInvalidValue, at, "%v", err)
 	}
 	if err := json.Unmarshal(data, w.Interface()); err != nil {
-		return newError(ErrInvalidValue, at, "cannot decode %s: %v", t, err)
+		return newError(errpath.ErrInvalidValue, at, "cannot decode %s: %v", t, err)
 	}
 	dst.Set(w.Elem().Field(0))
 	return nil

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"sync"
 	"unsafe"
+
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 )
 
 // Presence and null, as encoding/json decides them.
@@ -101,7 +103,7 @@ func SettableField(dst reflect.Value, f *Field) (reflect.Value, error) {
 		if v.Kind() == reflect.Pointer {
 			if v.IsNil() {
 				if !v.CanSet() {
-					return reflect.Value{}, &Error{Kind: ErrTypeMismatch, Msg: "cannot set embedded pointer to unexported struct " + v.Type().Elem().String()}
+					return reflect.Value{}, &errpath.Error{Kind: errpath.ErrTypeMismatch, Msg: "cannot set embedded pointer to unexported struct " + v.Type().Elem().String()}
 				}
 				v.Set(reflect.New(v.Type().Elem()))
 			}

@@ -134,7 +134,7 @@ func (a *Applier) mergeName(res, pm map[string]any, p ObjectPatch, name string, 
 	if ol, isList := ov.([]any); isList {
 		in.Orig, in.OrigPresent = ol, true
 	} else if present && ov != nil {
-		return newError(ErrTypeMismatch, cat, "directives for a list, but the document holds %s", jsonval.KindOf(ov).WithArticle())
+		return newError(errpath.ErrTypeMismatch, cat, "directives for a list, but the document holds %s", jsonval.KindOf(ov).WithArticle())
 	}
 	if !in.OrigPresent && !inPatch {
 		return nil // ordering or deleting in a list that is not there
@@ -178,22 +178,22 @@ func (a *Applier) SplitObjectPatch(pm map[string]any, s slot, at *pathNode) (Obj
 		switch kind {
 		case format.DirPatch, format.DirRetainKeys:
 		case format.DirPatchMergeKey:
-			first.Keep(k, newError(ErrDirectiveNotAllowed, at.Field(k), "%s belongs in an element of a merge list of objects", format.KeyPatchMergeKey))
+			first.Keep(k, newError(errpath.ErrDirectiveNotAllowed, at.Field(k), "%s belongs in an element of a merge list of objects", format.KeyPatchMergeKey))
 			continue
 		case format.DirSetOrder, format.DirDeleteFromList:
 			c := s.Child(list)
 			l, ok := v.([]any)
 			if !ok {
-				first.Keep(k, newError(ErrInvalidDirective, at.Field(k), "%s must be a list, not %s", k, jsonval.KindOf(v).WithArticle()))
+				first.Keep(k, newError(errpath.ErrInvalidDirective, at.Field(k), "%s must be a list, not %s", k, jsonval.KindOf(v).WithArticle()))
 				continue
 			}
 			if !c.IsMergeList() && !a.orderAnywhere(kind, c) {
-				first.Keep(k, newError(ErrDirectiveNotAllowed, at.Field(k), "%q is not a merge list (patchStrategy merge)", list))
+				first.Keep(k, newError(errpath.ErrDirectiveNotAllowed, at.Field(k), "%q is not a merge list (patchStrategy merge)", list))
 				continue
 			}
 			if kind == format.DirDeleteFromList {
 				if c.IsObjectList() {
-					first.Keep(k, newError(ErrDirectiveNotAllowed, at.Field(k), "%q is a list of objects; delete its elements with %s: %s", list, format.KeyPatch, format.PatchDelete))
+					first.Keep(k, newError(errpath.ErrDirectiveNotAllowed, at.Field(k), "%q is a list of objects; delete its elements with %s: %s", list, format.KeyPatch, format.PatchDelete))
 					continue
 				}
 				if p.deletes == nil {
@@ -209,7 +209,7 @@ func (a *Applier) SplitObjectPatch(pm map[string]any, s slot, at *pathNode) (Obj
 			add(list)
 		case format.DirUnknown:
 			if s.Kind() == reflectschema.Struct && s.Type.Field(k) == nil {
-				first.Keep(k, newError(ErrUnknownDirective, at.Field(k), "unknown directive %q", k))
+				first.Keep(k, newError(errpath.ErrUnknownDirective, at.Field(k), "unknown directive %q", k))
 				continue
 			}
 			add(k)
@@ -245,7 +245,7 @@ func (p ObjectPatch) ListInput(pm map[string]any, name string, at *pathNode) (Li
 	if inPatch {
 		pl, ok := pv.([]any)
 		if !ok {
-			return in, newError(ErrTypeMismatch, at.Field(name), "expected an array for a merge list, found %s", jsonval.KindOf(pv).WithArticle())
+			return in, newError(errpath.ErrTypeMismatch, at.Field(name), "expected an array for a merge list, found %s", jsonval.KindOf(pv).WithArticle())
 		}
 		in.Patch = pl
 	}
@@ -272,17 +272,17 @@ func (a *Applier) RetainKeys(res, pm map[string]any, s slot, at *pathNode) error
 	}
 	dat := at.Field(format.KeyRetainKeys)
 	if !s.Patch.RetainKeys && !a.Cfg.KubeDirectiveScope {
-		return newError(ErrDirectiveNotAllowed, dat, "%s on an object whose field has no retainKeys strategy", format.KeyRetainKeys)
+		return newError(errpath.ErrDirectiveNotAllowed, dat, "%s on an object whose field has no retainKeys strategy", format.KeyRetainKeys)
 	}
 	list, ok := raw.([]any)
 	if !ok {
-		return newError(ErrInvalidDirective, dat, "%s must be a list of field names, not %s", format.KeyRetainKeys, jsonval.KindOf(raw).WithArticle())
+		return newError(errpath.ErrInvalidDirective, dat, "%s must be a list of field names, not %s", format.KeyRetainKeys, jsonval.KindOf(raw).WithArticle())
 	}
 	keep := make(map[string]bool, len(list))
 	for _, v := range list {
 		name, ok := v.(string)
 		if !ok {
-			return newError(ErrInvalidDirective, dat, "%s must list field names, found %s", format.KeyRetainKeys, jsonval.KindOf(v).WithArticle())
+			return newError(errpath.ErrInvalidDirective, dat, "%s must list field names, found %s", format.KeyRetainKeys, jsonval.KindOf(v).WithArticle())
 		}
 		keep[name] = true
 	}
@@ -292,7 +292,7 @@ func (a *Applier) RetainKeys(res, pm map[string]any, s slot, at *pathNode) error
 			continue
 		}
 		if v != nil && !keep[k] {
-			return newError(ErrRetainKeys, at.Field(k), "field %q is set by the patch but not listed in %s", k, format.KeyRetainKeys)
+			return newError(errpath.ErrRetainKeys, at.Field(k), "field %q is set by the patch but not listed in %s", k, format.KeyRetainKeys)
 		}
 	}
 	for k := range res {

@@ -3,6 +3,7 @@ package jsonwalk
 import (
 	"slices"
 
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 
 	"strconv"
@@ -78,7 +79,7 @@ func (a *Applier) patchScalarIDs(l []any, es slot, what string, at *pathNode) ([
 	for i, v := range l {
 		id, ok := jsonval.ScalarKey(v)
 		if !ok {
-			return nil, newError(ErrMixedList, at.Index(i), "%s of scalars holds %s", what, jsonval.KindOf(v).WithArticle())
+			return nil, newError(errpath.ErrMixedList, at.Index(i), "%s of scalars holds %s", what, jsonval.KindOf(v).WithArticle())
 		}
 		if err := a.CheckType(v, es, at.Index(i)); err != nil {
 			return nil, err
@@ -193,7 +194,7 @@ func checkSetOrder(patchIDs, orderIDs []string, at, orderAt *pathNode) error {
 		}
 	}
 	if pi < len(patchIDs) {
-		return newError(ErrSetElementOrder, at.Index(pi),
+		return newError(errpath.ErrSetElementOrder, at.Index(pi),
 			"item %d of the patch list is missing from %s or out of its order", pi, orderAt.Path())
 	}
 	return nil

@@ -1,6 +1,7 @@
 package jsonwalk
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
@@ -28,7 +29,7 @@ func (a *Applier) parseObjectElems(l []any, lk format.ListKeys, keyless, order b
 	for i, e := range l {
 		m, ok := e.(map[string]any)
 		if !ok {
-			return nil, newError(ErrMixedList, at.Index(i), "merge list of objects holds %s", jsonval.KindOf(e).WithArticle())
+			return nil, newError(errpath.ErrMixedList, at.Index(i), "merge list of objects holds %s", jsonval.KindOf(e).WithArticle())
 		}
 		pe := PatchElem{Body: m}
 		if raw, ok := m[format.KeyPatch]; ok {
@@ -39,7 +40,7 @@ func (a *Applier) parseObjectElems(l []any, lk format.ListKeys, keyless, order b
 		}
 		if pe.directive == "" || pe.directive == format.PatchDelete {
 			ks, id, err := lk.ElementKey(m, a.Cfg.Directives, nil)
-			if err != nil && keyless && pe.directive == "" && kindOf(err) == ErrMissingMergeKey {
+			if err != nil && keyless && pe.directive == "" && errpath.KindOf(err) == errpath.ErrMissingMergeKey {
 				ks, err = lk.DefaultSet(), nil
 				id, pe.At = format.IDOf(ks, m), at.Index(i)
 			}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
@@ -32,7 +33,7 @@ func (a *Applier) CheckType(v any, s slot, at *pathNode) error {
 		return checkScalar(v, s, at)
 	}
 	if want != "" {
-		return newError(ErrTypeMismatch, at, "expected %s for %s, found %s", want, s.Type, jsonval.KindOf(v).WithArticle())
+		return newError(errpath.ErrTypeMismatch, at, "expected %s for %s, found %s", want, s.Type, jsonval.KindOf(v).WithArticle())
 	}
 	return nil
 }
@@ -47,11 +48,11 @@ func checkScalar(v any, s slot, at *pathNode) error {
 	if s.Quoted && gk != reflect.String {
 		str, ok := v.(string)
 		if !ok {
-			return newError(ErrTypeMismatch, at, "expected a quoted %s for %s, found %s", gk, s.Type, jsonval.KindOf(v).WithArticle())
+			return newError(errpath.ErrTypeMismatch, at, "expected a quoted %s for %s, found %s", gk, s.Type, jsonval.KindOf(v).WithArticle())
 		}
 		if gk == reflect.Bool {
 			if str != "true" && str != "false" {
-				return newError(ErrInvalidValue, at, "%q is not a quoted boolean", str)
+				return newError(errpath.ErrInvalidValue, at, "%q is not a quoted boolean", str)
 			}
 			return nil
 		}
@@ -60,12 +61,12 @@ func checkScalar(v any, s slot, at *pathNode) error {
 	if s.Type.Go == jsonNumberType {
 		// json.Number is a string type that encodes as a number.
 		if _, ok := v.(json.Number); !ok {
-			return newError(ErrTypeMismatch, at, "expected a number for %s, found %s", s.Type, jsonval.KindOf(v).WithArticle())
+			return newError(errpath.ErrTypeMismatch, at, "expected a number for %s, found %s", s.Type, jsonval.KindOf(v).WithArticle())
 		}
 		return nil
 	}
 	mismatch := func(want string) error {
-		return newError(ErrTypeMismatch, at, "expected %s for %s, found %s", want, s.Type, jsonval.KindOf(v).WithArticle())
+		return newError(errpath.ErrTypeMismatch, at, "expected %s for %s, found %s", want, s.Type, jsonval.KindOf(v).WithArticle())
 	}
 	switch gk {
 	case reflect.String:
@@ -82,7 +83,7 @@ func checkScalar(v any, s slot, at *pathNode) error {
 			return mismatch("a base64 string")
 		}
 		if _, err := base64.StdEncoding.DecodeString(str); err != nil {
-			return newError(ErrInvalidValue, at, "%q is not base64: %v", str, err)
+			return newError(errpath.ErrInvalidValue, at, "%q is not base64: %v", str, err)
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		n, ok := v.(json.Number)
@@ -91,7 +92,7 @@ func checkScalar(v any, s slot, at *pathNode) error {
 		}
 		i, err := strconv.ParseInt(string(n), 10, s.Type.Go.Bits())
 		if err != nil {
-			return newError(ErrInvalidValue, at, "%s does not fit %s", n, s.Type)
+			return newError(errpath.ErrInvalidValue, at, "%s does not fit %s", n, s.Type)
 		}
 		_ = i
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
@@ -100,7 +101,7 @@ func checkScalar(v any, s slot, at *pathNode) error {
 			return mismatch("an unsigned integer")
 		}
 		if _, err := strconv.ParseUint(string(n), 10, s.Type.Go.Bits()); err != nil {
-			return newError(ErrInvalidValue, at, "%s does not fit %s", n, s.Type)
+			return newError(errpath.ErrInvalidValue, at, "%s does not fit %s", n, s.Type)
 		}
 	case reflect.Float32, reflect.Float64:
 		n, ok := v.(json.Number)
@@ -109,7 +110,7 @@ func checkScalar(v any, s slot, at *pathNode) error {
 		}
 		f, err := strconv.ParseFloat(string(n), s.Type.Go.Bits())
 		if err != nil || math.IsInf(f, 0) {
-			return newError(ErrInvalidValue, at, "%s does not fit %s", n, s.Type)
+			return newError(errpath.ErrInvalidValue, at, "%s does not fit %s", n, s.Type)
 		}
 	}
 	return nil

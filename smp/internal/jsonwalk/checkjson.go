@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
@@ -14,7 +15,7 @@ import (
 // read from OpenAPI): its JSON type, and the range its format sets.
 func checkJSONScalar(v any, t *reflectschema.Type, at *pathNode) error {
 	mismatch := func(want string) error {
-		return newError(ErrTypeMismatch, at, "expected %s for %s, found %s", want, t, jsonval.KindOf(v).WithArticle())
+		return newError(errpath.ErrTypeMismatch, at, "expected %s for %s, found %s", want, t, jsonval.KindOf(v).WithArticle())
 	}
 	switch t.JSONType {
 	case reflectschema.JSONString:
@@ -24,7 +25,7 @@ func checkJSONScalar(v any, t *reflectschema.Type, at *pathNode) error {
 		}
 		if t.Format == "byte" {
 			if _, err := base64.StdEncoding.DecodeString(str); err != nil {
-				return newError(ErrInvalidValue, at, "%q is not base64: %v", str, err)
+				return newError(errpath.ErrInvalidValue, at, "%q is not base64: %v", str, err)
 			}
 		}
 	case reflectschema.JSONBoolean:
@@ -41,7 +42,7 @@ func checkJSONScalar(v any, t *reflectschema.Type, at *pathNode) error {
 			bits = 32
 		}
 		if _, err := strconv.ParseInt(string(n), 10, bits); err != nil {
-			return newError(ErrInvalidValue, at, "%s does not fit %s", n, t)
+			return newError(errpath.ErrInvalidValue, at, "%s does not fit %s", n, t)
 		}
 	case reflectschema.JSONNumber:
 		n, ok := v.(json.Number)
@@ -54,7 +55,7 @@ func checkJSONScalar(v any, t *reflectschema.Type, at *pathNode) error {
 		}
 		f, err := strconv.ParseFloat(string(n), bits)
 		if err != nil || math.IsInf(f, 0) {
-			return newError(ErrInvalidValue, at, "%s does not fit %s", n, t)
+			return newError(errpath.ErrInvalidValue, at, "%s does not fit %s", n, t)
 		}
 	default:
 		switch v.(type) {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
@@ -15,7 +16,7 @@ func PatchName(i int) string { return "patch " + strconv.Itoa(i+1) }
 func ComposeAll(s slot, cfg *Config, pms []map[string]any) (map[string]any, error) {
 	for i, pm := range pms {
 		if _, err := ApplyObject(map[string]any{}, pm, s, cfg); err != nil {
-			if e, ok := err.(*Error); ok {
+			if e, ok := err.(*errpath.Error); ok {
 				c := *e
 				c.Msg = PatchName(i) + ": " + e.Msg
 				return nil, &c
@@ -66,7 +67,7 @@ type composer struct {
 }
 
 func (c *composer) refuse(at *pathNode, format string, args ...any) error {
-	e := newError(ErrNotComposable, at, format, args...)
+	e := newError(errpath.ErrNotComposable, at, format, args...)
 	e.Msg = "cannot compose " + c.earlier + " and " + c.later + ": " + e.Msg
 	return e
 }

@@ -1,12 +1,17 @@
 package jsonwalk
 
+import (
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
+)
+
 // Config is the resolved set of options.
 type Config struct {
-	Ordering   Ordering
-	Directives DirectiveSet
+	Ordering   format.Ordering
+	Directives format.DirectiveSet
 	Overwrite  bool
 	SkewSafe   bool
-	Limits     Limits
+	Limits     jsonval.Limits
 
 	Preconditions []func(any) bool
 	NoTypeChecks  bool

@@ -1,6 +1,7 @@
 package jsonwalk
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 
 	"slices"
@@ -15,7 +16,7 @@ import (
 // never conflict), other lists as wholes, scalars by value.
 type Conflicts struct {
 	D     *Differ
-	Paths []Path
+	Paths []errpath.Path
 	all   bool // collect every conflict, not just the first
 }
 

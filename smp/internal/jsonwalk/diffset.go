@@ -1,6 +1,7 @@
 package jsonwalk
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 
 	"cmp"
@@ -16,7 +17,7 @@ import (
 func scalarsOnly(l []any, at *pathNode) error {
 	for i, v := range l {
 		if !jsonval.HasScalarKey(v) {
-			return newError(ErrMixedList, at.Index(i), "merge list of scalars holds %s", jsonval.KindOf(v).WithArticle())
+			return newError(errpath.ErrMixedList, at.Index(i), "merge list of scalars holds %s", jsonval.KindOf(v).WithArticle())
 		}
 	}
 	return nil

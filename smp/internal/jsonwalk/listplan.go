@@ -1,6 +1,7 @@
 package jsonwalk
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 
 	"strings"
@@ -232,9 +233,9 @@ func (m *ListPlan) ambiguous(pe *PatchElem) error {
 	matches := m.x.Positions(m, pe.ks, pe.id)
 	full := m.lk.FullSet()
 	name := func(p int) string {
-		return Path{m.keyStep(p, full)}.String()
+		return errpath.Path{m.keyStep(p, full)}.String()
 	}
-	return newError(ErrAmbiguousMergeKey, pe.At,
+	return newError(errpath.ErrAmbiguousMergeKey, pe.At,
 		"%s %s is ambiguous: it matches %d elements (%s); name more keys to pick one", format.KeyPatchMergeKey,
 		strings.Join(pe.ks.Fields, ","), len(matches), listed(matches, name, ", "))
 }

@@ -1,6 +1,9 @@
 package jsonwalk
 
-import "github.com/typedpatch/typedpatch/smp/internal/format"
+import (
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+)
 
 // The steps of a list plan, and the identities of the elements they make.
 
@@ -81,7 +84,7 @@ func (m *ListPlan) keyFields(p, op int, ks format.KeySet) map[string]any {
 }
 
 // keyStep names the element at p by ks, for an error.
-func (m *ListPlan) keyStep(p int, ks format.KeySet) KeyStep {
+func (m *ListPlan) keyStep(p int, ks format.KeySet) errpath.KeyStep {
 	return ks.KeyStep(m.keyFields(p, m.lastOp(p), ks))
 }
 

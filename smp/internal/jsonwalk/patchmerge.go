@@ -1,6 +1,7 @@
 package jsonwalk
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 
 	"reflect"
@@ -24,7 +25,7 @@ func (d *Differ) mergePatches(a, b map[string]any, s slot, at *pathNode) (map[st
 	}
 	if rk, ok := b[format.KeyRetainKeys]; ok {
 		if ak, ok := res[format.KeyRetainKeys]; ok && !jsonval.Equal(ak, rk) {
-			return nil, newError(ErrRetainKeys, at.Field(format.KeyRetainKeys), "the two halves of a three-way patch disagree on %s", format.KeyRetainKeys)
+			return nil, newError(errpath.ErrRetainKeys, at.Field(format.KeyRetainKeys), "the two halves of a three-way patch disagree on %s", format.KeyRetainKeys)
 		}
 		res[format.KeyRetainKeys] = rk
 	}
@@ -77,7 +78,7 @@ func (d *Differ) mergeOrderedLists(res, b map[string]any, keys []string, s slot,
 		order, _ := b[k].([]any)
 		ks := d.ListKeySet(c)
 		ids := patchListIDs(merged, ks, c)
-		merged, _ = format.Arrange(merged, ids, format.FirstRanks(patchListIDs(order, ks, c)), format.FirstRanks(patchListIDs(al, ks, c)), KubernetesOrder)
+		merged, _ = format.Arrange(merged, ids, format.FirstRanks(patchListIDs(order, ks, c)), format.FirstRanks(patchListIDs(al, ks, c)), format.KubernetesOrder)
 		res[list] = merged
 		handled[list] = true
 	}
@@ -222,7 +223,7 @@ func (d *Differ) mergePatchLists(a, b []any, s slot, at *pathNode) ([]any, error
 			}
 		}
 	}
-	out, _ := format.Arrange(merged, ids, format.FirstRanks(bids), format.FirstRanks(aids), KubernetesOrder)
+	out, _ := format.Arrange(merged, ids, format.FirstRanks(bids), format.FirstRanks(aids), format.KubernetesOrder)
 	return out, nil
 }
 

@@ -1,6 +1,9 @@
 package jsonwalk
 
-import "github.com/typedpatch/typedpatch/smp/internal/jsonval"
+import (
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
+)
 
 // CheckPreconditions runs the WithPreconditions functions on a patch.
 func CheckPreconditions(patch map[string]any, fns []func(any) bool) error {
@@ -10,7 +13,7 @@ func CheckPreconditions(patch map[string]any, fns []func(any) bool) error {
 	goPatch := jsonval.ToGo(patch)
 	for _, fn := range fns {
 		if fn != nil && !fn(goPatch) {
-			return &Error{Kind: ErrPreconditionFailed, Msg: "precondition failed for the patch"}
+			return &errpath.Error{Kind: errpath.ErrPreconditionFailed, Msg: "precondition failed for the patch"}
 		}
 	}
 	return nil

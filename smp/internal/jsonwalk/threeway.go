@@ -3,6 +3,7 @@ package jsonwalk
 import (
 	"strconv"
 
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
@@ -138,9 +139,9 @@ func checkConflicts(patch, changed map[string]any, s slot, d *Differ) error {
 	msg := "conflict: current changed it since original, and the patch changes it differently"
 	if n := len(c.Paths) - 1; n > 0 {
 		msg += "; " + strconv.Itoa(n) + " more:"
-		msg += " " + listed(c.Paths[1:], Path.String, " ")
+		msg += " " + listed(c.Paths[1:], errpath.Path.String, " ")
 	}
-	return &Error{Kind: ErrConflict, Path: c.Paths[0], Msg: msg, Conflicts: c.Paths}
+	return &errpath.Error{Kind: errpath.ErrConflict, Path: c.Paths[0], Msg: msg, Conflicts: c.Paths}
 }
 
 // replaced finds the conflicts of a patch that replaces the root object

@@ -1,6 +1,7 @@
 package jsonwalk
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
@@ -26,7 +27,7 @@ func unknownMerge(cfg *Config, ov, pv any, s slot, at *pathNode) error {
 			return nil
 		}
 	}
-	return newError(ErrUnknownField, at, "not a field of the schema, and the document and the patch both hold %s here: merged as plain JSON its lists would be replaced whole, not merged by key (WithMergeUnknown(true) merges it so)", k.WithArticle())
+	return newError(errpath.ErrUnknownField, at, "not a field of the schema, and the document and the patch both hold %s here: merged as plain JSON its lists would be replaced whole, not merged by key (WithMergeUnknown(true) merges it so)", k.WithArticle())
 }
 
 // unknownChange returns the error for a field the schema does not declare
@@ -39,5 +40,5 @@ func unknownChange(cfg *Config, ov, mv any, s slot, at *pathNode) error {
 	if k != jsonval.KindOf(ov) || k != jsonval.KindObject && k != jsonval.KindArray || jsonval.Equal(ov, mv) {
 		return nil
 	}
-	return newError(ErrUnknownField, at, "not a field of the schema, and it holds %s that changed: a patch could only write it as plain JSON, its lists replaced whole, not merged by key (WithMergeUnknown(true) writes it so)", k.WithArticle())
+	return newError(errpath.ErrUnknownField, at, "not a field of the schema, and it holds %s that changed: a patch could only write it as plain JSON, its lists replaced whole, not merged by key (WithMergeUnknown(true) writes it so)", k.WithArticle())
 }

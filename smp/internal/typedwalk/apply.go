@@ -35,7 +35,7 @@ func (a *tapplier) soft(err error) error {
 }
 
 // errPath is err's path, nil when it has none.
-func errPath(err error) Path {
+func errPath(err error) errpath.Path {
 	if e, ok := err.(*errpath.Error); ok {
 		return e.Path
 	}

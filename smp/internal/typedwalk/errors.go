@@ -6,12 +6,11 @@ import (
 	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
-// Shorthands for the packages this one builds on.
+// Shorthands for what every walker names at every level.
 type (
 	slot     = reflectschema.Position
 	config   = jsonwalk.Config
 	pathNode = errpath.Node
-	Path     = errpath.Path
 )
 
 func under(err error, s errpath.Step) error   { return errpath.Under(err, s) }
