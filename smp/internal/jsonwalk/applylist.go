@@ -165,10 +165,7 @@ func (a *Applier) PlanSet(in ListInput, origIDs []string, s slot, at *pathNode) 
 		if err != nil {
 			return nil, err
 		}
-		drop := make(map[string]bool, len(dids))
-		for _, id := range dids {
-			drop[id] = true
-		}
+		drop := idSet(dids)
 		kept := picks[:0] // filtered in place: picks is planSet's own
 		for j, p := range picks {
 			if !drop[ids[j]] {

@@ -61,10 +61,7 @@ func keyedSafe(oids, mids []string) bool {
 	if hasDuplicates(mids) {
 		return false
 	}
-	inM := make(map[string]bool, len(mids))
-	for _, id := range mids {
-		inM[id] = true
-	}
+	inM := idSet(mids)
 	count := make(map[string]int, len(oids))
 	for _, id := range oids {
 		count[id]++
@@ -73,6 +70,21 @@ func keyedSafe(oids, mids []string) bool {
 		}
 	}
 	return true
+}
+
+// idSet is the set of the identities in lists.
+func idSet(lists ...[]string) map[string]bool {
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
+	set := make(map[string]bool, n)
+	for _, l := range lists {
+		for _, id := range l {
+			set[id] = true
+		}
+	}
+	return set
 }
 
 func hasDuplicates(ids []string) bool {

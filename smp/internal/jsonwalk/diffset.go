@@ -49,10 +49,7 @@ func (d *Differ) PlanSetDiff(oids, mids []string) setDiff {
 		return setDiff{Whole: !d.IgnoreChanges() && !same}
 	}
 	var sd setDiff
-	inO := make(map[string]bool, len(oids))
-	for _, id := range oids {
-		inO[id] = true
-	}
+	inO := idSet(oids)
 	inM := make(map[string]bool, len(mids))
 	for i, id := range mids {
 		inM[id] = true

@@ -140,13 +140,7 @@ func (x *objList) renameOf(s DiffSide, p int, id string) int {
 	if *cands == nil {
 		// Live elements neither the original nor modified holds, by
 		// default key: built once per list.
-		taken := make(map[string]bool, len(x.oids)+len(x.mids))
-		for _, id := range x.oids {
-			taken[id] = true
-		}
-		for _, id := range x.mids {
-			taken[id] = true
-		}
+		taken := idSet(x.oids, x.mids)
 		*cands = NewAgreeIndex(x.def, ks, x.b)
 		for q := range x.b.Count() { // base collapses repeated elements: count each
 			if x.b.IsObject(q) && !taken[x.b.KeyID(q, ks)] {
@@ -178,7 +172,7 @@ func (x *objList) heldDefaults() map[string]bool {
 // result would hold both, which a server that knows no $patchMergeKey
 // merges into one. Skew-safe mode writes such a list whole.
 func (x *objList) survivorShares() bool {
-	oids, mids, pairs, base, def, ks := x.oids, x.mids, x.pairs, x.base, x.def, x.ks
+	oids, pairs, base, def, ks := x.oids, x.pairs, x.base, x.def, x.ks
 	var fresh map[string]bool // default keys of modified's new elements
 	for i, p := range pairs {
 		if p < 0 {
@@ -197,14 +191,7 @@ func (x *objList) survivorShares() bool {
 			taken[p] = true
 		}
 	}
-	inM := make(map[string]bool, len(mids))
-	for _, id := range mids {
-		inM[id] = true
-	}
-	inC := make(map[string]bool, len(oids))
-	for _, id := range oids {
-		inC[id] = true
-	}
+	inM, inC := x.inModified(), idSet(oids)
 	var doomed []bool    // current's elements the deletions half deletes under filled keys
 	var live *AgreeIndex // current's elements the original and modified do not hold
 	for q := range sideCount(x.b) {
