@@ -29,16 +29,6 @@ type objList struct {
 	renames *AgreeIndex
 	// baseDefaults are the default keys of base's elements, built on first use.
 	baseDefaults map[string]bool
-	// midSet is the set of mids, built on first use (inModified).
-	midSet map[string]bool
-}
-
-// inModified returns the set of modified's identities.
-func (x *objList) inModified() map[string]bool {
-	if x.midSet == nil {
-		x.midSet = idSet(x.mids)
-	}
-	return x.midSet
 }
 
 // DiffSide is one list of a merge list of objects being diffed, as
@@ -206,7 +196,7 @@ func (x *objList) rekeyed() map[string]bool {
 	if x.d.Pass != PassDeletions || !x.ks.Directive {
 		return nil
 	}
-	inM := x.inModified()
+	inM := idSet(x.mids)
 	var out map[string]bool
 	for p := range x.oids {
 		if !inM[x.oids[p]] {
@@ -308,7 +298,7 @@ func (x *objList) deletions() ([]any, error) {
 	if d.IgnoreDeletions() {
 		return nil, nil
 	}
-	inModified := x.inModified()
+	inModified := idSet(x.mids)
 	paired := make([]bool, len(x.oids)) // by pairFilled, under other keys
 	for _, p := range x.pairs {
 		if p >= 0 {

@@ -191,7 +191,7 @@ func (x *objList) survivorShares() bool {
 			taken[p] = true
 		}
 	}
-	inM, inC := x.inModified(), idSet(oids)
+	inM, inC := idSet(x.mids), idSet(oids)
 	var doomed []bool    // current's elements the deletions half deletes under filled keys
 	var live *AgreeIndex // current's elements the original and modified do not hold
 	for q := range sideCount(x.b) {
