@@ -163,9 +163,9 @@ func (w *jsonElems) DiffElem(p, i, b int) (map[string]any, bool, error) {
 
 func (w *jsonElems) Added(i int) (map[string]any, error) { return w.ml[i].(map[string]any), nil }
 
-func (w *jsonElems) Lists() (ol, ml []any, err error) { return w.ol, w.ml, nil }
+func (w *jsonElems) Lists(bool) (ol, ml []any, err error) { return w.ol, w.ml, nil }
 
-func (w *jsonElems) Equal() (bool, error) { return jsonval.Equal([]any(w.ol), []any(w.ml)), nil }
+func (w *jsonElems) Equal() bool { return jsonval.Equal([]any(w.ol), []any(w.ml)) }
 
 // recreates says that a new element that must be replaced whole (a set in
 // it holds a value twice) is written as its deletion plus its creation:

@@ -47,10 +47,11 @@ type ElemWalker interface {
 	DiffElem(p, i, b int) (sub map[string]any, up bool, err error)
 	// added returns modified's element i as JSON, for its creation.
 	Added(i int) (map[string]any, error)
-	// lists returns both lists as JSON, for a list written whole.
-	Lists() (ol, ml []any, err error)
+	// Lists returns the original's list (when original) and modified's
+	// as JSON, for a list written whole.
+	Lists(original bool) (ol, ml []any, err error)
 	// equal reports whether the two lists are equal.
-	Equal() (bool, error)
+	Equal() bool
 }
 
 func (d *Differ) NewObjList(w ElemWalker, o, m, b DiffSide, s slot) objList {
@@ -101,7 +102,7 @@ func (x *objList) Diff(patch map[string]any, k string) error {
 	x.indexBase()
 	x.pair()
 	if d.Cfg.SkewSafe && x.ks.Directive && !d.KeyedOnly() && d.Pass == PassDelta && x.survivorShares() {
-		ol, ml, err := x.w.Lists()
+		ol, ml, err := x.w.Lists(true)
 		if err != nil {
 			return err
 		}
@@ -115,15 +116,12 @@ func (x *objList) Diff(patch map[string]any, k string) error {
 	if whole {
 		return x.writeWhole(patch, k, true)
 	}
-	deletions, err := x.deletions()
-	if err != nil {
-		return err
-	}
-	list = append(list, sortDeletions(append(deletions, recreated...), x.ks)...)
+	list = append(list, sortDeletions(append(x.deletions(), recreated...), x.ks)...)
 	if len(list) > 0 {
 		patch[k] = list
 	}
-	return x.writeOrder(patch, k, len(list) > 0)
+	x.writeOrder(patch, k, len(list) > 0)
+	return nil
 }
 
 // writeWhole writes modified's list as a replacement, unless the pass
@@ -133,11 +131,11 @@ func (x *objList) writeWhole(patch map[string]any, k string, changed bool) error
 		return nil
 	}
 	if !changed {
-		if eq, err := x.w.Equal(); eq || err != nil {
-			return err
+		if x.w.Equal() {
+			return nil
 		}
 	}
-	_, ml, err := x.w.Lists()
+	_, ml, err := x.w.Lists(false)
 	if err != nil {
 		return err
 	}
@@ -293,10 +291,10 @@ func (x *objList) changed(i int) (entry map[string]any, up bool, err error) {
 
 // deletions returns the deletion entries of the original's elements
 // modified does not hold.
-func (x *objList) deletions() ([]any, error) {
+func (x *objList) deletions() []any {
 	d := x.d
 	if d.IgnoreDeletions() {
-		return nil, nil
+		return nil
 	}
 	inModified := idSet(x.mids)
 	paired := make([]bool, len(x.oids)) // by pairFilled, under other keys
@@ -330,15 +328,15 @@ func (x *objList) deletions() ([]any, error) {
 		copyKeyFields(del, named, np, x.ks)
 		out = append(out, WithKeyDirective(del, x.ks, true))
 	}
-	return out, nil
+	return out
 }
 
 // writeOrder writes the list's $setElementOrder where the pass wants it:
 // the patch changed the list, or (changes and additions) its order did.
-func (x *objList) writeOrder(patch map[string]any, k string, changed bool) error {
+func (x *objList) writeOrder(patch map[string]any, k string, changed bool) {
 	d := x.d
 	if len(x.mids) == 0 || !d.WantListOrder(changed, slices.Equal(x.oids, x.mids)) {
-		return nil
+		return
 	}
 	order := make([]any, len(x.mids))
 	for i := range x.mids {
@@ -353,5 +351,4 @@ func (x *objList) writeOrder(patch map[string]any, k string, changed bool) error
 		order[i] = WithKeyDirective(entry, x.ks, true)
 	}
 	patch[format.PrefixSetOrder+k] = order
-	return nil
 }

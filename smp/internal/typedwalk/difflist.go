@@ -213,15 +213,17 @@ func (w *structElems) Added(i int) (map[string]any, error) {
 	return j.(map[string]any), nil
 }
 
-func (w *structElems) Lists() (ol, ml []any, err error) {
-	if ol, err = goval.ListToJSON(w.o.cur, w.n); err != nil {
-		return nil, nil, err
+func (w *structElems) Lists(original bool) (ol, ml []any, err error) {
+	if original {
+		if ol, err = goval.ListToJSON(w.o.cur, w.n); err != nil {
+			return nil, nil, err
+		}
 	}
 	ml, err = goval.ListToJSON(w.m.cur, w.n)
 	return ol, ml, err
 }
 
-func (w *structElems) Equal() (bool, error) { return w.d.Equal(w.o.cur, w.m.cur, w.n), nil }
+func (w *structElems) Equal() bool { return w.d.Equal(w.o.cur, w.m.cur, w.n) }
 
 // replaceWholeList writes the list as a replacement, as diffObjectList
 // does when an element cannot be patched.
