@@ -63,13 +63,18 @@ func (a *Applier) MergeList(in ListInput, s slot, at *pathNode) ([]any, error) {
 func scalarIDs(l []any) []string {
 	ids := make([]string, len(l))
 	for i, v := range l {
-		id, ok := jsonval.ScalarKey(v)
-		if !ok {
-			id = "\x02" + strconv.Itoa(i)
-		}
-		ids[i] = id
+		ids[i] = ScalarID(v, i)
 	}
 	return ids
+}
+
+// ScalarID is the identity of item i, v, of a list of scalars: its scalar
+// key, or for a value that is not a scalar one of its own.
+func ScalarID(v any, i int) string {
+	if id, ok := jsonval.ScalarKey(v); ok {
+		return id
+	}
+	return "\x02" + strconv.Itoa(i)
 }
 
 // patchScalarIDs checks that a patch list holds scalars of the element

@@ -46,13 +46,9 @@ func (a *tapplier) mergeListTyped(dv, cur reflect.Value, in jsonwalk.ListInput, 
 func (a *tapplier) mergeSetTyped(dv, cur reflect.Value, in jsonwalk.ListInput, n *goval.Node, c slot, at *pathNode) error {
 	var origIDs []string
 	if in.OrigPresent {
-		origIDs = make([]string, cur.Len())
-		for i := range origIDs {
-			id, err := scalarID(cur.Index(i), n.Elem, i)
-			if err != nil {
-				return underPath(under(err, errpath.IndexStep(i)), at)
-			}
-			origIDs[i] = id
+		var err error
+		if origIDs, err = scalarIDsTyped(cur, n.Elem); err != nil {
+			return underPath(err, at)
 		}
 	}
 	picks, err := a.PlanSet(in, origIDs, c, at)
@@ -80,11 +76,7 @@ func scalarID(v reflect.Value, en *goval.Node, i int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	id, ok := jsonval.ScalarKey(j)
-	if !ok {
-		id = "\x02" + strconv.Itoa(i)
-	}
-	return id, nil
+	return jsonwalk.ScalarID(j, i), nil
 }
 
 // mergeStructList merges a merge list of structs: planObjectList decides,
