@@ -212,18 +212,11 @@ func (s *structItems) KeyField(p int, name string) (any, bool) {
 	if null || f == nil {
 		return nil, false
 	}
-	v, ok := goval.FieldValue(e, f)
-	if !ok {
-		return nil, false
+	j, ok, err := fieldJSON(e, f)
+	if err != nil && s.err == nil {
+		s.err = underPath(under(err, errpath.IndexStep(p)), s.at)
 	}
-	j, err := goval.ToJSONValue(v, f.Node, f.Quoted)
-	if err != nil {
-		if s.err == nil {
-			s.err = underPath(under(err, errpath.IndexStep(p)), s.at)
-		}
-		return nil, false
-	}
-	return j, true
+	return j, ok
 }
 
 func (s *structItems) IsObject(p int) bool {

@@ -246,15 +246,28 @@ func addKeyFields(dst map[string]any, e reflect.Value, en *goval.Node, ks format
 		if f == nil {
 			continue
 		}
-		if v, ok := goval.FieldValue(e, f); ok {
-			j, err := goval.ToJSONValue(v, f.Node, f.Quoted)
-			if err != nil {
-				return err
-			}
+		j, ok, err := fieldJSON(e, f)
+		if err != nil {
+			return err
+		}
+		if ok {
 			dst[name] = j
 		}
 	}
 	return nil
+}
+
+// fieldJSON is struct e's field f as JSON; ok is false when e does not
+// have it.
+func fieldJSON(e reflect.Value, f *goval.Field) (j any, ok bool, err error) {
+	v, ok := goval.FieldValue(e, f)
+	if !ok {
+		return nil, false, nil
+	}
+	if j, err = goval.ToJSONValue(v, f.Node, f.Quoted); err != nil {
+		return nil, false, err
+	}
+	return j, true, nil
 }
 
 // setOrderList is the $setElementOrder list of a modified list.
