@@ -92,16 +92,27 @@ func compileMemEq(t reflect.Type) memEq {
 	}
 }
 
+// pointerWords reads the pointer words at a and b (pointers, maps) and
+// says whether their comparison is settled without looking further, and
+// how: the same pointer is equal; a nil one, or one past maxDepth, is not.
+func pointerWords(a, b unsafe.Pointer, depth int) (pa, pb unsafe.Pointer, settled, eq bool) {
+	pa, pb = *(*unsafe.Pointer)(a), *(*unsafe.Pointer)(b)
+	if pa == pb {
+		return pa, pb, true, true
+	}
+	if pa == nil || pb == nil || depth > maxDepth {
+		return pa, pb, true, false
+	}
+	return pa, pb, false, false
+}
+
 // memEqPointer compares what two pointers point at.
 func memEqPointer(t reflect.Type) memEq {
 	elem := refMemEq(t.Elem())
 	return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
-		pa, pb := *(*unsafe.Pointer)(a), *(*unsafe.Pointer)(b)
-		if pa == pb {
-			return true
-		}
-		if pa == nil || pb == nil || depth > maxDepth {
-			return false
+		pa, pb, settled, eq := pointerWords(a, b, depth)
+		if settled {
+			return eq
 		}
 		return elem(s, pa, pb, depth+1)
 	}
@@ -188,12 +199,8 @@ func memEqMap(t reflect.Type) memEq {
 	if v := mapViewFor(t); v != nil {
 		elem, size := refMemEq(t.Elem()), t.Elem().Size()
 		return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
-			pa, pb := *(*unsafe.Pointer)(a), *(*unsafe.Pointer)(b)
-			if pa == pb {
-				return true
-			}
-			if pa == nil || pb == nil || depth > maxDepth {
-				return false
+			if _, _, settled, eq := pointerWords(a, b, depth); settled {
+				return eq
 			}
 			return v.eq(s, a, b, elem, size, depth)
 		}
@@ -205,12 +212,8 @@ func memEqMap(t reflect.Type) memEq {
 		size:   t.Elem().Size(),
 	}
 	return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
-		pa, pb := *(*unsafe.Pointer)(a), *(*unsafe.Pointer)(b)
-		if pa == pb {
-			return true
-		}
-		if pa == nil || pb == nil || depth > maxDepth {
-			return false
+		if _, _, settled, eq := pointerWords(a, b, depth); settled {
+			return eq
 		}
 		return s.memEqMaps(reflect.NewAt(t, a).Elem(), reflect.NewAt(t, b).Elem(), mt, depth)
 	}
