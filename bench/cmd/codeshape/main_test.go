@@ -30,3 +30,29 @@ func TestReport(t *testing.T) {
 		t.Errorf("with a 50-line file limit: %d, %v; want the file too", n, err)
 	}
 }
+
+// TestEngineShape holds the engine's packages to issue 18's limits, so a
+// change that breaks them fails CI rather than waiting for a review.
+func TestEngineShape(t *testing.T) {
+	root := filepath.Join("..", "..", "..")
+	dirs := []string{
+		"smp", "smp/internal/errpath", "smp/internal/jsonval", "smp/internal/format",
+		"smp/internal/goval", "smp/internal/jsonwalk", "smp/internal/typedwalk",
+		"reflectschema", "property", "openapischema", "cmd/smp", "builtin", "fixtures",
+		"internal/inputtext", "kube/strategicpatch",
+	}
+	for i, d := range dirs {
+		dirs[i] = filepath.Join(root, filepath.FromSlash(d))
+		if _, err := os.Stat(dirs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out strings.Builder
+	n, err := report(&out, dirs, limits{funcLines: 80, params: 6, fileLines: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n > 0 {
+		t.Errorf("%d functions or files over the limits (80 lines, 6 parameters, 400-line files):\n%s", n, out.String())
+	}
+}

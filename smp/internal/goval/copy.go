@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math"
 	"reflect"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -367,19 +366,6 @@ func copyScalar(dst, src reflect.Value, n *Node) error {
 		dst.SetBytes(append(make([]byte, 0, src.Len()), src.Bytes()...))
 	}
 	return nil
-}
-
-// FmtKey renders a map key for a path.
-func FmtKey(k reflect.Value) string {
-	switch k.Kind() {
-	case reflect.String:
-		return k.String()
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return strconv.FormatInt(k.Int(), 10)
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return strconv.FormatUint(k.Uint(), 10)
-	}
-	return k.Type().String()
 }
 
 // copyFastScalar copies a scalar fast field from memory; a string that is

@@ -1,6 +1,8 @@
 package goval
 
 import (
+	"strconv"
+
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 
@@ -30,4 +32,17 @@ func KeyStepOf(e reflect.Value, en *Node, ks format.KeySet) errpath.Step {
 		s = append(s, errpath.KeyField{Name: name, Value: text})
 	}
 	return s
+}
+
+// FmtKey renders a map key for a path.
+func FmtKey(k reflect.Value) string {
+	switch k.Kind() {
+	case reflect.String:
+		return k.String()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(k.Int(), 10)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return strconv.FormatUint(k.Uint(), 10)
+	}
+	return k.Type().String()
 }
