@@ -23,47 +23,79 @@ import (
 // deletion of an empty original object or list when current's is not
 // empty. A patch object that replaces its object ($patch: replace), and a
 // list that replaces its list, say the whole value: nothing in them is
-// narrowed or dropped, empty objects included.
-func NarrowDeletions(patch, original, current map[string]any, s slot) {
+// narrowed or dropped, empty objects included. It reads the documents only
+// where the patch leads, and in JSON form only where it narrows.
+func NarrowDeletions[D Doc[D]](patch map[string]any, original, current D, s slot) error {
 	if _, directive := patch[format.KeyPatch]; directive {
-		return
+		return nil
 	}
-	for k, pv := range patch {
-		ov, inO := original[k]
-		cv := current[k]
+	for k := range patch {
+		ov, inO := original.Child(k)
 		if !inO {
 			continue
 		}
-		if pl, ok := pv.([]any); ok {
-			if pl = narrowList(pl, ov, cv, s.Child(k)); len(pl) == 0 && len(pv.([]any)) > 0 {
-				delete(patch, k)
-			} else {
-				patch[k] = pl
-			}
-			continue
-		}
-		if pv == nil {
-			if IsEmptyCollection(ov) && cv != nil && !IsEmptyCollection(cv) {
-				delete(patch, k)
-				continue
-			}
-			om, ok1 := ov.(map[string]any)
-			cm, ok2 := cv.(map[string]any)
-			if ok1 && ok2 && Narrowable(s.Child(k)) && !ClearedByRetainKeys(patch, k) && addedBelow(cm, om, s.Child(k)) {
-				patch[k] = narrowed(om, cm, s.Child(k))
-			}
-			continue
-		}
-		pm, ok1 := pv.(map[string]any)
-		om, ok2 := ov.(map[string]any)
-		cm, ok3 := cv.(map[string]any)
-		if ok1 && ok2 && ok3 && len(pm) > 0 {
-			NarrowDeletions(pm, om, cm, s.Child(k))
-			if len(pm) == 0 {
-				delete(patch, k) // all it did was delete what current lacks
-			}
+		cv, _ := current.Child(k)
+		if err := narrowAt(patch, k, ov, cv, s.Child(k)); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+// narrowAt is NarrowDeletions at patch key k, where the original holds ov
+// and current cv.
+func narrowAt[D Doc[D]](patch map[string]any, k string, ov, cv D, s slot) error {
+	switch pv := patch[k].(type) {
+	case []any:
+		if !narrowsList(pv, s) {
+			return nil
+		}
+		oj, cj, err := bothJSON(ov, cv)
+		if err != nil {
+			return err
+		}
+		if pl := narrowList(pv, oj, cj, s); len(pl) == 0 {
+			delete(patch, k)
+		} else {
+			patch[k] = pl
+		}
+	case nil:
+		if emptyCollection(ov) && !cv.Null() && !emptyCollection(cv) {
+			delete(patch, k)
+			return nil
+		}
+		if !ov.Object() || !cv.Object() || !Narrowable(s) || ClearedByRetainKeys(patch, k) {
+			return nil
+		}
+		oj, cj, err := bothJSON(ov, cv)
+		if err != nil {
+			return err
+		}
+		om, ok1 := oj.(map[string]any)
+		cm, ok2 := cj.(map[string]any)
+		if ok1 && ok2 && addedBelow(cm, om, s) {
+			patch[k] = narrowed(om, cm, s)
+		}
+	case map[string]any:
+		if len(pv) == 0 || !ov.Object() || !cv.Object() {
+			return nil
+		}
+		if err := NarrowDeletions(pv, ov, cv, s); err != nil {
+			return err
+		}
+		if len(pv) == 0 {
+			delete(patch, k) // all it did was delete what current lacks
+		}
+	}
+	return nil
+}
+
+// bothJSON returns two documents' values in JSON form.
+func bothJSON[D Doc[D]](a, b D) (aj, bj any, err error) {
+	if aj, err = a.JSON(); err == nil {
+		bj, err = b.JSON()
+	}
+	return aj, bj, err
 }
 
 // addedBelow reports whether current's object cm holds a non-null value
@@ -117,13 +149,16 @@ func ClearedByRetainKeys(patch map[string]any, k string) bool {
 	return ok && !slices.Contains(rk, any(k))
 }
 
-// narrowList is narrowDeletions inside the elements of a merge-list patch
+// narrowsList reports whether narrowList may change the merge-list patch
+// pl: a list of objects that deletes something, and replaces nothing.
+func narrowsList(pl []any, s slot) bool {
+	return s.IsObjectList() && HasNull(pl) && !hasReplaceMarker(pl)
+}
+
+// narrowList is NarrowDeletions inside the elements of a merge-list patch
 // pl that the original list ol and current's cl both hold; an element left
 // with nothing but its keys is dropped. It returns the list left.
 func narrowList(pl []any, ol, cl any, s slot) []any {
-	if !s.IsObjectList() || !HasNull(pl) || hasReplaceMarker(pl) {
-		return pl
-	}
 	ks := listKeysOf(pl, s)
 	os, cs := byIdentity(ol, ks), byIdentity(cl, ks)
 	if os == nil || cs == nil {
@@ -141,7 +176,7 @@ func narrowList(pl []any, ol, cl any, s slot) []any {
 		cm, ok2 := cs[id].(map[string]any)
 		if ok1 && ok2 {
 			before := len(pe)
-			NarrowDeletions(pe, om, cm, s.Elem())
+			_ = NarrowDeletions(pe, JSONDoc{om}, JSONDoc{cm}, s.Elem()) // JSON documents give no error
 			if len(pe) < before && onlyKeys(pe, ks) {
 				continue
 			}
@@ -168,8 +203,8 @@ func DropEmptyListChanges(pl []any, ol any, s slot) {
 			continue
 		}
 		oe, inO := os[format.IDOf(ks, pe)]
-		if om, ok := oe.(map[string]any); ok || !inO {
-			DropEmptyChanges(pe, om, s.Elem()) // om nil: an element current added
+		if _, ok := oe.(map[string]any); ok || !inO {
+			_ = DropEmptyChanges(pe, JSONDoc{oe}, s.Elem()) // oe nil: an element current added
 		}
 	}
 }
@@ -250,44 +285,63 @@ func Narrowable(s slot) bool {
 // DropEmptyChanges removes from the original→current changes the deletion
 // of a collection that was empty, the addition of an empty one, and an
 // empty one reshaped ([] for {}, or {"a":{}} for {}): no change under
-// nil ≡ empty; and an object left with no change.
-func DropEmptyChanges(changed, original map[string]any, s slot) {
+// nil ≡ empty; and an object left with no change. It reads the original
+// only where the changes lead, and in JSON form only inside merge lists.
+func DropEmptyChanges[D Doc[D]](changed map[string]any, original D, s slot) error {
 	for k, v := range changed {
-		ov, inO := original[k]
+		ov, inO := original.Child(k)
 		switch {
-		case v == nil && inO && IsEmptyCollection(ov):
+		case v == nil && inO && emptyCollection(ov):
 			delete(changed, k)
-		case IsEmptyCollection(v) && (ov == nil || IsEmptyCollection(ov)):
+		case IsEmptyCollection(v) && (ov.Null() || emptyCollection(ov)):
 			delete(changed, k) // an empty collection added, or reshaped
 		case v != nil:
-			if cl, ok := v.([]any); ok {
-				DropEmptyListChanges(cl, ov, s.Child(k))
-				continue
-			}
-			cm, ok1 := v.(map[string]any)
-			om, ok2 := ov.(map[string]any)
-			if ok1 && (ok2 || ov == nil) && len(cm) > 0 {
-				if DropEmptyChanges(cm, om, s.Child(k)); len(cm) == 0 {
-					delete(changed, k) // only empty changes below
-				}
+			if err := dropEmptyAt(changed, k, ov, s.Child(k)); err != nil {
+				return err
 			}
 		}
 	}
+	return nil
+}
+
+// dropEmptyAt is DropEmptyChanges below change key k, where the original
+// holds ov.
+func dropEmptyAt[D Doc[D]](changed map[string]any, k string, ov D, s slot) error {
+	switch cv := changed[k].(type) {
+	case []any:
+		if !s.IsMergeList() || !s.IsObjectList() {
+			return nil // a list replaced whole changed as a whole
+		}
+		ol, err := ov.JSON()
+		if err != nil {
+			return err
+		}
+		DropEmptyListChanges(cv, ol, s)
+	case map[string]any:
+		if len(cv) == 0 || !ov.Object() && !ov.Null() {
+			return nil
+		}
+		if err := DropEmptyChanges(cv, ov, s); err != nil {
+			return err
+		}
+		if len(cv) == 0 {
+			delete(changed, k) // only empty changes below
+		}
+	}
+	return nil
 }
 
 // IsEmptyCollection reports whether v is an empty list, or an object
 // holding only nulls and empty collections: nothing, under nil ≡ empty.
-func IsEmptyCollection(v any) bool {
-	switch v := v.(type) {
-	case map[string]any:
-		for _, e := range v {
-			if e != nil && !IsEmptyCollection(e) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		return len(v) == 0
+func IsEmptyCollection(v any) bool { return emptyCollection(JSONDoc{v}) }
+
+// emptyCollection is IsEmptyCollection for either document.
+func emptyCollection[D Doc[D]](d D) bool {
+	switch {
+	case d.List():
+		return d.All(func(D) bool { return false })
+	case d.Object():
+		return d.All(func(e D) bool { return e.Null() || emptyCollection(e) })
 	}
 	return false
 }

@@ -114,13 +114,11 @@ func (j *jsonDocs) Diff(p ThreeWayPass) (map[string]any, *Differ, error) {
 }
 
 func (j *jsonDocs) Narrow(patch map[string]any) error {
-	NarrowDeletions(patch, j.docs[DocOriginal], j.docs[DocCurrent], j.s)
-	return nil
+	return NarrowDeletions(patch, JSONDoc{j.docs[DocOriginal]}, JSONDoc{j.docs[DocCurrent]}, j.s)
 }
 
 func (j *jsonDocs) DropEmpty(changed map[string]any) error {
-	DropEmptyChanges(changed, j.docs[DocOriginal], j.s)
-	return nil
+	return DropEmptyChanges(changed, JSONDoc{j.docs[DocOriginal]}, j.s)
 }
 
 // checkConflicts fails with an ErrConflict naming every path where the

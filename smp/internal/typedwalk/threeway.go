@@ -36,9 +36,10 @@ func (t *typedDocs) Diff(p jsonwalk.ThreeWayPass) (map[string]any, *jsonwalk.Dif
 }
 
 func (t *typedDocs) Narrow(patch map[string]any) error {
-	return narrowTyped(patch, t.docs[jsonwalk.DocOriginal], t.docs[jsonwalk.DocCurrent], t.root.Node, t.root.Slot())
+	o, c := t.docs[jsonwalk.DocOriginal], t.docs[jsonwalk.DocCurrent]
+	return jsonwalk.NarrowDeletions(patch, docOf(o, t.root.Node), docOf(c, t.root.Node), t.root.Slot())
 }
 
 func (t *typedDocs) DropEmpty(changed map[string]any) error {
-	return dropEmptyTyped(changed, t.docs[jsonwalk.DocOriginal], t.root.Node, t.root.Slot())
+	return jsonwalk.DropEmptyChanges(changed, docOf(t.docs[jsonwalk.DocOriginal], t.root.Node), t.root.Slot())
 }
