@@ -253,9 +253,9 @@ func (s *Scratch) memEqMaps(a, b reflect.Value, mt *memMapType, depth int) bool 
 	var it reflect.MapIter
 	it.Reset(b)
 	for it.Next() {
-		e.Keys.Index(e.N).SetIterKey(&it)
-		e.Vals.Index(e.N).SetIterValue(&it)
-		e.N++
+		e.Keys.Index(e.Len).SetIterKey(&it)
+		e.Vals.Index(e.Len).SetIterValue(&it)
+		e.Len++
 	}
 	pa, pv := unsafe.Pointer(va.UnsafeAddr()), unsafe.Pointer(vals.UnsafeAddr())
 	it.Reset(a)

@@ -217,7 +217,7 @@ const SmallMap = 8
 // MapEntries is a small map read into scratch arrays.
 type MapEntries struct {
 	Keys, Vals reflect.Value // [smallMap]K, [smallMap]V
-	N          int
+	Len        int
 }
 
 // ReadMap reads a map of at most smallMap entries.
@@ -226,9 +226,9 @@ func (s *Scratch) ReadMap(m reflect.Value, n *Node) MapEntries {
 	var it reflect.MapIter
 	it.Reset(m)
 	for it.Next() {
-		e.Keys.Index(e.N).SetIterKey(&it)
-		e.Vals.Index(e.N).SetIterValue(&it)
-		e.N++
+		e.Keys.Index(e.Len).SetIterKey(&it)
+		e.Vals.Index(e.Len).SetIterValue(&it)
+		e.Len++
 	}
 	return e
 }
@@ -240,7 +240,7 @@ func (s *Scratch) Release(e MapEntries) {
 
 // Find returns the index of key k, or -1.
 func (e *MapEntries) Find(k reflect.Value) int {
-	for i := range e.N {
+	for i := range e.Len {
 		if sameKey(e.Keys.Index(i), k) {
 			return i
 		}

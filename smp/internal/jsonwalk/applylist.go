@@ -104,9 +104,9 @@ func (a *Applier) mergeScalarList(in ListInput, s slot, at *pathNode) ([]any, er
 	merged := make([]any, len(picks))
 	for j, p := range picks {
 		if p.Patch {
-			merged[j] = in.Patch[p.I]
+			merged[j] = in.Patch[p.Index]
 		} else {
-			merged[j] = in.Orig[p.I]
+			merged[j] = in.Orig[p.Index]
 		}
 	}
 	return merged, nil
@@ -116,7 +116,7 @@ func (a *Applier) mergeScalarList(in ListInput, s slot, at *pathNode) ([]any, er
 // the live list.
 type setPick struct {
 	Patch bool
-	I     int
+	Index int
 }
 
 // PlanSet plans a merge list of scalars for both appliers, from the live
@@ -133,13 +133,13 @@ func (a *Applier) PlanSet(in ListInput, origIDs []string, s slot, at *pathNode) 
 	picks, ids := slices.Grow(a.picks[:0], len(origIDs)+len(pids))[:len(origIDs)], origIDs
 	defer func() { a.picks = picks[:0] }()
 	for i := range picks {
-		picks[i] = setPick{I: i}
+		picks[i] = setPick{Index: i}
 	}
 	switch {
 	case !in.OrigPresent:
 		picks, ids = picks[:0], pids
 		for i := range pids {
-			picks = append(picks, setPick{Patch: true, I: i})
+			picks = append(picks, setPick{Patch: true, Index: i})
 		}
 	case in.InPatch && len(origIDs)+len(pids) > 0:
 		seen := make(map[string]bool, len(origIDs)+len(pids))
@@ -148,7 +148,7 @@ func (a *Applier) PlanSet(in ListInput, origIDs []string, s slot, at *pathNode) 
 			for i, id := range src {
 				if !seen[id] {
 					seen[id] = true
-					picks = append(picks, setPick{Patch: k == 1, I: i})
+					picks = append(picks, setPick{Patch: k == 1, Index: i})
 					ids = append(ids, id)
 				}
 			}

@@ -20,14 +20,14 @@ type ListItems interface {
 	KeyField(p int, f string) (any, bool)
 }
 
-// JsonItems is a live JSON list, its items possibly still raw.
-type JsonItems []any
+// JSONItems is a live JSON list, its items possibly still raw.
+type JSONItems []any
 
-func (j JsonItems) Count() int { return len(j) }
+func (j JSONItems) Count() int { return len(j) }
 
-func (j JsonItems) KeyID(p int, ks format.KeySet) string { return format.IDOf(ks, j[p]) }
+func (j JSONItems) KeyID(p int, ks format.KeySet) string { return format.IDOf(ks, j[p]) }
 
-func (j JsonItems) IsObject(p int) bool {
+func (j JSONItems) IsObject(p int) bool {
 	switch m := j[p].(type) {
 	case map[string]any:
 		return true
@@ -37,7 +37,7 @@ func (j JsonItems) IsObject(p int) bool {
 	return false
 }
 
-func (j JsonItems) KeyField(p int, f string) (any, bool) {
+func (j JSONItems) KeyField(p int, f string) (any, bool) {
 	switch m := j[p].(type) {
 	case map[string]any:
 		v, ok := m[f]

@@ -10,15 +10,15 @@ import (
 )
 
 // ListPlan plans the merge of one merge list of objects: from the live
-// list's identities (src), the patch's elements and its orders, which
+// list's identities (Items), the patch's elements and its orders, which
 // elements the result has, in which order, and which patch elements merge
 // into each (ops); an element's identity after a merge follows from the
 // key fields of the patch elements merged into it (mergedField). The JSON
 // and the typed applier share it and carry out its steps each on its own
 // values.
 type ListPlan struct {
-	A            *Applier
-	Src          ListItems
+	Applier      *Applier
+	Items        ListItems
 	in           ListInput
 	lk           format.ListKeys
 	at           *pathNode
@@ -26,7 +26,7 @@ type ListPlan struct {
 	orderEntries []PatchElem   // $setElementOrder's, when it is there
 	orderKS      format.KeySet // the identities items are ordered by
 	replace      bool          // a $patch: replace element: the list is the patch's
-	Live         int           // the live list's length: the first positions
+	LiveLen      int           // the live list's length: the first positions
 	positions    int           // live and new elements so far
 
 	// Ops are the merges in the order the patch gives them; last is each
@@ -55,14 +55,14 @@ type Planned struct {
 	Positions []int
 	Ops       []mergeOp
 	Last      []int
-	Live      int
+	LiveLen   int
 	Done      int
 	Err       error
 }
 
 // Single reports whether step op is its position's only merge.
 func (pl *Planned) Single(op int) bool {
-	return pl.Ops[op].prev < 0 && pl.Last[pl.Ops[op].P] == op
+	return pl.Ops[op].prev < 0 && pl.Last[pl.Ops[op].Pos] == op
 }
 
 // Merged reports whether a patch element merges into position p.
@@ -74,7 +74,7 @@ func (pl *Planned) Merged(p int) bool {
 // first, then each patch element merged into the first live element with
 // its identity or appended, then the result ordered.
 func (a *Applier) mergeObjectList(in ListInput, s slot, at *pathNode) ([]any, error) {
-	pl, err := a.PlanObjectList(JsonItems(in.Orig), in, s, at)
+	pl, err := a.PlanObjectList(JSONItems(in.Orig), in, s, at)
 	if err != nil {
 		return nil, err
 	}
@@ -82,18 +82,18 @@ func (a *Applier) mergeObjectList(in ListInput, s slot, at *pathNode) ([]any, er
 	copy(items, in.Orig)
 	es := s.Elem()
 	for _, op := range pl.Ops[:pl.Done] {
-		for op.P >= len(items) {
+		for op.Pos >= len(items) {
 			items = append(items, nil)
 		}
 		var om map[string]any
 		if !op.Fresh {
-			om, _ = jsonval.Expand(items[op.P]).(map[string]any)
+			om, _ = jsonval.Expand(items[op.Pos]).(map[string]any)
 		}
-		v, _, err := a.MergeObject(om, op.Pe.Body, es, false, op.Pe.At)
+		v, _, err := a.MergeObject(om, op.Elem.Body, es, false, op.Elem.At)
 		if err != nil {
 			return nil, err
 		}
-		items[op.P] = v
+		items[op.Pos] = v
 	}
 	if pl.Err != nil {
 		return nil, pl.Err
@@ -125,14 +125,14 @@ func (a *Applier) PlanObjectList(src ListItems, in ListInput, s slot, at *pathNo
 	if err == nil {
 		positions, err = m.order()
 	}
-	return Planned{Positions: positions, Ops: m.Ops, Last: m.last, Live: m.Live, Done: done, Err: err}, nil
+	return Planned{Positions: positions, Ops: m.Ops, Last: m.last, LiveLen: m.LiveLen, Done: done, Err: err}, nil
 }
 
 // init reads the patch list and its $setElementOrder.
 func (m *ListPlan) init(a *Applier, src ListItems, in ListInput, s slot, at *pathNode) error {
 	lk := format.KeysOf(s)
-	*m = ListPlan{A: a, Src: src, in: in, lk: lk, at: at, orderKS: lk.DefaultSet(), Live: src.Count()}
-	m.positions = m.Live
+	*m = ListPlan{Applier: a, Items: src, in: in, lk: lk, at: at, orderKS: lk.DefaultSet(), LiveLen: src.Count()}
+	m.positions = m.LiveLen
 	var err error
 	if m.Elems, err = a.parseObjectElems(in.Patch, lk, hasReplaceMarker(in.Patch), false, at); err != nil {
 		return err
@@ -159,9 +159,9 @@ func (m *ListPlan) init(a *Applier, src ListItems, in ListInput, s slot, at *pat
 // build makes the list from the patch alone: it replaces the live one, or
 // there is none.
 func (m *ListPlan) build() {
-	live := make([]string, m.Live)
+	live := make([]string, m.LiveLen)
 	for p := range live {
-		live[p] = m.Src.KeyID(p, m.orderKS)
+		live[p] = m.Items.KeyID(p, m.orderKS)
 	}
 	m.server = format.FirstRanks(live)
 	for i := range m.Elems {
@@ -183,7 +183,7 @@ func (m *ListPlan) add(pe *PatchElem) int {
 
 // mergeLive deletes, merges and adds the patch's elements in the live list.
 func (m *ListPlan) mergeLive() error {
-	m.x, m.indexed = format.NewListIndex(m.Live), true
+	m.x, m.indexed = format.NewListIndex(m.LiveLen), true
 	x := &m.x
 	m.front = format.MakeRanks(len(m.Elems))
 	reset := deleteElems(x, m, m.Elems, m.in.hasSetOrder)
@@ -221,7 +221,7 @@ func (m *ListPlan) mergeLive() error {
 	// Kubernetes orders by $setElementOrder against a view of the live
 	// list's array, where the first items appended fill the places that
 	// deletions freed. Matching it keeps the results equal.
-	if freed := m.Live - len(survivorIDs); m.in.hasSetOrder && freed > 0 && len(addedIDs) > 0 {
+	if freed := m.LiveLen - len(survivorIDs); m.in.hasSetOrder && freed > 0 && len(addedIDs) > 0 {
 		m.orderServer = format.FirstRanks(append(survivorIDs, addedIDs[:min(freed, len(addedIDs))]...))
 	}
 	return nil
@@ -254,8 +254,8 @@ func (m *ListPlan) order() ([]int, error) {
 			ids[i] = m.KeyID(p, m.orderKS)
 		}
 	}
-	if in.InPatch && in.OrigPresent && !m.replace && m.Live+len(in.Patch) > 0 {
-		merged, ids = format.ArrangeInPlace(merged, ids, m.front, m.server, m.A.Cfg.Ordering)
+	if in.InPatch && in.OrigPresent && !m.replace && m.LiveLen+len(in.Patch) > 0 {
+		merged, ids = format.ArrangeInPlace(merged, ids, m.front, m.server, m.Applier.Cfg.Ordering)
 	}
 	if in.hasSetOrder {
 		var patchIDs []string
@@ -274,7 +274,7 @@ func (m *ListPlan) order() ([]int, error) {
 			return nil, err
 		}
 		m.resolvePartial(orderIDs)
-		merged, _ = format.ArrangeInPlace(merged, ids, format.FirstRanks(orderIDs), m.orderServer, m.A.Cfg.Ordering)
+		merged, _ = format.ArrangeInPlace(merged, ids, format.FirstRanks(orderIDs), m.orderServer, m.Applier.Cfg.Ordering)
 	}
 	return merged, nil
 }

@@ -7,12 +7,12 @@ import (
 
 // The steps of a list plan, and the identities of the elements they make.
 
-// mergeOp is one step of a list plan: patch element pe merged into the
-// element at position p, or into nothing (fresh; always so for a new
+// mergeOp is one step of a list plan: patch element Elem merged into the
+// element at position Pos, or into nothing (Fresh; always so for a new
 // element). prev is the position's previous step, or -1.
 type mergeOp struct {
-	P     int
-	Pe    *PatchElem
+	Pos   int
+	Elem  *PatchElem
 	Fresh bool
 	prev  int
 }
@@ -25,27 +25,27 @@ type mergeOp struct {
 func (m *ListPlan) mergedField(p, op int, f string) (any, bool) {
 	for ; op >= 0; op = m.Ops[op].prev {
 		o := &m.Ops[op]
-		if v, ok := o.Pe.Body[f]; ok {
+		if v, ok := o.Elem.Body[f]; ok {
 			if obj, isObj := v.(map[string]any); isObj && obj[format.KeyPatch] == format.PatchDelete {
 				return nil, false
 			}
 			return v, v != nil
 		}
-		if o.Fresh || !m.retains(o.Pe.Body, f) {
+		if o.Fresh || !m.retains(o.Elem.Body, f) {
 			return nil, false
 		}
 	}
-	if p >= m.Live {
+	if p >= m.LiveLen {
 		return nil, false
 	}
-	return m.Src.KeyField(p, f)
+	return m.Items.KeyField(p, f)
 }
 
 // retains reports whether merging body keeps field f of the element it
 // merges into: body has no $retainKeys this applier reads, or lists f.
 func (m *ListPlan) retains(body map[string]any, f string) bool {
 	raw, ok := body[format.KeyRetainKeys]
-	if !ok || !m.A.Cfg.Directives.Understood(format.DirRetainKeys) {
+	if !ok || !m.Applier.Cfg.Directives.Understood(format.DirRetainKeys) {
 		return true
 	}
 	list, _ := raw.([]any)
@@ -62,7 +62,7 @@ func (m *ListPlan) retains(body map[string]any, f string) bool {
 func (m *ListPlan) KeyID(p int, ks format.KeySet) string {
 	op := m.lastOp(p)
 	if op < 0 {
-		return m.Src.KeyID(p, ks)
+		return m.Items.KeyID(p, ks)
 	}
 	id, _ := ks.IDBy(func(f string) (any, bool) { return m.mergedField(p, op, f) })
 	return id
@@ -99,12 +99,12 @@ func (m *ListPlan) lastOp(p int) int {
 // Plan records a step merging pe into the element at p.
 func (m *ListPlan) Plan(p int, pe *PatchElem, fresh bool) {
 	if m.last == nil {
-		m.last = make([]int, m.Live+len(m.Elems))
+		m.last = make([]int, m.LiveLen+len(m.Elems))
 		for i := range m.last {
 			m.last[i] = -1
 		}
 		m.Ops = make([]mergeOp, 0, len(m.Elems))
 	}
-	m.Ops = append(m.Ops, mergeOp{P: p, Pe: pe, Fresh: fresh, prev: m.last[p]})
+	m.Ops = append(m.Ops, mergeOp{Pos: p, Elem: pe, Fresh: fresh, prev: m.last[p]})
 	m.last[p] = len(m.Ops) - 1
 }

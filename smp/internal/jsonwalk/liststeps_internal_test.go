@@ -60,7 +60,7 @@ func TestPlannedIdentity(t *testing.T) {
 		default:
 			live = elem(false)
 		}
-		m := ListPlan{A: a, Src: JsonItems{live}, Live: 1, Elems: make([]PatchElem, 3)}
+		m := ListPlan{Applier: a, Items: JSONItems{live}, LiveLen: 1, Elems: make([]PatchElem, 3)}
 		cur := live
 		ok := true
 		for j := range 1 + r.IntN(3) {
@@ -114,7 +114,7 @@ func show(v any) any {
 func describeSteps(m *ListPlan) string {
 	s := ""
 	for _, o := range m.Ops {
-		s += fmt.Sprintf("%v fresh=%v; ", o.Pe.Body, o.Fresh)
+		s += fmt.Sprintf("%v fresh=%v; ", o.Elem.Body, o.Fresh)
 	}
 	return s
 }

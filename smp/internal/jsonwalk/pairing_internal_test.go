@@ -59,9 +59,9 @@ func TestAgreeIndexAgainstScan(t *testing.T) {
 		return m
 	}
 	// Values whose texts joined would collide.
-	x := NewAgreeIndex(def, ks, JsonItems{map[string]any{"port": "1", "protocol": "1", "host": "1:1"}})
+	x := NewAgreeIndex(def, ks, JSONItems{map[string]any{"port": "1", "protocol": "1", "host": "1:1"}})
 	x.Add(0)
-	if p := x.Sole(JsonItems{map[string]any{"port": "1", "protocol": "1:1", "host": "1"}}, 0); p != -1 {
+	if p := x.Sole(JSONItems{map[string]any{"port": "1", "protocol": "1:1", "host": "1"}}, 0); p != -1 {
 		t.Fatalf("values 1:1,1 agree with 1,1:1 (position %d)", p)
 	}
 	for seed := range uint64(60) {
@@ -70,13 +70,13 @@ func TestAgreeIndexAgainstScan(t *testing.T) {
 		for range r.IntN(40) {
 			cands = append(cands, elem(r))
 		}
-		x := NewAgreeIndex(def, ks, JsonItems(cands))
+		x := NewAgreeIndex(def, ks, JSONItems(cands))
 		for p := range cands {
 			x.Add(p)
 		}
 		for range 50 {
 			e := elem(r)
-			if got, want := x.Sole(JsonItems{e}, 0), agreesByScan(e, cands, def, ks); got != want {
+			if got, want := x.Sole(JSONItems{e}, 0), agreesByScan(e, cands, def, ks); got != want {
 				t.Fatalf("seed %d: sole(%v) = %d, want %d among %v", seed, e, got, want, cands)
 			}
 		}

@@ -59,9 +59,9 @@ func (a *tapplier) mergeSetTyped(dv, cur reflect.Value, in jsonwalk.ListInput, n
 	dv.Set(reflect.MakeSlice(dv.Type(), len(picks), len(picks)))
 	for j, p := range picks {
 		if p.Patch {
-			err = goval.FromJSONValue(dv.Index(j), in.Patch[p.I], n.Elem, false, nil)
+			err = goval.FromJSONValue(dv.Index(j), in.Patch[p.Index], n.Elem, false, nil)
 		} else {
-			err = a.CopyValue(dv.Index(j), cur.Index(p.I), n.Elem)
+			err = a.CopyValue(dv.Index(j), cur.Index(p.Index), n.Elem)
 		}
 		if err != nil {
 			a.soft(underPath(under(err, errpath.IndexStep(j)), at))
@@ -99,7 +99,7 @@ func (a *tapplier) mergeStructList(dv, cur reflect.Value, in jsonwalk.ListInput,
 	dv = goval.AllocChain(dv)
 	var small [16]int
 	place := small[:0] // by position: its index in dv
-	if n := pl.Live + len(in.Patch); n > len(small) {
+	if n := pl.LiveLen + len(in.Patch); n > len(small) {
 		place = make([]int, n)
 	} else {
 		place = small[:n]
@@ -121,7 +121,7 @@ func (a *tapplier) mergeStructList(dv, cur reflect.Value, in jsonwalk.ListInput,
 	x := structMerges{a: a, src: src, pl: pl, es: c.Elem()}
 	for op := range pl.Ops[:pl.Done] {
 		var dst reflect.Value
-		if j := place[pl.Ops[op].P]; pl.Err == nil && j >= 0 {
+		if j := place[pl.Ops[op].Pos]; pl.Err == nil && j >= 0 {
 			dst = dv.Index(j)
 		} else {
 			dst = reflect.New(dv.Type().Elem()).Elem() // the merge is done only for its error
@@ -243,36 +243,36 @@ type structMerges struct {
 func (x *structMerges) merge(op int, dst reflect.Value) error {
 	a, pl, o := x.a, &x.pl, x.pl.Ops[op]
 	var ce reflect.Value
-	if !o.Fresh && o.P < pl.Live {
-		if e, null := goval.DerefNull(x.src.cur.Index(o.P)); !null {
+	if !o.Fresh && o.Pos < pl.LiveLen {
+		if e, null := goval.DerefNull(x.src.cur.Index(o.Pos)); !null {
 			ce = e
 		}
 	}
 	if pl.Single(op) {
-		_, err := a.mergeStruct(goval.AllocChain(dst), ce, o.Pe.Body, x.src.n, x.es, o.Pe.At)
+		_, err := a.mergeStruct(goval.AllocChain(dst), ce, o.Elem.Body, x.src.n, x.es, o.Elem.At)
 		return err
 	}
-	om, ok := x.asJSON[o.P]
+	om, ok := x.asJSON[o.Pos]
 	if !ok && ce.IsValid() {
 		j, err := goval.DocJSON(ce, x.src.n, false)
 		if err != nil {
-			return underPath(under(err, errpath.IndexStep(o.P)), x.src.at)
+			return underPath(under(err, errpath.IndexStep(o.Pos)), x.src.at)
 		}
 		om, _ = jsonval.Expand(j).(map[string]any)
 	}
 	if o.Fresh {
 		om = nil
 	}
-	v, _, err := a.MergeObject(om, o.Pe.Body, x.es, false, o.Pe.At)
+	v, _, err := a.MergeObject(om, o.Elem.Body, x.es, false, o.Elem.At)
 	if err != nil {
 		return err
 	}
 	if x.asJSON == nil {
 		x.asJSON = map[int]map[string]any{}
 	}
-	x.asJSON[o.P] = v
-	if pl.Last[o.P] == op {
-		a.soft(goval.FromJSONValue(dst, v, x.src.n, false, o.Pe.At))
+	x.asJSON[o.Pos] = v
+	if pl.Last[o.Pos] == op {
+		a.soft(goval.FromJSONValue(dst, v, x.src.n, false, o.Elem.At))
 	}
 	return nil
 }

@@ -143,7 +143,7 @@ func (d *tdiffer) addedEntry(patch *map[string]any, key, mv reflect.Value, n *go
 // small, with found marking the entries m has, or by lookups in m.
 func (d *tdiffer) deletedEntries(patch *map[string]any, o, m reflect.Value, n *goval.Node, small goval.MapEntries, found uint64) error {
 	if small.Keys.IsValid() {
-		for j := range small.N {
+		for j := range small.Len {
 			if found&(1<<j) == 0 {
 				k, err := goval.MapKeyText(small.Keys.Index(j), n)
 				if err != nil {
