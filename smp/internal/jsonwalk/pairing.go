@@ -61,20 +61,8 @@ func (x *objList) pair() {
 			cands.Add(p)
 		}
 	}
-	claims := map[int]int{} // live position → modified position; -1 when claimed twice
-	for i := range mids {
-		if pairs[i] >= 0 {
-			continue
-		}
-		if p := cands.Sole(x.m, i); p >= 0 {
-			claim(claims, p, i)
-		}
-	}
-	for p, i := range claims {
-		if i >= 0 {
-			pairs[i] = p
-		}
-	}
+	unpairedM := func(i int) bool { return pairs[i] < 0 }
+	cands.claimSole(x.m, len(mids), unpairedM, func(i, p int) { pairs[i] = p })
 }
 
 // pairFilled is pairElements for the changes a three-way patch is checked
@@ -92,29 +80,31 @@ func (x *objList) pairFilled(taken []bool) {
 			cands.Add(i)
 		}
 	}
-	claims := map[int]int{} // current position → original position; -1 when claimed twice
-	for p := range x.oids {
-		if taken[p] {
-			continue
-		}
-		if i := cands.Sole(x.o, p); i >= 0 {
-			claim(claims, i, p)
-		}
-	}
-	for i, p := range claims {
-		if p >= 0 {
-			pairs[i] = p
-		}
-	}
+	untaken := func(p int) bool { return !taken[p] }
+	cands.claimSole(x.o, len(x.oids), untaken, func(p, i int) { pairs[i] = p })
 }
 
-// claim records that by claims target; a target claimed twice is marked
-// -1 and pairs with neither.
-func claim(claims map[int]int, target, by int) {
-	if _, dup := claims[target]; dup {
-		claims[target] = -1
-	} else {
-		claims[target] = by
+// claimSole pairs each seeker (a position of side seek, of n, for which
+// seeking holds) with the one candidate that agrees with it, and calls
+// pair for each; a candidate two seekers claim pairs with neither.
+func (x *AgreeIndex) claimSole(seek DiffSide, n int, seeking func(int) bool, pair func(seeker, cand int)) {
+	claims := map[int]int{} // candidate → seeker; -1 when claimed twice
+	for s := range n {
+		if !seeking(s) {
+			continue
+		}
+		if c := x.Sole(seek, s); c >= 0 {
+			if _, dup := claims[c]; dup {
+				claims[c] = -1
+			} else {
+				claims[c] = s
+			}
+		}
+	}
+	for c, s := range claims {
+		if s >= 0 {
+			pair(s, c)
+		}
 	}
 }
 

@@ -82,3 +82,36 @@ func TestAgreeIndexAgainstScan(t *testing.T) {
 		}
 	}
 }
+
+// TestClaimSole checks that a candidate two seekers agree with pairs with
+// neither, and that seekers left out do not claim.
+func TestClaimSole(t *testing.T) {
+	def := format.KeySet{Fields: []string{"port"}}
+	ks := format.KeySet{Fields: []string{"port", "protocol"}, Directive: true}
+	live := JSONItems{map[string]any{"port": "80", "protocol": "TCP"}, map[string]any{"port": "81", "protocol": "UDP"}}
+	x := NewAgreeIndex(def, ks, live)
+	x.Add(0)
+	x.Add(1)
+	seekers := JSONItems{map[string]any{"port": "80"}, map[string]any{"port": "80", "protocol": "TCP"}, map[string]any{"port": "81"}}
+	for _, c := range []struct {
+		name    string
+		seeking func(int) bool
+		want    map[int]int // seeker → candidate
+	}{
+		{"every seeker: 80 claimed twice, 81 once", func(int) bool { return true }, map[int]int{2: 1}},
+		{"the second seeker left out", func(s int) bool { return s != 1 }, map[int]int{0: 0, 2: 1}},
+		{"none", func(int) bool { return false }, map[int]int{}},
+	} {
+		got := map[int]int{}
+		x.claimSole(seekers, len(seekers), c.seeking, func(s, cand int) { got[s] = cand })
+		if len(got) != len(c.want) {
+			t.Errorf("%s: pairs %v, want %v", c.name, got, c.want)
+			continue
+		}
+		for s, cand := range c.want {
+			if got[s] != cand {
+				t.Errorf("%s: pairs %v, want %v", c.name, got, c.want)
+			}
+		}
+	}
+}
