@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 )
 
@@ -98,3 +99,7 @@ func PairJSON(o, m reflect.Value, n *Node) (oj, mj any, err error) {
 	}
 	return oj, mj, nil
 }
+
+// StringKeys reports a map whose keys are strings (of any string type),
+// each its own JSON text when it is valid UTF-8.
+func (n *Node) StringKeys() bool { return n.Kind == reflectschema.Map && n.keyMode == keyString }

@@ -47,26 +47,16 @@ func errPath(err error) errpath.Path {
 // or null, or replaced). Fields the patch does not name are deep-copied
 // from cur.
 func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *goval.Node, s slot, at *pathNode) (bool, error) {
-	if raw, ok := pm[format.KeyPatch]; ok {
-		d, err := format.PatchDirective(raw, false, at)
-		if err != nil || d == format.PatchDelete {
-			return false, err
-		}
-		cur = reflect.Value{} // replaced
-	}
-	keep, err := a.retained(pm, s, at)
-	if err != nil {
+	op, cur, err := a.openPatch(pm, cur, s, at)
+	if err != nil || op.deleted {
 		return false, err
 	}
-	p, err := a.SplitObjectPatch(pm, s, at)
-	if err != nil {
-		return false, err
-	}
+	p, keep := op.p, op.keep
 	for _, name := range p.Names {
 		if f := n.Schema.Field(name); f != nil && f.Name != name {
 			// A key naming a field in another case: json.Unmarshal
 			// decides between the two spellings, so merge as JSON.
-			return a.structAsJSON(dst, cur, pm, n, s, at)
+			return a.objectAsJSON(dst, cur, pm, n, s, at)
 		}
 	}
 	if cur.IsValid() {
@@ -105,6 +95,33 @@ type structMerge struct {
 	s        slot
 	keep     map[string]bool
 	at       *pathNode
+}
+
+// openedPatch is a patch object's directives read as MergeObject reads
+// them, in its order: $patch, $retainKeys, then its keys sorted out.
+type openedPatch struct {
+	deleted bool            // $patch: delete
+	keep    map[string]bool // the fields $retainKeys keeps (nil: all)
+	p       jsonwalk.ObjectPatch
+}
+
+// openPatch reads patch object pm's directives (an error is the one
+// MergeObject reports first) and returns the live object cur merges into:
+// invalid where the patch replaces it.
+func (a *tapplier) openPatch(pm map[string]any, cur reflect.Value, s slot, at *pathNode) (op openedPatch, into reflect.Value, err error) {
+	into = cur
+	if raw, ok := pm[format.KeyPatch]; ok {
+		d, err := format.PatchDirective(raw, false, at)
+		if err != nil || d == format.PatchDelete {
+			return openedPatch{deleted: true}, into, err
+		}
+		into = reflect.Value{} // $patch: replace
+	}
+	if op.keep, err = a.retained(pm, s, at); err != nil {
+		return op, into, err
+	}
+	op.p, err = a.SplitObjectPatch(pm, s, at)
+	return op, into, err
 }
 
 // retained validates a $retainKeys directive as mergeObject does and
@@ -211,8 +228,9 @@ func (a *tapplier) mergeField(dst reflect.Value, f *goval.Field, cv reflect.Valu
 }
 
 // mergeValueTyped is mergeValue into dv, a settable zero value, at
-// position p; cv is the current value, invalid when absent. Structs merge
-// in place, everything else through the JSON applier on the value's JSON.
+// position p; cv is the current value, invalid when absent. Structs and
+// maps with string keys merge in Go, other values through the JSON
+// applier on their JSON.
 // keep is false when the value is to be removed.
 func (a *tapplier) mergeValueTyped(dv, cv reflect.Value, pv any, p goval.Pos, at *pathNode) (bool, error) {
 	n, c, quoted, present := p.Node, p.Slot, p.Quoted, cv.IsValid()
@@ -227,12 +245,15 @@ func (a *tapplier) mergeValueTyped(dv, cv reflect.Value, pv any, p goval.Pos, at
 	}
 	switch pv := pv.(type) {
 	case map[string]any:
-		if n.Kind == reflectschema.Struct {
-			var cs reflect.Value
+		if n.Kind == reflectschema.Struct || n.StringKeys() {
+			var cs reflect.Value // the live object merged into
 			if d, null := goval.DerefNull(cv); present && !null && c.Patch.Strategy != reflectschema.Replace {
 				cs = d
 			}
-			return a.mergeStruct(goval.AllocChain(dv), cs, pv, n, c, at)
+			if n.Kind == reflectschema.Struct {
+				return a.mergeStruct(goval.AllocChain(dv), cs, pv, n, c, at)
+			}
+			return a.mergeMap(goval.AllocChain(dv), cs, pv, n, c, at)
 		}
 		var om map[string]any
 		if present {
@@ -267,15 +288,15 @@ func (a *tapplier) mergeValueTyped(dv, cv reflect.Value, pv any, p goval.Pos, at
 	return true, a.soft(goval.FromJSONValue(dv, pv, n, quoted, at))
 }
 
-// structAsJSON merges a patch into a struct entirely as JSON.
-func (a *tapplier) structAsJSON(dst, cur reflect.Value, pm map[string]any, n *goval.Node, s slot, at *pathNode) (bool, error) {
+// objectAsJSON merges a patch into a struct or a map entirely as JSON.
+func (a *tapplier) objectAsJSON(dst, cur reflect.Value, pm map[string]any, n *goval.Node, s slot, at *pathNode) (bool, error) {
 	var om map[string]any
 	if cur.IsValid() {
 		j, err := goval.DocJSON(cur, n, false)
 		if err != nil {
 			return false, underPath(err, at)
 		}
-		om = j.(map[string]any)
+		om, _ = j.(map[string]any)
 	}
 	v, keep, err := a.MergeObject(om, pm, s, false, at)
 	if err != nil || !keep {
