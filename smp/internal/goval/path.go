@@ -3,6 +3,7 @@ package goval
 import (
 	"strconv"
 
+	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 
@@ -16,18 +17,38 @@ import (
 // it returns through puts its own step in front: a walk that succeeds
 // allocates nothing for paths.
 
+// KeyJSON is key field name of a merge-list element e (a struct, or a map
+// with string keys; not null) as JSON; ok is false when e does not have it.
+func KeyJSON(e reflect.Value, en *Node, name string) (j any, ok bool, err error) {
+	var v reflect.Value
+	quoted := false
+	vn := en.Elem
+	if en.Kind == reflectschema.Struct {
+		f := en.ByName[name]
+		if f == nil {
+			return nil, false, nil
+		}
+		if v, ok = FieldValue(e, f); !ok {
+			return nil, false, nil
+		}
+		vn, quoted = f.Node, f.Quoted
+	} else if v = e.MapIndex(reflect.ValueOf(name).Convert(e.Type().Key())); !v.IsValid() {
+		return nil, false, nil
+	}
+	if j, err = ToJSONValue(v, vn, quoted); err != nil {
+		return nil, false, err
+	}
+	return j, true, nil
+}
+
 // KeyStepOf renders a merge-list element's key as a path step, as
 // format.KeySet.KeyStep does for its JSON.
 func KeyStepOf(e reflect.Value, en *Node, ks format.KeySet) errpath.Step {
 	s := make(errpath.KeyStep, 0, len(ks.Fields))
 	for _, name := range ks.Fields {
 		text := "<absent>"
-		if f := en.ByName[name]; f != nil {
-			if v, ok := FieldValue(e, f); ok {
-				if j, err := ToJSONValue(v, f.Node, f.Quoted); err == nil {
-					text = jsonval.DisplayText(j)
-				}
-			}
+		if j, ok, err := KeyJSON(e, en, name); ok && err == nil {
+			text = jsonval.DisplayText(j)
 		}
 		s = append(s, errpath.KeyField{Name: name, Value: text})
 	}

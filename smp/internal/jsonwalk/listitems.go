@@ -7,8 +7,8 @@ import (
 
 // ListItems is the live list of a merge list of objects as a list plan
 // (listPlan) reads it: the identities and key fields of its elements. The
-// JSON applier reads JSON values (jsonItems); the typed applier reads Go
-// values (structItems). Both merge by the same plan.
+// JSON applier reads JSON values (JSONItems); the typed applier reads Go
+// values (objItems). Both merge by the same plan.
 type ListItems interface {
 	// count is the number of live elements.
 	Count() int

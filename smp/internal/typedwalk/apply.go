@@ -250,10 +250,7 @@ func (a *tapplier) mergeValueTyped(dv, cv reflect.Value, pv any, p goval.Pos, at
 			if d, null := goval.DerefNull(cv); present && !null && c.Patch.Strategy != reflectschema.Replace {
 				cs = d
 			}
-			if n.Kind == reflectschema.Struct {
-				return a.mergeStruct(goval.AllocChain(dv), cs, pv, n, c, at)
-			}
-			return a.mergeMap(goval.AllocChain(dv), cs, pv, n, c, at)
+			return a.mergeObj(goval.AllocChain(dv), cs, pv, n, c, at)
 		}
 		var om map[string]any
 		if present {
@@ -286,6 +283,14 @@ func (a *tapplier) mergeValueTyped(dv, cv reflect.Value, pv any, p goval.Pos, at
 		return true, a.mergeListTyped(dv, list, in, n, c, at)
 	}
 	return true, a.soft(goval.FromJSONValue(dv, pv, n, quoted, at))
+}
+
+// mergeObj is mergeStruct or mergeMap, by n's kind.
+func (a *tapplier) mergeObj(dst, cur reflect.Value, pm map[string]any, n *goval.Node, s slot, at *pathNode) (bool, error) {
+	if n.Kind == reflectschema.Struct {
+		return a.mergeStruct(dst, cur, pm, n, s, at)
+	}
+	return a.mergeMap(dst, cur, pm, n, s, at)
 }
 
 // objectAsJSON merges a patch into a struct or a map entirely as JSON.

@@ -17,11 +17,12 @@ import (
 
 // mergeListTyped merges a merge list into dv (a settable zero value of the
 // list's type). cur is the live list (invalid when in.origPresent is
-// false). Lists of structs are merged in Go by the JSON applier's plan
-// (structItems); other lists pass their JSON.
+// false). Lists of structs and maps are merged in Go by the JSON
+// applier's plan (objItems), lists of scalars by its set plan; other
+// lists pass their JSON.
 func (a *tapplier) mergeListTyped(dv, cur reflect.Value, in jsonwalk.ListInput, n *goval.Node, c slot, at *pathNode) error {
-	if c.IsObjectList() && n.Elem.Kind == reflectschema.Struct {
-		return a.mergeStructList(dv, cur, in, n, c, at)
+	if c.IsObjectList() && goObjElems(n.Elem, cur) {
+		return a.mergeObjList(dv, cur, in, n, c, at)
 	}
 	if !c.IsObjectList() && n.Elem.Kind == reflectschema.Scalar && !n.Elem.Marshaler {
 		return a.mergeSetTyped(dv, cur, in, n, c, at)
@@ -79,13 +80,13 @@ func scalarID(v reflect.Value, en *goval.Node, i int) (string, error) {
 	return jsonwalk.ScalarID(j, i), nil
 }
 
-// mergeStructList merges a merge list of structs: planObjectList decides,
+// mergeObjList merges a merge list of structs: planObjectList decides,
 // as for JSON, which elements the result has, in which order, and which
 // patch elements merge into each; each element is then merged in Go in
 // its place, and the live elements no patch element merges into are
 // deep-copied.
-func (a *tapplier) mergeStructList(dv, cur reflect.Value, in jsonwalk.ListInput, n *goval.Node, c slot, at *pathNode) error {
-	src := &structItems{n: n.Elem, at: at}
+func (a *tapplier) mergeObjList(dv, cur reflect.Value, in jsonwalk.ListInput, n *goval.Node, c slot, at *pathNode) error {
+	src := &objItems{n: n.Elem, at: at}
 	if in.OrigPresent {
 		src.cur = cur
 	}
@@ -118,7 +119,7 @@ func (a *tapplier) mergeStructList(dv, cur reflect.Value, in jsonwalk.ListInput,
 			place[p] = j
 		}
 	}
-	x := structMerges{a: a, src: src, pl: pl, es: c.Elem()}
+	x := objMerges{a: a, src: src, pl: pl, es: c.Elem()}
 	for op := range pl.Ops[:pl.Done] {
 		var dst reflect.Value
 		if j := place[pl.Ops[op].Pos]; pl.Err == nil && j >= 0 {
@@ -142,8 +143,8 @@ func (a *tapplier) mergeStructList(dv, cur reflect.Value, in jsonwalk.ListInput,
 	return nil
 }
 
-// structItems is a live merge list of structs, as a list plan reads it.
-type structItems struct {
+// objItems is a live merge list of structs, as a list plan reads it.
+type objItems struct {
 	cur     reflect.Value // the live list, invalid when there is none
 	n       *goval.Node   // the elements' node
 	at      *pathNode     // the list's path
@@ -151,7 +152,7 @@ type structItems struct {
 	err     error // the first failure to read a key field
 }
 
-func (s *structItems) Count() int {
+func (s *objItems) Count() int {
 	if !s.cur.IsValid() {
 		return 0
 	}
@@ -160,7 +161,7 @@ func (s *structItems) Count() int {
 
 // keyFields returns live element p's key fields under ks as its JSON has
 // them, in a map reused by the next call; ok is false for a null element.
-func (s *structItems) keyFields(p int, ks format.KeySet) (map[string]any, bool) {
+func (s *objItems) keyFields(p int, ks format.KeySet) (map[string]any, bool) {
 	e, null := goval.DerefNull(s.cur.Index(p))
 	if null {
 		return nil, false
@@ -175,7 +176,7 @@ func (s *structItems) keyFields(p int, ks format.KeySet) (map[string]any, bool) 
 	return s.scratch, true
 }
 
-func (s *structItems) KeyID(p int, ks format.KeySet) string {
+func (s *objItems) KeyID(p int, ks format.KeySet) string {
 	if len(ks.Fields) == 1 {
 		// A plain string or integer field, the common key, is read as
 		// singleKey reads its JSON.
@@ -206,28 +207,27 @@ func (s *structItems) KeyID(p int, ks format.KeySet) string {
 	return id
 }
 
-func (s *structItems) KeyField(p int, name string) (any, bool) {
+func (s *objItems) KeyField(p int, name string) (any, bool) {
 	e, null := goval.DerefNull(s.cur.Index(p))
-	f := s.n.ByName[name]
-	if null || f == nil {
+	if null {
 		return nil, false
 	}
-	j, ok, err := fieldJSON(e, f)
+	j, ok, err := goval.KeyJSON(e, s.n, name)
 	if err != nil && s.err == nil {
 		s.err = underPath(under(err, errpath.IndexStep(p)), s.at)
 	}
 	return j, ok
 }
 
-func (s *structItems) IsObject(p int) bool {
+func (s *objItems) IsObject(p int) bool {
 	_, null := goval.DerefNull(s.cur.Index(p))
 	return !null
 }
 
-// structMerges carries out a list plan's merges on structs.
-type structMerges struct {
+// objMerges carries out a list plan's merges on structs.
+type objMerges struct {
 	a   *tapplier
-	src *structItems
+	src *objItems
 	pl  jsonwalk.Planned
 	es  slot // the elements' slot
 	// asJSON is the JSON of the elements with several merges (see merge).
@@ -240,7 +240,7 @@ type structMerges struct {
 // its last: the first merge may leave fields the schema does not
 // declare, which a Go value cannot hold and the next must meet as JSON
 // does.
-func (x *structMerges) merge(op int, dst reflect.Value) error {
+func (x *objMerges) merge(op int, dst reflect.Value) error {
 	a, pl, o := x.a, &x.pl, x.pl.Ops[op]
 	var ce reflect.Value
 	if !o.Fresh && o.Pos < pl.LiveLen {
@@ -249,7 +249,7 @@ func (x *structMerges) merge(op int, dst reflect.Value) error {
 		}
 	}
 	if pl.Single(op) {
-		_, err := a.mergeStruct(goval.AllocChain(dst), ce, o.Elem.Body, x.src.n, x.es, o.Elem.At)
+		_, err := a.mergeObj(goval.AllocChain(dst), ce, o.Elem.Body, x.src.n, x.es, o.Elem.At)
 		return err
 	}
 	om, ok := x.asJSON[o.Pos]

@@ -13,9 +13,10 @@ import (
 	"github.com/typedpatch/typedpatch/reflectschema"
 )
 
-// diffList is differ.diffList for two non-null lists of node n. Lists of
-// structs are diffed in place; lists of maps, untyped values and scalars
-// go to the JSON engine once they are known to differ.
+// diffList is differ.diffList for two non-null lists of node n. Merge
+// lists of structs and of maps with string keys, and lists of scalars,
+// are diffed on Go values; other lists (untyped values, marshallers,
+// lists of lists) go to the JSON engine once they are known to differ.
 func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, n *goval.Node, c slot) (bool, error) {
 	if o.Len() == 0 {
 		if m.Len() > 0 && !d.IgnoreChanges() {
@@ -30,8 +31,8 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 		}
 		return false, nil
 	}
-	if c.IsObjectList() && n.Elem.Kind == reflectschema.Struct {
-		return false, d.diffStructList(patch, k, o, m, n, c)
+	if c.IsObjectList() && goObjElems(n.Elem, o, m, d.tbase) {
+		return false, d.diffObjList(patch, k, o, m, n, c)
 	}
 	// Equal lists yield nothing, but for the pairing of repeated keys
 	// (keyedOnly) with elements that differ.
@@ -134,10 +135,10 @@ func (d *tdiffer) jsonBase(n *goval.Node) (func(), error) {
 	return d.Descend(b), nil
 }
 
-// diffStructList is diffObjectList for merge lists of structs. Lists whose
+// diffObjList is diffObjectList for merge lists of structs. Lists whose
 // elements keep their keys and places (the common case) are diffed
 // element by element without allocating; others by objList, on Go values.
-func (d *tdiffer) diffStructList(patch *map[string]any, k string, o, m reflect.Value, n *goval.Node, c slot) error {
+func (d *tdiffer) diffObjList(patch *map[string]any, k string, o, m reflect.Value, n *goval.Node, c slot) error {
 	ks := d.ListKeySet(c)
 	def := format.KeysOf(c).DefaultSet()
 	// The deletions half of a three-way patch may rename elements by
@@ -147,10 +148,10 @@ func (d *tdiffer) diffStructList(patch *map[string]any, k string, o, m reflect.V
 		x := &tstructList{d: d, k: k, o: o, m: m, n: n, en: n.Elem, es: c.Elem(), ks: ks}
 		return x.diffPositional(patch)
 	}
-	w := &structElems{d: d, o: &structItems{cur: o, n: n.Elem}, m: &structItems{cur: m, n: n.Elem}, n: n, es: c.Elem(), ks: ks}
+	w := &objElems{d: d, o: &objItems{cur: o, n: n.Elem}, m: &objItems{cur: m, n: n.Elem}, n: n, es: c.Elem(), ks: ks}
 	var b jsonwalk.DiffSide
 	if base := d.tbase; d.WithBase() && base.IsValid() && (base.Kind() == reflect.Slice || base.Kind() == reflect.Array) {
-		w.b = &structItems{cur: base, n: n.Elem}
+		w.b = &objItems{cur: base, n: n.Elem}
 		b = w.b
 	}
 	out := *patch
@@ -161,7 +162,7 @@ func (d *tdiffer) diffStructList(patch *map[string]any, k string, o, m reflect.V
 	if err := x.Diff(out, k); err != nil {
 		return err
 	}
-	for _, side := range []*structItems{w.o, w.m, w.b} {
+	for _, side := range []*objItems{w.o, w.m, w.b} {
 		if side != nil && side.err != nil {
 			return side.err
 		}
@@ -172,17 +173,17 @@ func (d *tdiffer) diffStructList(patch *map[string]any, k string, o, m reflect.V
 	return nil
 }
 
-// structElems is the typed differ's side of objList: elements are
+// objElems is the typed differ's side of objList: elements are
 // structs, or pointers to them.
-type structElems struct {
+type objElems struct {
 	d       *tdiffer
-	o, m, b *structItems // b, the followed document's list, or nil
-	n       *goval.Node  // the list's node
+	o, m, b *objItems   // b, the followed document's list, or nil
+	n       *goval.Node // the list's node
 	es      slot
 	ks      format.KeySet
 }
 
-func (w *structElems) DiffElem(p, i, b int) (map[string]any, bool, error) {
+func (w *objElems) DiffElem(p, i, b int) (map[string]any, bool, error) {
 	d, en := w.d, w.n.Elem
 	oe, _ := goval.DerefNull(w.o.cur.Index(p))
 	me, _ := goval.DerefNull(w.m.cur.Index(i))
@@ -197,14 +198,18 @@ func (w *structElems) DiffElem(p, i, b int) (map[string]any, bool, error) {
 			d.tbase, _ = goval.DerefNull(w.b.cur.Index(b))
 		}
 	}
-	sub, up, err := d.diffStruct(oe, me, en, w.es)
+	diff := d.diffStruct
+	if en.Kind != reflectschema.Struct {
+		diff = d.diffMap
+	}
+	sub, up, err := diff(oe, me, en, w.es)
 	if err != nil {
 		return nil, false, under(err, goval.KeyStepOf(me, en, w.ks))
 	}
 	return sub, up, nil
 }
 
-func (w *structElems) Added(i int) (map[string]any, error) {
+func (w *objElems) Added(i int) (map[string]any, error) {
 	me, _ := goval.DerefNull(w.m.cur.Index(i))
 	j, err := goval.ToJSONValue(me, w.n.Elem, false)
 	if err != nil {
@@ -213,7 +218,7 @@ func (w *structElems) Added(i int) (map[string]any, error) {
 	return j.(map[string]any), nil
 }
 
-func (w *structElems) Lists(original bool) (ol, ml []any, err error) {
+func (w *objElems) Lists(original bool) (ol, ml []any, err error) {
 	if original {
 		if ol, err = goval.ListToJSON(w.o.cur, w.n); err != nil {
 			return nil, nil, err
@@ -223,7 +228,7 @@ func (w *structElems) Lists(original bool) (ol, ml []any, err error) {
 	return ol, ml, err
 }
 
-func (w *structElems) Equal() bool { return w.d.Equal(w.o.cur, w.m.cur, w.n) }
+func (w *objElems) Equal() bool { return w.d.Equal(w.o.cur, w.m.cur, w.n) }
 
 // replaceWholeList writes the list as a replacement, as diffObjectList
 // does when an element cannot be patched.
@@ -242,11 +247,7 @@ func (d *tdiffer) replaceWholeList(patch *map[string]any, k string, m reflect.Va
 // addKeyFields copies an element's key fields into its patch.
 func addKeyFields(dst map[string]any, e reflect.Value, en *goval.Node, ks format.KeySet) error {
 	for _, name := range ks.Fields {
-		f := en.ByName[name]
-		if f == nil {
-			continue
-		}
-		j, ok, err := fieldJSON(e, f)
+		j, ok, err := goval.KeyJSON(e, en, name)
 		if err != nil {
 			return err
 		}
@@ -255,19 +256,6 @@ func addKeyFields(dst map[string]any, e reflect.Value, en *goval.Node, ks format
 		}
 	}
 	return nil
-}
-
-// fieldJSON is struct e's field f as JSON; ok is false when e does not
-// have it.
-func fieldJSON(e reflect.Value, f *goval.Field) (j any, ok bool, err error) {
-	v, ok := goval.FieldValue(e, f)
-	if !ok {
-		return nil, false, nil
-	}
-	if j, err = goval.ToJSONValue(v, f.Node, f.Quoted); err != nil {
-		return nil, false, err
-	}
-	return j, true, nil
 }
 
 // setOrderList is the $setElementOrder list of a modified list.
@@ -282,4 +270,30 @@ func setOrderList(m reflect.Value, en *goval.Node, ks format.KeySet) ([]any, err
 		order[i] = jsonwalk.WithKeyDirective(entry, ks, true)
 	}
 	return order, nil
+}
+
+// goObjElems reports whether merge-list elements of node en are merged
+// and diffed on Go values: structs, or maps with string keys each its own
+// JSON text in every list of ls (invalid or non-list values skipped), so
+// that a key field is the entry of its name.
+func goObjElems(en *goval.Node, ls ...reflect.Value) bool {
+	if en.Kind == reflectschema.Struct {
+		return true
+	}
+	if !en.StringKeys() {
+		return false
+	}
+	sc := goval.GetScratch()
+	defer goval.PutScratch(sc)
+	for _, l := range ls {
+		if !l.IsValid() || l.Kind() != reflect.Slice && l.Kind() != reflect.Array {
+			continue
+		}
+		for i := range l.Len() {
+			if e, null := goval.DerefNull(l.Index(i)); !null && sc.KeysCollide(e, en) {
+				return false
+			}
+		}
+	}
+	return true
 }
