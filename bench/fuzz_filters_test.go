@@ -64,6 +64,20 @@ var agreeFilters = []agreeFilter{
 		},
 	},
 	{
+		// $setElementOrder/x: [] with items for x: Kubernetes skips its
+		// check that the order names the items and sorts them by a
+		// comparison that puts every one first. Only the order of such a
+		// list is set aside.
+		heading: "an empty setelementorder keeps the patch order",
+		applies: func(in agreeInput, _, _ any) bool { return len(emptyOrderLists(in.patch)) > 0 },
+		normalize: func(in agreeInput, ours, theirs any) (any, any) {
+			for _, path := range emptyOrderLists(in.patch) {
+				ours, theirs = sortListAt(ours, path), sortListAt(theirs, path)
+			}
+			return ours, theirs
+		},
+	},
+	{
 		// Kubernetes decodes numbers to int64 or float64 and writes them
 		// back: an integer beyond int64 is rounded.
 		heading: "integers stay exact",
@@ -214,24 +228,74 @@ type recreated struct {
 
 // recreatedLists finds the recreated lists of a patch, through objects.
 func recreatedLists(p any, path []string) []recreated {
+	var out []recreated
+	eachOrderedList(p, path, func(path []string, _, list []any) {
+		if keys := deletedAndCreated(list); len(keys) > 0 {
+			out = append(out, recreated{path: path, keys: keys})
+		}
+	})
+	return out
+}
+
+// eachOrderedList calls visit with the path, the $setElementOrder list and
+// the patch list of every list a patch (through objects) both holds and
+// orders.
+func eachOrderedList(p any, path []string, visit func(path []string, order, list []any)) {
 	m, ok := p.(map[string]any)
 	if !ok {
-		return nil
+		return
 	}
-	var out []recreated
 	for k, v := range m {
 		if list, ok := v.([]any); ok {
-			if _, ordered := m["$setElementOrder/"+k]; ordered {
-				if keys := deletedAndCreated(list); len(keys) > 0 {
-					out = append(out, recreated{path: append(slices.Clone(path), k), keys: keys})
-				}
+			if order, ordered := m["$setElementOrder/"+k].([]any); ordered {
+				visit(append(slices.Clone(path), k), order, list)
 			}
 			continue
 		}
 		if !strings.HasPrefix(k, "$") {
-			out = append(out, recreatedLists(v, append(slices.Clone(path), k))...)
+			eachOrderedList(v, append(slices.Clone(path), k), visit)
 		}
 	}
+}
+
+// emptyOrderLists finds the lists a patch gives items and an empty
+// $setElementOrder.
+func emptyOrderLists(p any) [][]string {
+	var out [][]string
+	eachOrderedList(p, nil, func(path []string, order, list []any) {
+		if len(order) == 0 && len(list) > 0 {
+			out = append(out, path)
+		}
+	})
+	return out
+}
+
+// sortListAt returns doc with the list at path sorted by its elements'
+// JSON, the rest as it was.
+func sortListAt(doc any, path []string) any {
+	if len(path) == 0 {
+		list, ok := doc.([]any)
+		if !ok {
+			return doc
+		}
+		out := slices.Clone(list)
+		slices.SortStableFunc(out, func(a, b any) int {
+			ja, _ := json.Marshal(a)
+			jb, _ := json.Marshal(b)
+			return strings.Compare(string(ja), string(jb))
+		})
+		return out
+	}
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return doc
+	}
+	v, ok := m[path[0]]
+	if !ok {
+		return doc
+	}
+	out := maps.Clone(m)
+	out[path[0]] = sortListAt(v, path[1:])
 	return out
 }
 
