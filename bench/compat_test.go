@@ -130,6 +130,11 @@ var compatCases = []compatCase{
 		patch:    `{"spec":{"$setElementOrder/containers":[{"name":"y"},{"name":"x"}],"containers":[{"name":"x","image":"2"},{"$patch":"delete","name":"x"}]}}`,
 		k8sWant:  `{"spec":{"containers":[{"name":"y"},{"name":"z"},{"name":"x","image":"2"}]}}`,
 		oursWant: `{"spec":{"containers":[{"name":"y"},{"name":"x","image":"2"},{"name":"z"}]}}`},
+	{id: "an-empty-setelementorder-keeps-the-patch-order", schema: &corev1.Pod{},
+		original: `{"spec":{}}`,
+		patch:    `{"spec":{"$setElementOrder/containers":[],"containers":[{"name":"a"},{"name":"b"},{"name":"c"}]}}`,
+		k8sWant:  `{"spec":{"containers":[{"name":"c"},{"name":"b"},{"name":"a"}]}}`,
+		oursWant: `{"spec":{"containers":[{"name":"a"},{"name":"b"},{"name":"c"}]}}`},
 }
 
 // pointerHolder has a pointer-to-struct field holding a list in JSON;

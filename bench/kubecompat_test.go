@@ -51,6 +51,7 @@ var kubeOutcomes = map[string][]string{
 	"replace-strategy-objects-in-two-way-patches":      {kubeSame},
 	"merge-keys-left-out-by-omitempty":                 {kubeSame, kubeSame},
 	"a-recreated-element-keeps-its-place":              {kubeLikeSmp},
+	"an-empty-setelementorder-keeps-the-patch-order":   {kubeLikeSmp},
 }
 
 // kubeCompatCases is compatCases with the kube module's outcomes, and
