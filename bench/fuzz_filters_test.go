@@ -273,11 +273,7 @@ func emptyOrderLists(p any) [][]string {
 // sortListAt returns doc with the list at path sorted by its elements'
 // JSON, the rest as it was.
 func sortListAt(doc any, path []string) any {
-	if len(path) == 0 {
-		list, ok := doc.([]any)
-		if !ok {
-			return doc
-		}
+	return withListAt(doc, path, func(list []any) []any {
 		out := slices.Clone(list)
 		slices.SortStableFunc(out, func(a, b any) int {
 			ja, _ := json.Marshal(a)
@@ -285,6 +281,18 @@ func sortListAt(doc any, path []string) any {
 			return strings.Compare(string(ja), string(jb))
 		})
 		return out
+	})
+}
+
+// withListAt returns doc with the list at path (through objects) replaced
+// by edit's result, the rest shared with doc; doc as it is where there is
+// no list at path.
+func withListAt(doc any, path []string, edit func([]any) []any) any {
+	if len(path) == 0 {
+		if list, ok := doc.([]any); ok {
+			return edit(list)
+		}
+		return doc
 	}
 	m, ok := doc.(map[string]any)
 	if !ok {
@@ -295,7 +303,7 @@ func sortListAt(doc any, path []string) any {
 		return doc
 	}
 	out := maps.Clone(m)
-	out[path[0]] = sortListAt(v, path[1:])
+	out[path[0]] = withListAt(v, path[1:], edit)
 	return out
 }
 
@@ -336,11 +344,7 @@ func matchesKey(elem, key map[string]any) bool {
 // moveRecreatedLast returns doc with the list at r.path holding the
 // elements r names last, in their order, the others as they were.
 func moveRecreatedLast(doc any, r recreated) any {
-	if len(r.path) == 0 {
-		list, ok := doc.([]any)
-		if !ok {
-			return doc
-		}
+	return withListAt(doc, r.path, func(list []any) []any {
 		var rest, moved []any
 		for _, e := range list {
 			m, isMap := e.(map[string]any)
@@ -351,16 +355,5 @@ func moveRecreatedLast(doc any, r recreated) any {
 			}
 		}
 		return append(rest, moved...)
-	}
-	m, ok := doc.(map[string]any)
-	if !ok {
-		return doc
-	}
-	v, ok := m[r.path[0]]
-	if !ok {
-		return doc
-	}
-	out := maps.Clone(m)
-	out[r.path[0]] = moveRecreatedLast(v, recreated{path: r.path[1:], keys: r.keys})
-	return out
+	})
 }
