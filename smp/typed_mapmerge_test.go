@@ -24,6 +24,7 @@ type mapMergeDoc struct {
 	Whole   map[string]string             `json:"whole,omitempty" patchStrategy:"replace"`
 	Ptrs    map[string]*int               `json:"ptrs,omitempty"`
 	Nested  map[string]map[string]string  `json:"nested,omitempty"`
+	Lists   map[string][]int              `json:"lists,omitempty"`
 }
 
 // TestTypedMapMerge applies object patches to maps with string keys, which
@@ -85,13 +86,16 @@ func TestTypedMapMerge(t *testing.T) {
 
 // TestTypedMapMergeErrors checks that a map patch fails as ApplyJSON does.
 func TestTypedMapMergeErrors(t *testing.T) {
-	live := mapMergeDoc{Kept: map[string]string{"a": "1"}, Labels: map[string]string{"a": "1"}}
+	live := mapMergeDoc{Kept: map[string]string{"a": "1"}, Labels: map[string]string{"a": "1"}, Lists: map[string][]int{"a": {1, 2}}}
 	for _, p := range []string{
 		`{"kept":{"$retainKeys":["a"],"b":"2"}}`,
 		`{"labels":{"$retainKeys":["a"]}}`,
 		`{"labels":{"a":{"not":"a string"}}}`,
 		`{"labels":{"$patch":"sideways"}}`,
 		`{"entries":{"e":{"x":1}}}`,
+		// A map's values are not merge lists: their directives are refused.
+		`{"lists":{"$setElementOrder/a":[1]}}`,
+		`{"lists":{"$deleteFromPrimitiveList/a":[1]}}`,
 	} {
 		patch, err := smp.ParsePatch([]byte(p))
 		require.NoError(t, err)

@@ -10,15 +10,17 @@ import (
 // mergeMap is MergeObject for a map with string keys: it fills dst (a
 // settable zero map) with the merge of patch object pm into cur (invalid
 // when absent, null or replaced). Entries the patch does not name are
-// deep-copied from cur, the ones it names merged in Go. A patch with list
-// directives for an entry, or a map whose keys are not each their own
-// JSON text, merges as JSON. keep is false when the map is to be removed.
+// deep-copied from cur, the ones it names merged in Go. A map whose keys
+// are not each their own JSON text merges as JSON. keep is false when the
+// map is to be removed. A map's values are never merge lists in a schema
+// read from Go types, so SplitObjectPatch has refused any list directive
+// for an entry.
 func (a *tapplier) mergeMap(dst, cur reflect.Value, pm map[string]any, n *goval.Node, s slot, at *pathNode) (bool, error) {
 	op, cur, err := a.openPatch(pm, cur, s, at)
 	if err != nil || op.deleted {
 		return false, err
 	}
-	if a.mapAsJSON(cur, n, op) {
+	if a.keysCollide(cur, n) {
 		return a.objectAsJSON(dst, cur, pm, n, s, at)
 	}
 	size := len(op.p.Names)
@@ -51,15 +53,9 @@ type mapMerge struct {
 	at       *pathNode
 }
 
-// mapAsJSON reports a map patch the typed merge leaves to MergeObject: one
-// with list directives ($setElementOrder, $deleteFromPrimitiveList) for
-// its entries, or a live map whose keys are not their own JSON text.
-func (a *tapplier) mapAsJSON(cur reflect.Value, n *goval.Node, op openedPatch) bool {
-	for _, name := range op.p.Names {
-		if op.p.Directed(name) {
-			return true
-		}
-	}
+// keysCollide reports a live map whose keys are not their own JSON text,
+// which the typed merge leaves to MergeObject.
+func (a *tapplier) keysCollide(cur reflect.Value, n *goval.Node) bool {
 	if !cur.IsValid() {
 		return false
 	}
