@@ -24,6 +24,7 @@ package bench
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -46,11 +47,17 @@ func benchLoop(b *testing.B, op func() error) {
 // benchBare measures the bare baseline: decode each input into
 // map[string]any, then encode the output (decoded before the timer).
 func benchBare(b *testing.B, inputs [][]byte, output []byte) {
+	benchLoop(b, bareOp(output, inputs...))
+}
+
+// bareOp decodes each input into map[string]any and encodes the output
+// (decoded once, before).
+func bareOp(output []byte, inputs ...[]byte) func() error {
 	var out map[string]any
 	if err := json.Unmarshal(output, &out); err != nil {
-		b.Fatalf("output: %v", err)
+		panic(fmt.Sprintf("output: %v", err)) // the outputs are the engines', checked before
 	}
-	benchLoop(b, func() error {
+	return func() error {
 		for _, in := range inputs {
 			var m map[string]any
 			if err := json.Unmarshal(in, &m); err != nil {
@@ -59,7 +66,7 @@ func benchBare(b *testing.B, inputs [][]byte, output []byte) {
 		}
 		_, err := json.Marshal(out)
 		return err
-	})
+	}
 }
 
 // benchBytes measures an operation from bytes to bytes.

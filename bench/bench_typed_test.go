@@ -24,15 +24,21 @@ import (
 
 // k8sTypedTwoWay is what a Kubernetes user does to diff two objects.
 func k8sTypedTwoWay(o, m *appsv1.Deployment) ([]byte, error) {
-	ob, err := json.Marshal(o)
-	if err != nil {
-		return nil, err
-	}
-	mb, err := json.Marshal(m)
+	ob, mb, err := marshalPair(o, m)
 	if err != nil {
 		return nil, err
 	}
 	return k8s.CreateTwoWayMergePatch(ob, mb, o)
+}
+
+// marshalPair marshals two objects.
+func marshalPair(a, b any) ([]byte, []byte, error) {
+	ab, err := json.Marshal(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	bb, err := json.Marshal(b)
+	return ab, bb, err
 }
 
 // k8sTypedApply is what a Kubernetes user does to patch an object.

@@ -34,7 +34,8 @@ func TestDocsCommands(t *testing.T) {
 		t.Fatalf("found %d commands in docs/benchmarks.md, expected at least 4", len(scripts))
 	}
 	small := strings.NewReplacer("-benchtime 0.3s", "-benchtime 1x", "-test.benchtime 0.3s", "-test.benchtime 1x",
-		"-count 3", "-count 1", "-count 5", "-count 1", "for i in 1 2 3 4 5 6 7;", "for i in 1;")
+		"-count 3", "-count 1", "-count 5", "-count 1", "for i in 1 2 3 4 5 6 7;", "for i in 1;",
+		"-passes 7", "-passes 1 -benchtime 1x")
 	for i, s := range scripts {
 		script := "set -euo pipefail\n" + small.Replace(s)
 		cmd := exec.Command("bash", "-c", script)
@@ -45,6 +46,9 @@ func TestDocsCommands(t *testing.T) {
 		}
 		if strings.Contains(s, "benchtable") && !strings.Contains(string(out), "| benchmark |") {
 			t.Errorf("command %d printed no table:\n%s", i+1, out)
+		}
+		if strings.Contains(s, "benchfloor") && !strings.Contains(string(out), "targets met on wall time") {
+			t.Errorf("command %d printed no targets:\n%s", i+1, out)
 		}
 	}
 }

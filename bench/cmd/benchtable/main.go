@@ -36,7 +36,6 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"io"
@@ -46,6 +45,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/typedpatch/typedpatch/bench/internal/benchfmt"
 )
 
 func main() {
@@ -100,61 +101,27 @@ type results struct {
 	order   []string
 }
 
-// lineRE matches a result line: name, iterations, then value-unit pairs.
-var lineRE = regexp.MustCompile(`^(Benchmark\S*?)(?:-\d+)?\s+\d+\s+(.*)$`)
-
 // parse reads `go test -bench` output, taking the time from the metric
 // named timeUnit; lines that are not results, or lack that metric, are
 // skipped.
 func parse(r io.Reader, timeUnit string) (*results, error) {
+	lines, err := benchfmt.Parse(r)
 	res := &results{samples: map[string][]sample{}}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
-	for sc.Scan() {
-		m := lineRE.FindStringSubmatch(strings.TrimSpace(sc.Text()))
-		if m == nil {
-			continue
-		}
-		s := sample{ns: math.NaN(), bytes: math.NaN(), allocs: math.NaN()}
-		fields := strings.Fields(m[2])
-		for i := 0; i+1 < len(fields); i += 2 {
-			v, err := strconv.ParseFloat(fields[i], 64)
-			if err != nil {
-				continue
-			}
-			switch fields[i+1] {
-			case timeUnit:
-				s.ns = v
-			case "B/op":
-				s.bytes = v
-			case "allocs/op":
-				s.allocs = v
-			}
-		}
+	for _, l := range lines {
+		s := sample{ns: l.Value(timeUnit), bytes: l.Value("B/op"), allocs: l.Value("allocs/op")}
 		if math.IsNaN(s.ns) {
 			continue
 		}
-		name := m[1]
-		if _, seen := res.samples[name]; !seen {
-			res.order = append(res.order, name)
+		if _, seen := res.samples[l.Name]; !seen {
+			res.order = append(res.order, l.Name)
 		}
-		res.samples[name] = append(res.samples[name], s)
+		res.samples[l.Name] = append(res.samples[l.Name], s)
 	}
-	return res, sc.Err()
+	return res, err
 }
 
 // medianOf returns the median of vs, ignoring NaNs; NaN if none is left.
-func medianOf(vs []float64) float64 {
-	vs = slices.DeleteFunc(slices.Clone(vs), math.IsNaN)
-	if len(vs) == 0 {
-		return math.NaN()
-	}
-	slices.Sort(vs)
-	if len(vs)%2 == 1 {
-		return vs[len(vs)/2]
-	}
-	return (vs[len(vs)/2-1] + vs[len(vs)/2]) / 2
-}
+func medianOf(vs []float64) float64 { return benchfmt.Median(vs) }
 
 // span is a ratio and, when it pairs runs, the lowest and highest of the
 // per-run ratios (NaN otherwise).

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/typedpatch/typedpatch/bench/internal/benchfmt"
 )
 
 // Writing the tables: rows, growth exponents, and how numbers print.
@@ -152,20 +154,8 @@ func write(w io.Writer, r *results, o options) error {
 	return bw.Flush()
 }
 
-// duration formats nanoseconds with a unit and three significant digits.
-func duration(ns float64) string {
-	switch {
-	case math.IsNaN(ns):
-		return "?"
-	case ns >= 1e9:
-		return fmt.Sprintf("%.3g s", ns/1e9)
-	case ns >= 1e6:
-		return fmt.Sprintf("%.3g ms", ns/1e6)
-	case ns >= 1e3:
-		return fmt.Sprintf("%.3g µs", ns/1e3)
-	}
-	return fmt.Sprintf("%.3g ns", ns)
-}
+// duration formats nanoseconds: benchfmt.Duration.
+func duration(ns float64) string { return benchfmt.Duration(ns, "?") }
 
 // ratio formats a/b as a factor, e.g. 0.52x.
 func ratio(a, b float64) string {

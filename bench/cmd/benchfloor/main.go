@@ -1,0 +1,78 @@
+// Command benchfloor measures typedpatch against the floors of its
+// operations and against the libraries a Go user would pick instead, and
+// prints the ratio table and which of the performance targets hold.
+//
+// It builds bench/'s test binary and runs BenchmarkTargets (see
+// bench_targets_test.go) in interleaved passes: each pass runs every
+// benchmark once, so that a change of the machine's load between passes
+// moves both sides of a ratio. Figures are medians over the passes;
+// ratios are medians of the per-pass ratios. Targets are judged on wall
+// time, as the issue states them, and shown on CPU time too.
+//
+// Usage, from bench/:
+//
+//	go run ./cmd/benchfloor                     # 7 passes, about 5 minutes
+//	go run ./cmd/benchfloor -passes 3 -o raw.txt
+//	go run ./cmd/benchfloor -from raw.txt       # the tables of a saved run
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+)
+
+func main() {
+	passes := flag.Int("passes", 7, "interleaved passes of every benchmark")
+	benchtime := flag.String("benchtime", "0.3s", "-test.benchtime of each benchmark in a pass")
+	from := flag.String("from", "", "read the output of an earlier run from `file` instead of running")
+	out := flag.String("o", "", "also write the raw benchmark output to `file`")
+	flag.Parse()
+	raw, err := input(*from, *passes, *benchtime)
+	if err == nil && *out != "" {
+		err = os.WriteFile(*out, raw, 0o644)
+	}
+	if err == nil {
+		err = report(os.Stdout, bytes.NewReader(raw))
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchfloor:", err)
+		os.Exit(1)
+	}
+}
+
+// input returns the benchmark output: read from file, or measured.
+func input(file string, passes int, benchtime string) ([]byte, error) {
+	if file != "" {
+		return os.ReadFile(file)
+	}
+	if passes < 1 {
+		return nil, fmt.Errorf("-passes %d: want at least one", passes)
+	}
+	dir, err := os.MkdirTemp("", "benchfloor")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	bin := filepath.Join(dir, "bench.test")
+	build := exec.Command("go", "test", "-c", "-o", bin, ".")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return nil, fmt.Errorf("building the benchmarks (run from bench/): %w", err)
+	}
+	var all bytes.Buffer
+	for i := range passes {
+		fmt.Fprintf(os.Stderr, "benchfloor: pass %d of %d\n", i+1, passes)
+		cmd := exec.Command(bin, "-test.run", "^$", "-test.bench", "^BenchmarkTargets$",
+			"-test.benchmem", "-test.benchtime", benchtime)
+		cmd.Stdout, cmd.Stderr = io.MultiWriter(&all, os.Stderr), os.Stderr
+		if err := cmd.Run(); err != nil {
+			return nil, fmt.Errorf("pass %d: %w", i+1, err)
+		}
+	}
+	return all.Bytes(), nil
+}

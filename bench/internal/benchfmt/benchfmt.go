@@ -1,0 +1,83 @@
+// Package benchfmt reads the result lines of `go test -bench` output, for
+// the commands of bench/ that turn them into tables.
+package benchfmt
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Line is one result line: the benchmark's name, without the GOMAXPROCS
+// suffix, and its values by unit (ns/op, B/op, allocs/op, cpu-ns/op...).
+type Line struct {
+	Name   string
+	Values map[string]float64
+}
+
+// lineRE matches a result line: name, iterations, then value-unit pairs.
+var lineRE = regexp.MustCompile(`^(Benchmark\S*?)(?:-\d+)?\s+\d+\s+(.*)$`)
+
+// Parse returns the result lines of r, in order; other lines are skipped.
+func Parse(r io.Reader) ([]Line, error) {
+	var out []Line
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	for sc.Scan() {
+		m := lineRE.FindStringSubmatch(strings.TrimSpace(sc.Text()))
+		if m == nil {
+			continue
+		}
+		l := Line{Name: m[1], Values: map[string]float64{}}
+		fields := strings.Fields(m[2])
+		for i := 0; i+1 < len(fields); i += 2 {
+			if v, err := strconv.ParseFloat(fields[i], 64); err == nil {
+				l.Values[fields[i+1]] = v
+			}
+		}
+		out = append(out, l)
+	}
+	return out, sc.Err()
+}
+
+// Value returns the line's value in unit, NaN when it has none.
+func (l Line) Value(unit string) float64 {
+	if v, ok := l.Values[unit]; ok {
+		return v
+	}
+	return math.NaN()
+}
+
+// Median returns the median of vs, ignoring NaNs; NaN if none is left.
+func Median(vs []float64) float64 {
+	vs = slices.DeleteFunc(slices.Clone(vs), math.IsNaN)
+	if len(vs) == 0 {
+		return math.NaN()
+	}
+	slices.Sort(vs)
+	if len(vs)%2 == 1 {
+		return vs[len(vs)/2]
+	}
+	return (vs[len(vs)/2-1] + vs[len(vs)/2]) / 2
+}
+
+// Duration formats nanoseconds with a unit and three significant digits;
+// none, for NaN (no measurement).
+func Duration(ns float64, none string) string {
+	switch {
+	case math.IsNaN(ns):
+		return none
+	case ns >= 1e9:
+		return fmt.Sprintf("%.3g s", ns/1e9)
+	case ns >= 1e6:
+		return fmt.Sprintf("%.3g ms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.3g µs", ns/1e3)
+	}
+	return fmt.Sprintf("%.3g ns", ns)
+}
