@@ -63,6 +63,9 @@ func checkTargetList(tb testing.TB, l *targetList) {
 	schema := &mapListDoc{}
 	sameJSON(tb, "list apply", must[[]byte](tb)(smp.ApplyJSON(l.original, l.patch, schema)), l.modified)
 	sameJSON(tb, "list two-way applied", must[[]byte](tb)(smp.ApplyJSON(l.original, l.twoWay, schema)), l.modified)
+	if l.n > k8sListLimit {
+		return // the peers are checked on the shorter list, made the same way
+	}
 	sameJSON(tb, "RFC 7386 apply", must[[]byte](tb)(jsonpatch.MergePatch(l.original, l.patch)), l.modified)
 	sameJSON(tb, "RFC 7386 two-way applied", must[[]byte](tb)(jsonpatch.MergePatch(l.original, l.rfcTwoWay)), l.modified)
 	sameJSON(tb, "structured-merge-diff merge", must[[]byte](tb)(l.smd.merge(l.original, l.patch)), l.modified)
