@@ -59,10 +59,13 @@ const k8sListLimit = 10000
 
 // targetInputs holds every row's inputs, built and checked once.
 type targetInputs struct {
-	dep   *deploymentCase
-	smd   *smdDeployment
-	rfc   []byte // RFC 7386's patch from original to modified
-	lists map[int]*targetList
+	dep *deploymentCase
+	// copies pairs original, modified and current with deep copies, for
+	// the equality walks of the floors.
+	copies [3][2]*appsv1.Deployment
+	smd    *smdDeployment
+	rfc    []byte // RFC 7386's patch from original to modified
+	lists  map[int]*targetList
 }
 
 // targetList is a merge list of n {name, value} maps, every value patched.
@@ -80,6 +83,9 @@ func newTargetInputs(tb testing.TB) *targetInputs {
 		smd:   newSMDDeployment(tb, dep),
 		rfc:   must[[]byte](tb)(jsonpatch.CreateMergePatch(dep.ob, dep.mb)),
 		lists: map[int]*targetList{},
+	}
+	for i, d := range []*appsv1.Deployment{dep.original, dep.modified, dep.current} {
+		t.copies[i] = [2]*appsv1.Deployment{d, d.DeepCopy()}
 	}
 	for _, n := range targetListSizes {
 		l := &targetList{
@@ -139,7 +145,8 @@ func (t *targetInputs) typedApply() targetRow {
 	}}
 }
 
-// typedDiff: Diff + MarshalJSON; floor: one reflect.DeepEqual walk.
+// typedDiff: Diff + MarshalJSON; floor: one reflect.DeepEqual walk of a
+// whole Deployment (two equal ones: DeepEqual stops at a difference).
 func (t *targetInputs) typedDiff() targetRow {
 	c := t.dep
 	return targetRow{name: "typed-diff", impls: []targetImpl{
@@ -151,12 +158,7 @@ func (t *targetInputs) typedDiff() targetRow {
 			_, err = p.MarshalJSON()
 			return err
 		}},
-		{"floor", func() error {
-			if reflect.DeepEqual(c.original, c.modified) {
-				return fmt.Errorf("the inputs are equal")
-			}
-			return nil
-		}},
+		{"floor", func() error { return equalWalks(t.copies[:1]) }},
 		{"k8s", func() error {
 			_, err := k8sTypedTwoWay(c.original, c.modified)
 			return err
@@ -173,8 +175,8 @@ func (t *targetInputs) typedDiff() targetRow {
 }
 
 // typedThreeWay: ThreeWay + MarshalJSON, as kubectl apply; floor: two
-// equality walks (original to modified, modified to current) and the
-// patch's marshalling.
+// whole equality walks (of modified and of current, each against an equal
+// copy) and the patch's marshalling.
 func (t *targetInputs) typedThreeWay() targetRow {
 	c := t.dep
 	meta := newDeploymentMeta()
@@ -193,8 +195,8 @@ func (t *targetInputs) typedThreeWay() targetRow {
 			return err
 		}},
 		{"floor", func() error {
-			if reflect.DeepEqual(c.original, c.modified) || reflect.DeepEqual(c.modified, c.current) {
-				return fmt.Errorf("the inputs are equal")
+			if err := equalWalks(t.copies[1:]); err != nil {
+				return err
 			}
 			_, err := json.Marshal(patch)
 			return err
@@ -286,6 +288,17 @@ func (t *targetInputs) listTwoWay(l *targetList) targetRow {
 		}})
 	}
 	return targetRow{name: fmt.Sprintf("maplist-twoway/n=%d", l.n), impls: impls}
+}
+
+// equalWalks walks each pair with reflect.DeepEqual, to its end: the
+// pairs are equal.
+func equalWalks(pairs [][2]*appsv1.Deployment) error {
+	for _, p := range pairs {
+		if !reflect.DeepEqual(p[0], p[1]) {
+			return fmt.Errorf("a copy differs")
+		}
+	}
+	return nil
 }
 
 // validCopy is the floor of an operation from bytes to bytes: check that

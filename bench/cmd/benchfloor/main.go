@@ -14,6 +14,7 @@
 //	go run ./cmd/benchfloor                     # 7 passes, about 5 minutes
 //	go run ./cmd/benchfloor -passes 3 -o raw.txt
 //	go run ./cmd/benchfloor -from raw.txt       # the tables of a saved run
+//	go run ./cmd/benchfloor -rows typed         # the typed rows only
 package main
 
 import (
@@ -31,8 +32,9 @@ func main() {
 	benchtime := flag.String("benchtime", "0.3s", "-test.benchtime of each benchmark in a pass")
 	from := flag.String("from", "", "read the output of an earlier run from `file` instead of running")
 	out := flag.String("o", "", "also write the raw benchmark output to `file`")
+	rows := flag.String("rows", "", "measure only the rows matching `regexp` (e.g. typed); the report shows the others as –")
 	flag.Parse()
-	raw, err := input(*from, *passes, *benchtime)
+	raw, err := input(*from, *passes, *benchtime, *rows)
 	if err == nil && *out != "" {
 		err = os.WriteFile(*out, raw, 0o644)
 	}
@@ -46,7 +48,7 @@ func main() {
 }
 
 // input returns the benchmark output: read from file, or measured.
-func input(file string, passes int, benchtime string) ([]byte, error) {
+func input(file string, passes int, benchtime, rows string) ([]byte, error) {
 	if file != "" {
 		return os.ReadFile(file)
 	}
@@ -67,7 +69,11 @@ func input(file string, passes int, benchtime string) ([]byte, error) {
 	var all bytes.Buffer
 	for i := range passes {
 		fmt.Fprintf(os.Stderr, "benchfloor: pass %d of %d\n", i+1, passes)
-		cmd := exec.Command(bin, "-test.run", "^$", "-test.bench", "^BenchmarkTargets$",
+		bench := "^BenchmarkTargets$"
+		if rows != "" {
+			bench += "/" + rows
+		}
+		cmd := exec.Command(bin, "-test.run", "^$", "-test.bench", bench,
 			"-test.benchmem", "-test.benchtime", benchtime)
 		cmd.Stdout, cmd.Stderr = io.MultiWriter(&all, os.Stderr), os.Stderr
 		if err := cmd.Run(); err != nil {
