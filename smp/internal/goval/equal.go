@@ -78,19 +78,28 @@ func equalScalar(a, b reflect.Value, n *Node) bool {
 			return numberText(a.String()) == numberText(b.String())
 		}
 		return SameWireString(a.String(), b.String())
-	case reflect.Bool:
-		return a.Bool() == b.Bool()
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return a.Int() == b.Int()
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return a.Uint() == b.Uint()
-	case reflect.Float32, reflect.Float64:
-		x, y := a.Float(), b.Float()
-		return x == y && math.Signbit(x) == math.Signbit(y)
 	case reflect.Slice:
 		return bytes.Equal(a.Bytes(), b.Bytes())
 	}
-	return false
+	eq, _ := equalBasic(a, b)
+	return eq
+}
+
+// equalBasic compares two booleans or numbers of one kind (a float's
+// sign counts: -0 and 0 differ in JSON); ok is false for other kinds.
+func equalBasic(a, b reflect.Value) (eq, ok bool) {
+	switch a.Kind() {
+	case reflect.Bool:
+		return a.Bool() == b.Bool(), true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() == b.Int(), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return a.Uint() == b.Uint(), true
+	case reflect.Float32, reflect.Float64:
+		x, y := a.Float(), b.Float()
+		return x == y && math.Signbit(x) == math.Signbit(y), true
+	}
+	return false, false
 }
 
 // numberText is the text encoding/json writes for a json.Number.
@@ -195,16 +204,10 @@ func DeepEqualGo(a, b reflect.Value, depth int) bool {
 	if depth > 100 || a.Type() != b.Type() {
 		return false
 	}
+	if eq, ok := equalBasic(a, b); ok {
+		return eq
+	}
 	switch a.Kind() {
-	case reflect.Bool:
-		return a.Bool() == b.Bool()
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return a.Int() == b.Int()
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return a.Uint() == b.Uint()
-	case reflect.Float32, reflect.Float64:
-		x, y := a.Float(), b.Float()
-		return x == y && math.Signbit(x) == math.Signbit(y)
 	case reflect.Complex64, reflect.Complex128:
 		return a.Complex() == b.Complex()
 	case reflect.String:
