@@ -32,40 +32,39 @@ func parseRuns(r io.Reader) (runs, error) {
 	return rs, nil
 }
 
-// median returns the median of name's values in unit, NaN without any.
-func (rs runs) median(name, unit string) float64 {
+// values returns name's values in unit, one per pass.
+func (rs runs) values(name, unit string) []float64 {
 	ls := rs[name]
 	vs := make([]float64, len(ls))
 	for i, l := range ls {
 		vs[i] = l.Value(unit)
 	}
-	return benchfmt.Median(vs)
+	return vs
+}
+
+// median returns the median of name's values in unit, NaN without any.
+func (rs runs) median(name, unit string) float64 {
+	return benchfmt.Median(rs.values(name, unit))
 }
 
 // ratio returns t(a)/t(b) in unit: the median of the per-pass ratios
-// when both were measured in every pass (pass i's lines pair up),
-// otherwise the ratio of the medians.
+// when both were measured in every pass, otherwise the ratio of the
+// medians.
 func (rs runs) ratio(a, b, unit string) float64 {
-	la, lb := rs[a], rs[b]
-	if len(la) == 0 || len(lb) == 0 {
+	if len(rs[a]) == 0 || len(rs[b]) == 0 {
 		return math.NaN()
 	}
-	if len(la) != len(lb) {
-		return rs.median(a, unit) / rs.median(b, unit)
+	if r := benchfmt.PairedRatios(rs.values(a, unit), rs.values(b, unit)); r != nil {
+		return benchfmt.Median(r)
 	}
-	vs := make([]float64, len(la))
-	for i := range la {
-		vs[i] = la[i].Value(unit) / lb[i].Value(unit)
-	}
-	return benchfmt.Median(vs)
+	return rs.median(a, unit) / rs.median(b, unit)
 }
 
-// growth returns the exponent log(t(n2)/t(n1)) / log(n2/n1) of row's
-// implementation impl between sizes n1 and n2.
+// growth returns the growth exponent of row's implementation impl between
+// sizes n1 and n2, from the ratio of their times.
 func (rs runs) growth(row, impl string, n1, n2 int, unit string) float64 {
-	t1 := rs.median(fmt.Sprintf("%s/n=%d/%s", row, n1, impl), unit)
-	t2 := rs.median(fmt.Sprintf("%s/n=%d/%s", row, n2, impl), unit)
-	return math.Log(t2/t1) / math.Log(float64(n2)/float64(n1))
+	at := func(n int) string { return fmt.Sprintf("%s/n=%d/%s", row, n, impl) }
+	return benchfmt.Exponent(rs.ratio(at(n2), at(n1), unit), n1, n2)
 }
 
 // passes returns how many passes measured ours of the first row.

@@ -67,13 +67,13 @@ var targets = []target{
 // and CPU time.
 func targetLine(t target, rs runs) string {
 	wall, cpu := t.measure(rs, "ns/op"), t.measure(rs, "cpu-ns/op")
-	mark := "not met"
-	if t.met(wall) {
-		mark = "met"
+	return fmt.Sprintf("| %s | "+t.unitFmt+" | **%s** | "+t.unitFmt+" | %s |", t.text, wall, verdict(t.met(wall)), cpu, verdict(t.met(cpu)))
+}
+
+// verdict is "met" or "not met".
+func verdict(met bool) string {
+	if met {
+		return "met"
 	}
-	cpuMark := "not met"
-	if t.met(cpu) {
-		cpuMark = "met"
-	}
-	return fmt.Sprintf("| %s | "+t.unitFmt+" | **%s** | "+t.unitFmt+" | %s |", t.text, wall, mark, cpu, cpuMark)
+	return "not met"
 }

@@ -138,16 +138,21 @@ func (r *results) timeRatio(a, b string) span {
 	if len(sa) == 0 || len(sb) == 0 {
 		return span{nan, nan, nan}
 	}
-	if len(sa) == len(sb) {
-		rs := make([]float64, len(sa))
-		for i := range sa {
-			rs[i] = sa[i].ns / sb[i].ns
-		}
+	if rs := benchfmt.PairedRatios(times(sa), times(sb)); rs != nil {
 		return span{medianOf(rs), slices.Min(rs), slices.Max(rs)}
 	}
 	ma, _, _ := r.median(a)
 	mb, _, _ := r.median(b)
 	return span{ma.ns / mb.ns, nan, nan}
+}
+
+// times returns the samples' times.
+func times(ss []sample) []float64 {
+	ts := make([]float64, len(ss))
+	for i, s := range ss {
+		ts[i] = s.ns
+	}
+	return ts
 }
 
 // median returns the median of each metric over a name's samples.

@@ -82,7 +82,7 @@ func (r *results) growth(n1, n2 int) []growthRow {
 			seen[key] = i
 			out = append(out, growthRow{key: withoutSize(key), exp: map[string]float64{}})
 		}
-		out[i].exp[impl] = math.Log(q) / math.Log(float64(n2)/float64(n1))
+		out[i].exp[impl] = benchfmt.Exponent(q, n1, n2)
 	}
 	return out
 }

@@ -66,6 +66,27 @@ func Median(vs []float64) float64 {
 	return (vs[len(vs)/2-1] + vs[len(vs)/2]) / 2
 }
 
+// PairedRatios returns a[i]/b[i] for each run i, when a and b hold one
+// value per run each (as many values); nil otherwise. Sample i of each
+// coming from run i, a change of the machine's load between runs moves
+// both sides of a ratio and leaves it be.
+func PairedRatios(a, b []float64) []float64 {
+	if len(a) == 0 || len(a) != len(b) {
+		return nil
+	}
+	rs := make([]float64, len(a))
+	for i := range a {
+		rs[i] = a[i] / b[i]
+	}
+	return rs
+}
+
+// Exponent returns the growth exponent log(q) / log(n2/n1) of a time
+// that grows by q from size n1 to size n2: 1 is linear, 2 quadratic.
+func Exponent(q float64, n1, n2 int) float64 {
+	return math.Log(q) / math.Log(float64(n2)/float64(n1))
+}
+
 // Duration formats nanoseconds with a unit and three significant digits;
 // none, for NaN (no measurement).
 func Duration(ns float64, none string) string {

@@ -46,6 +46,18 @@ func TestMedian(t *testing.T) {
 	}
 }
 
+func TestPairedRatios(t *testing.T) {
+	if got := PairedRatios([]float64{2, 9}, []float64{1, 3}); len(got) != 2 || got[0] != 2 || got[1] != 3 {
+		t.Errorf("PairedRatios = %v, want [2 3]", got)
+	}
+	if got := PairedRatios([]float64{2, 9}, []float64{1}); got != nil {
+		t.Errorf("PairedRatios of unequal counts = %v, want nil", got)
+	}
+	if got := Exponent(100, 1000, 10000); got != 2 {
+		t.Errorf("Exponent(100, 1000, 10000) = %v, want 2", got)
+	}
+}
+
 func TestDuration(t *testing.T) {
 	for ns, want := range map[float64]string{12: "12 ns", 4567: "4.57 µs", 2.5e6: "2.5 ms", 7.81e9: "7.81 s", math.NaN(): "–"} {
 		if got := Duration(ns, "–"); got != want {
