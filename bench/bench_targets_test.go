@@ -64,8 +64,13 @@ type targetInputs struct {
 	// the equality walks of the floors.
 	copies [3][2]*appsv1.Deployment
 	smd    *smdDeployment
-	rfc    []byte // RFC 7386's patch from original to modified
-	lists  map[int]*targetList
+	smdDoc *smdList // structured-merge-diff on the list rows
+	rfc    []byte   // RFC 7386's patch from original to modified
+	// meta is Kubernetes' patch meta of a Deployment; threeWay the
+	// three-way patch decoded, for the floor's marshalling.
+	meta     k8s.LookupPatchMeta
+	threeWay map[string]any
+	lists    map[int]*targetList
 }
 
 // targetList is a merge list of n {name, value} maps, every value patched.
@@ -73,7 +78,6 @@ type targetList struct {
 	n                                 int
 	original, modified, patch, twoWay []byte
 	rfcTwoWay                         []byte
-	smd                               *smdList
 }
 
 func newTargetInputs(tb testing.TB) *targetInputs {
@@ -82,19 +86,25 @@ func newTargetInputs(tb testing.TB) *targetInputs {
 		dep:   dep,
 		smd:   newSMDDeployment(tb, dep),
 		rfc:   must[[]byte](tb)(jsonpatch.CreateMergePatch(dep.ob, dep.mb)),
+		meta:  must[k8s.PatchMetaFromStruct](tb)(k8s.NewPatchMetaFromStruct(&appsv1.Deployment{})),
 		lists: map[int]*targetList{},
+	}
+	if err := json.Unmarshal(dep.threeWay, &t.threeWay); err != nil {
+		tb.Fatal(err)
 	}
 	for i, d := range []*appsv1.Deployment{dep.original, dep.modified, dep.current} {
 		t.copies[i] = [2]*appsv1.Deployment{d, d.DeepCopy()}
 	}
+	t.smdDoc = newSMDList(tb)
 	for _, n := range targetListSizes {
 		l := &targetList{
 			n:        n,
 			original: marshal(tb, mapList(n, "old-")),
 			modified: marshal(tb, mapList(n, "new-")),
-			patch:    marshal(tb, mapList(n, "new-")),
-			smd:      newSMDList(tb),
 		}
+		// The patch lists every element with its new value, in order:
+		// the modified document itself.
+		l.patch = l.modified
 		l.twoWay = must[[]byte](tb)(smp.DiffJSON(l.original, l.modified, &mapListDoc{}))
 		l.rfcTwoWay = must[[]byte](tb)(jsonpatch.CreateMergePatch(l.original, l.modified))
 		t.lists[n] = l
@@ -179,12 +189,7 @@ func (t *targetInputs) typedDiff() targetRow {
 // copy) and the patch's marshalling.
 func (t *targetInputs) typedThreeWay() targetRow {
 	c := t.dep
-	meta := newDeploymentMeta()
 	overwrite := smp.WithOverwrite(true)
-	var patch map[string]any
-	if err := json.Unmarshal(c.threeWay, &patch); err != nil {
-		panic(err) // checked by newDeploymentCase
-	}
 	return targetRow{name: "typed-threeway", impls: []targetImpl{
 		{"ours", func() error {
 			p, err := smp.ThreeWay(c.original, c.modified, c.current, overwrite)
@@ -198,11 +203,11 @@ func (t *targetInputs) typedThreeWay() targetRow {
 			if err := equalWalks(t.copies[1:]); err != nil {
 				return err
 			}
-			_, err := json.Marshal(patch)
+			_, err := json.Marshal(t.threeWay)
 			return err
 		}},
 		{"k8s", func() error {
-			_, err := k8sTypedThreeWay(c.original, c.modified, c.current, meta)
+			_, err := k8sTypedThreeWay(c.original, c.modified, c.current, t.meta)
 			return err
 		}},
 		{"smd", func() error {
@@ -249,7 +254,7 @@ func (t *targetInputs) listApply(l *targetList) targetRow {
 			return err
 		}},
 		{"smd", func() error {
-			_, err := l.smd.merge(l.original, l.patch)
+			_, err := t.smdDoc.merge(l.original, l.patch)
 			return err
 		}},
 	}
@@ -277,7 +282,7 @@ func (t *targetInputs) listTwoWay(l *targetList) targetRow {
 			return err
 		}},
 		{"smd", func() error {
-			_, err := l.smd.compare(l.original, l.modified)
+			_, err := t.smdDoc.compare(l.original, l.modified)
 			return err
 		}},
 	}
@@ -315,16 +320,7 @@ func validCopy(output []byte, inputs ...[]byte) error {
 
 // rfcTypedApply is what a user of RFC 7386 does to patch an object.
 func rfcTypedApply(live *appsv1.Deployment, patch []byte) (*appsv1.Deployment, error) {
-	lb, err := json.Marshal(live)
-	if err != nil {
-		return nil, err
-	}
-	res, err := jsonpatch.MergePatch(lb, patch)
-	if err != nil {
-		return nil, err
-	}
-	out := &appsv1.Deployment{}
-	return out, json.Unmarshal(res, out)
+	return applyViaJSON(live, func(lb []byte) ([]byte, error) { return jsonpatch.MergePatch(lb, patch) })
 }
 
 // rfcTypedDiff is what a user of RFC 7386 does to diff two objects.
@@ -334,13 +330,4 @@ func rfcTypedDiff(o, m *appsv1.Deployment) ([]byte, error) {
 		return nil, err
 	}
 	return jsonpatch.CreateMergePatch(ob, mb)
-}
-
-// newDeploymentMeta is Kubernetes' patch meta of a Deployment.
-func newDeploymentMeta() k8s.LookupPatchMeta {
-	meta, err := k8s.NewPatchMetaFromStruct(&appsv1.Deployment{})
-	if err != nil {
-		panic(err)
-	}
-	return meta
 }

@@ -43,11 +43,17 @@ func marshalPair(a, b any) ([]byte, []byte, error) {
 
 // k8sTypedApply is what a Kubernetes user does to patch an object.
 func k8sTypedApply(live *appsv1.Deployment, patch []byte) (*appsv1.Deployment, error) {
+	return applyViaJSON(live, func(lb []byte) ([]byte, error) { return k8s.StrategicMergePatch(lb, patch, live) })
+}
+
+// applyViaJSON patches an object as a user of a JSON patch library must:
+// marshal it, patch the bytes, unmarshal the result into a new object.
+func applyViaJSON(live *appsv1.Deployment, patch func([]byte) ([]byte, error)) (*appsv1.Deployment, error) {
 	lb, err := json.Marshal(live)
 	if err != nil {
 		return nil, err
 	}
-	res, err := k8s.StrategicMergePatch(lb, patch, live)
+	res, err := patch(lb)
 	if err != nil {
 		return nil, err
 	}

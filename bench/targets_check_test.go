@@ -18,7 +18,7 @@ func checkTargets(tb testing.TB, t *targetInputs) {
 	tb.Helper()
 	checkTargetsTyped(tb, t)
 	for _, l := range t.lists {
-		checkTargetList(tb, l)
+		checkTargetList(tb, l, t.smdDoc)
 	}
 }
 
@@ -59,7 +59,7 @@ func checkTargetsTyped(tb testing.TB, t *targetInputs) {
 }
 
 // checkTargetList checks the list rows of one size.
-func checkTargetList(tb testing.TB, l *targetList) {
+func checkTargetList(tb testing.TB, l *targetList, smdDoc *smdList) {
 	schema := &mapListDoc{}
 	sameJSON(tb, "list apply", must[[]byte](tb)(smp.ApplyJSON(l.original, l.patch, schema)), l.modified)
 	sameJSON(tb, "list two-way applied", must[[]byte](tb)(smp.ApplyJSON(l.original, l.twoWay, schema)), l.modified)
@@ -68,8 +68,8 @@ func checkTargetList(tb testing.TB, l *targetList) {
 	}
 	sameJSON(tb, "RFC 7386 apply", must[[]byte](tb)(jsonpatch.MergePatch(l.original, l.patch)), l.modified)
 	sameJSON(tb, "RFC 7386 two-way applied", must[[]byte](tb)(jsonpatch.MergePatch(l.original, l.rfcTwoWay)), l.modified)
-	sameJSON(tb, "structured-merge-diff merge", must[[]byte](tb)(l.smd.merge(l.original, l.patch)), l.modified)
-	cmp := must[*smdComparison](tb)(l.smd.compare(l.original, l.modified))
+	sameJSON(tb, "structured-merge-diff merge", must[[]byte](tb)(smdDoc.merge(l.original, l.patch)), l.modified)
+	cmp := must[*smdComparison](tb)(smdDoc.compare(l.original, l.modified))
 	if cmp.Modified.Size() != l.n {
 		tb.Fatalf("structured-merge-diff's Compare finds %d changed fields, want %d", cmp.Modified.Size(), l.n)
 	}

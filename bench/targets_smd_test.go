@@ -79,11 +79,7 @@ func (s *smdDeployment) toDeployment(v *typed.TypedValue) (*appsv1.Deployment, e
 
 // merge merges config into live: Merge of their typed values.
 func (s *smdDeployment) merge(live, config *appsv1.Deployment) (*appsv1.Deployment, error) {
-	lv, err := s.tc.ObjectToTyped(live)
-	if err != nil {
-		return nil, err
-	}
-	cv, err := s.tc.ObjectToTyped(config)
+	lv, cv, err := s.typedPair(live, config)
 	if err != nil {
 		return nil, err
 	}
@@ -96,25 +92,27 @@ func (s *smdDeployment) merge(live, config *appsv1.Deployment) (*appsv1.Deployme
 
 // compare is Compare of two objects' typed values.
 func (s *smdDeployment) compare(a, b *appsv1.Deployment) (*typed.Comparison, error) {
-	av, err := s.tc.ObjectToTyped(a)
-	if err != nil {
-		return nil, err
-	}
-	bv, err := s.tc.ObjectToTyped(b)
+	av, bv, err := s.typedPair(a, b)
 	if err != nil {
 		return nil, err
 	}
 	return av.Compare(bv)
 }
 
+// typedPair converts two objects to typed values.
+func (s *smdDeployment) typedPair(a, b *appsv1.Deployment) (*typed.TypedValue, *typed.TypedValue, error) {
+	av, err := s.tc.ObjectToTyped(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	bv, err := s.tc.ObjectToTyped(b)
+	return av, bv, err
+}
+
 // apply is server-side apply of config by kubectl onto the live object,
 // which kubectl last applied the original to.
 func (s *smdDeployment) apply(config *appsv1.Deployment) (*appsv1.Deployment, error) {
-	lv, err := s.tc.ObjectToTyped(s.current)
-	if err != nil {
-		return nil, err
-	}
-	cv, err := s.tc.ObjectToTyped(config)
+	lv, cv, err := s.typedPair(s.current, config)
 	if err != nil {
 		return nil, err
 	}
@@ -170,13 +168,19 @@ func (s *smdList) typedOf(data []byte) (*typed.TypedValue, error) {
 	return s.doc.FromUnstructured(v)
 }
 
+// typedPair decodes and types two documents.
+func (s *smdList) typedPair(a, b []byte) (*typed.TypedValue, *typed.TypedValue, error) {
+	av, err := s.typedOf(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	bv, err := s.typedOf(b)
+	return av, bv, err
+}
+
 // merge merges patch into original, from bytes to bytes.
 func (s *smdList) merge(original, patch []byte) ([]byte, error) {
-	ov, err := s.typedOf(original)
-	if err != nil {
-		return nil, err
-	}
-	pv, err := s.typedOf(patch)
+	ov, pv, err := s.typedPair(original, patch)
 	if err != nil {
 		return nil, err
 	}
@@ -189,11 +193,7 @@ func (s *smdList) merge(original, patch []byte) ([]byte, error) {
 
 // compare is Compare of two documents.
 func (s *smdList) compare(a, b []byte) (*typed.Comparison, error) {
-	av, err := s.typedOf(a)
-	if err != nil {
-		return nil, err
-	}
-	bv, err := s.typedOf(b)
+	av, bv, err := s.typedPair(a, b)
 	if err != nil {
 		return nil, err
 	}
