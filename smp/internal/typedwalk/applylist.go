@@ -80,11 +80,11 @@ func scalarID(v reflect.Value, en *goval.Node, i int) (string, error) {
 	return jsonwalk.ScalarID(j, i), nil
 }
 
-// mergeObjList merges a merge list of structs: planObjectList decides,
-// as for JSON, which elements the result has, in which order, and which
-// patch elements merge into each; each element is then merged in Go in
-// its place, and the live elements no patch element merges into are
-// deep-copied.
+// mergeObjList merges a merge list of structs or of maps with string keys
+// (goObjElems): planObjectList decides, as for JSON, which elements the
+// result has, in which order, and which patch elements merge into each;
+// each element is then merged in Go in its place, and the live elements
+// no patch element merges into are deep-copied.
 func (a *tapplier) mergeObjList(dv, cur reflect.Value, in jsonwalk.ListInput, n *goval.Node, c slot, at *pathNode) error {
 	src := &objItems{n: n.Elem, at: at}
 	if in.OrigPresent {
@@ -143,7 +143,8 @@ func (a *tapplier) mergeObjList(dv, cur reflect.Value, in jsonwalk.ListInput, n 
 	return nil
 }
 
-// objItems is a live merge list of structs, as a list plan reads it.
+// objItems is a live merge list of structs or of maps with string keys,
+// as a list plan reads it.
 type objItems struct {
 	cur     reflect.Value // the live list, invalid when there is none
 	n       *goval.Node   // the elements' node
@@ -224,7 +225,7 @@ func (s *objItems) IsObject(p int) bool {
 	return !null
 }
 
-// objMerges carries out a list plan's merges on structs.
+// objMerges carries out a list plan's merges on structs or maps.
 type objMerges struct {
 	a   *tapplier
 	src *objItems

@@ -135,7 +135,8 @@ func (d *tdiffer) jsonBase(n *goval.Node) (func(), error) {
 	return d.Descend(b), nil
 }
 
-// diffObjList is diffObjectList for merge lists of structs. Lists whose
+// diffObjList is diffObjectList for merge lists of structs or of maps
+// with string keys (goObjElems). Lists whose
 // elements keep their keys and places (the common case) are diffed
 // element by element without allocating; others by objList, on Go values.
 func (d *tdiffer) diffObjList(patch *map[string]any, k string, o, m reflect.Value, n *goval.Node, c slot) error {
