@@ -60,12 +60,9 @@ func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *gov
 		}
 	}
 	if cur.IsValid() {
-		named := make(map[string]bool, len(p.Names))
-		for _, name := range p.Names {
-			named[name] = true
-		}
+		copied := op.copied()
 		for _, f := range n.Fields {
-			if named[f.Name] || keep != nil && !keep[f.Name] {
+			if !copied(f.Name) {
 				continue
 			}
 			if fv, ok := goval.FieldValue(cur, f); ok {
@@ -103,6 +100,16 @@ type openedPatch struct {
 	deleted bool            // $patch: delete
 	keep    map[string]bool // the fields $retainKeys keeps (nil: all)
 	p       jsonwalk.ObjectPatch
+}
+
+// copied returns whether a live field or entry of that name is copied
+// as it is: the patch does not name it and $retainKeys keeps it.
+func (op openedPatch) copied() func(name string) bool {
+	named := make(map[string]bool, len(op.p.Names))
+	for _, name := range op.p.Names {
+		named[name] = true
+	}
+	return func(name string) bool { return !named[name] && (op.keep == nil || op.keep[name]) }
 }
 
 // openPatch reads patch object pm's directives (an error is the one

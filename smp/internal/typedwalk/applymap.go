@@ -27,9 +27,9 @@ func (a *tapplier) mergeMap(dst, cur reflect.Value, pm map[string]any, n *goval.
 	if cur.IsValid() {
 		size += cur.Len()
 	}
-	m := mapMerge{out: reflect.MakeMapWithSize(dst.Type(), size), cur: cur, n: n, s: s, keep: op.keep, at: at}
+	m := mapMerge{out: reflect.MakeMapWithSize(dst.Type(), size), cur: cur, n: n, s: s, at: at}
 	if cur.IsValid() {
-		a.soft(underPath(a.copyUnnamed(&m, op.p.Names), at))
+		a.soft(underPath(a.copyUnnamed(&m, op), at))
 	}
 	// As in MergeObject, the least name's error wins.
 	var first errpath.KeyedErr
@@ -43,13 +43,12 @@ func (a *tapplier) mergeMap(dst, cur reflect.Value, pm map[string]any, n *goval.
 	return true, nil
 }
 
-// mapMerge is one map being merged: the result, the live map (invalid
-// when absent), and the entries $retainKeys keeps (nil: all).
+// mapMerge is one map being merged: the result and the live map (invalid
+// when absent).
 type mapMerge struct {
 	out, cur reflect.Value
 	n        *goval.Node
 	s        slot
-	keep     map[string]bool
 	at       *pathNode
 }
 
@@ -66,15 +65,12 @@ func (a *tapplier) keysCollide(cur reflect.Value, n *goval.Node) bool {
 
 // copyUnnamed copies the live entries that the patch does not name and
 // $retainKeys keeps.
-func (a *tapplier) copyUnnamed(m *mapMerge, names []string) error {
-	named := make(map[string]bool, len(names))
-	for _, name := range names {
-		named[name] = true
-	}
+func (a *tapplier) copyUnnamed(m *mapMerge, op openedPatch) error {
+	copied := op.copied()
 	var first errpath.KeyedErr
 	for it := m.cur.MapRange(); it.Next(); {
 		k := it.Key().String()
-		if named[k] || m.keep != nil && !m.keep[k] {
+		if !copied(k) {
 			continue
 		}
 		v := reflect.New(m.out.Type().Elem()).Elem()
