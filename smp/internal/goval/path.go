@@ -3,7 +3,6 @@ package goval
 import (
 	"strconv"
 
-	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 
@@ -16,30 +15,6 @@ import (
 // with the path below the point that fails (usually none), and each level
 // it returns through puts its own step in front: a walk that succeeds
 // allocates nothing for paths.
-
-// KeyJSON is key field name of a merge-list element e (a struct, or a map
-// with string keys; not null) as JSON; ok is false when e does not have it.
-func KeyJSON(e reflect.Value, en *Node, name string) (j any, ok bool, err error) {
-	var v reflect.Value
-	quoted := false
-	vn := en.Elem
-	if en.Kind == reflectschema.Struct {
-		f := en.ByName[name]
-		if f == nil {
-			return nil, false, nil
-		}
-		if v, ok = FieldValue(e, f); !ok {
-			return nil, false, nil
-		}
-		vn, quoted = f.Node, f.Quoted
-	} else if v = e.MapIndex(reflect.ValueOf(name).Convert(e.Type().Key())); !v.IsValid() {
-		return nil, false, nil
-	}
-	if j, err = ToJSONValue(v, vn, quoted); err != nil {
-		return nil, false, err
-	}
-	return j, true, nil
-}
 
 // KeyStepOf renders a merge-list element's key as a path step, as
 // format.KeySet.KeyStep does for its JSON.

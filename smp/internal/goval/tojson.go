@@ -274,3 +274,27 @@ func scalarToJSON(v reflect.Value, n *Node, quoted bool) (any, error) {
 	}
 	return json.Number(text), nil
 }
+
+// KeyJSON is key field name of a merge-list element e (a struct, or a map
+// with string keys; not null) as JSON; ok is false when e does not have it.
+func KeyJSON(e reflect.Value, en *Node, name string) (j any, ok bool, err error) {
+	var v reflect.Value
+	quoted := false
+	vn := en.Elem
+	if en.Kind == reflectschema.Struct {
+		f := en.ByName[name]
+		if f == nil {
+			return nil, false, nil
+		}
+		if v, ok = FieldValue(e, f); !ok {
+			return nil, false, nil
+		}
+		vn, quoted = f.Node, f.Quoted
+	} else if v = e.MapIndex(reflect.ValueOf(name).Convert(e.Type().Key())); !v.IsValid() {
+		return nil, false, nil
+	}
+	if j, err = ToJSONValue(v, vn, quoted); err != nil {
+		return nil, false, err
+	}
+	return j, true, nil
+}
