@@ -16,7 +16,8 @@ import (
 //
 // Only what can break a limit is visited: the depth is not tracked when
 // the type cannot nest deeper than the limit (nor hold a cycle), and then
-// only the fields through which a list is reachable are. A walk that
+// only the fields through which a list is reachable are, by a check
+// compiled for the type when it can be (limitsfast.go). A walk that
 // fails runs again in map key order, so that the error is the same every
 // time.
 func CheckTypedLimits(v reflect.Value, n *Node, l jsonval.Limits, what string) error {
@@ -31,6 +32,9 @@ func CheckTypedLimits(v reflect.Value, n *Node, l jsonval.Limits, what string) e
 		l.MaxListLength = 0
 	}
 	if l.MaxDepth <= 0 && l.MaxListLength <= 0 {
+		return nil
+	}
+	if l.MaxDepth <= 0 && listsWithin(v, n, l.MaxListLength) {
 		return nil
 	}
 	w := limitWalk{l: l, what: what, s: GetScratch(), g: jsonval.NewGuard(jsonval.TrackFrom, what)}

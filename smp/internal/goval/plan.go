@@ -62,6 +62,7 @@ type Node struct {
 	listReach  bool
 	listFields []*Field
 	depth      int
+	lens       lenPlan // the list-length limit compiled (limitsfast.go)
 
 	// memEq compares two values of the Go type in memory (typed_deepeq.go).
 	memEq memEq
@@ -149,6 +150,9 @@ func planOf(t *reflectschema.Type) *Node {
 				bn.listFields = append(bn.listFields, f)
 			}
 		}
+	}
+	for _, bn := range built {
+		compileLens(bn)
 	}
 	for bt, bn := range built {
 		planCache.Store(bt, bn)
