@@ -361,3 +361,52 @@ func TestTypedConcurrent(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+type copyShapes struct {
+	Kept      []string          `json:"kept"`
+	Omitted   []string          `json:"omitted,omitempty"`
+	Nil       []string          `json:"nil"`
+	Spare     []string          `json:"spare"`
+	Ports     []typedCopyPort   `json:"ports"`
+	Labels    map[string]string `json:"labels"`
+	NoLabels  map[string]string `json:"noLabels,omitempty"`
+	BadLabels map[string]string `json:"badLabels"`
+}
+
+type typedCopyPort struct {
+	Name string `json:"name"`
+	Port int32  `json:"port"`
+}
+
+// TestTypedApplyCopiesAsJSON: what the patch does not touch comes out as
+// a JSON round trip leaves it, in new memory: empty stays empty, nil stays
+// nil, empty omitempty values become nil, strings are repaired, and the
+// result's slices have no room to grow into the caller's.
+func TestTypedApplyCopiesAsJSON(t *testing.T) {
+	backing := make([]string, 1, 8)
+	backing[0] = "a"
+	in := &copyShapes{
+		Kept:      []string{},
+		Omitted:   []string{},
+		Ports:     append(make([]typedCopyPort, 0, 4), typedCopyPort{"http", 80}),
+		Labels:    map[string]string{"app": "web", "tier": "front"},
+		NoLabels:  map[string]string{},
+		BadLabels: map[string]string{"k": "bad\xff"},
+	}
+	in.Spare = backing
+	got, err := smp.Apply(in, smp.Patch{})
+	require.NoError(t, err)
+	want := &copyShapes{}
+	require.NoError(t, json.Unmarshal(typedMarshal(t, in), want))
+	assert.Equal(t, want, got)
+	assert.NotNil(t, got.Kept)
+	assert.Nil(t, got.Omitted)
+	assert.Nil(t, got.Nil)
+	assert.Nil(t, got.NoLabels)
+	assert.Equal(t, "bad\uFFFD", got.BadLabels["k"])
+	assert.Equal(t, 1, cap(got.Spare), "no room to append into")
+	got.Spare[0], got.Ports[0].Port, got.Labels["app"] = "changed", 81, "changed"
+	assert.Equal(t, "a", in.Spare[0])
+	assert.Equal(t, int32(80), in.Ports[0].Port)
+	assert.Equal(t, "web", in.Labels["app"])
+}

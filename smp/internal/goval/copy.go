@@ -2,6 +2,7 @@ package goval
 
 import (
 	"errors"
+	"maps"
 	"math"
 	"reflect"
 	"strings"
@@ -67,6 +68,23 @@ type Copier struct {
 	// maps counts the maps being copied; sorted copies them in key order.
 	maps   int
 	sorted bool
+	// s lends the values map entries are read into; Release gives it back.
+	s *Scratch
+}
+
+// Release gives back what the copies borrowed.
+func (c *Copier) Release() {
+	if c.s != nil {
+		PutScratch(c.s)
+		c.s = nil
+	}
+}
+
+func (c *Copier) scratch() *Scratch {
+	if c.s == nil {
+		c.s = GetScratch()
+	}
+	return c.s
 }
 
 // roundTrip converts src to JSON and back; a marshaller gets back the
@@ -208,20 +226,13 @@ var errKeyOrder = errors.New("keys collide")
 // order.
 func (c *Copier) copyMapEntries(src reflect.Value, n *Node) (reflect.Value, error) {
 	if n.StringMap {
-		in := AsStringMap(src)
-		out := make(map[string]string, len(in))
-		for k, v := range in {
-			if !utf8.ValidString(k) {
-				return reflect.Value{}, errKeyOrder
-			}
-			out[k] = WireString(v)
-		}
-		return reflect.ValueOf(out).Convert(src.Type()), nil
+		return copyStringMap(src)
 	}
 	t := src.Type()
 	out := reflect.MakeMapWithSize(t, src.Len())
 	// The map copies in keys and values, so one of each serves every entry.
-	k, ev := reflect.New(t.Key()).Elem(), reflect.New(t.Elem()).Elem()
+	k, ev := c.scratch().Take(t.Key()), c.s.Take(t.Elem())
+	defer func() { c.s.Give(k); c.s.Give(ev) }()
 	var it reflect.MapIter
 	it.Reset(src)
 	for it.Next() {
@@ -235,6 +246,30 @@ func (c *Copier) copyMapEntries(src reflect.Value, n *Node) (reflect.Value, erro
 		}
 	}
 	return out, nil
+}
+
+// copyStringMap copies a map convertible to map[string]string: cloned
+// whole when every key and value is valid UTF-8, else entry by entry with
+// the values repaired.
+func copyStringMap(src reflect.Value) (reflect.Value, error) {
+	in := AsStringMap(src)
+	valid := true
+	for k, v := range in {
+		if !utf8.ValidString(k) {
+			return reflect.Value{}, errKeyOrder
+		}
+		valid = valid && utf8.ValidString(v)
+	}
+	var out map[string]string
+	if valid {
+		out = maps.Clone(in)
+	} else {
+		out = make(map[string]string, len(in))
+		for k, v := range in {
+			out[k] = WireString(v)
+		}
+	}
+	return reflect.ValueOf(out).Convert(src.Type()), nil
 }
 
 // copyMapInOrder copies a map's entries in json.Marshal's order.
@@ -292,17 +327,25 @@ func (c *Copier) copyList(dst, src reflect.Value, n *Node) error {
 		if src.IsNil() {
 			return nil
 		}
-		s := reflect.MakeSlice(src.Type(), src.Len(), src.Len())
+		l := src.Len()
+		if l == 0 {
+			dst.Set(reflect.MakeSlice(src.Type(), 0, 0))
+			return nil
+		}
+		// Made in place: reflect.MakeSlice would allocate a header too.
+		dst.Grow(l)
+		dst.SetLen(l)
+		dst.SetCap(l)
 		if plainElems(src, n.Elem) {
-			reflect.Copy(s, src)
-		} else {
-			for i := range src.Len() {
-				if err := c.CopyValue(s.Index(i), src.Index(i), n.Elem); err != nil {
-					return under(err, errpath.IndexStep(i))
-				}
+			reflect.Copy(dst, src)
+			return nil
+		}
+		for i := range l {
+			if err := c.CopyValue(dst.Index(i), src.Index(i), n.Elem); err != nil {
+				dst.SetZero()
+				return under(err, errpath.IndexStep(i))
 			}
 		}
-		dst.Set(s)
 		return nil
 	}
 	for i := range src.Len() {

@@ -13,6 +13,7 @@ import (
 func Apply(root goval.Root, cv reflect.Value, pm map[string]any, cfg *config) (reflect.Value, error) {
 	out := reflect.New(root.Node.GoType)
 	a := &tapplier{Applier: &jsonwalk.Applier{Cfg: cfg}}
+	defer a.Release()
 	keep, err := a.mergeStruct(out.Elem(), cv, pm, root.Node, root.Slot(), nil)
 	if err == nil {
 		err = a.decodeErr
