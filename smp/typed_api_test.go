@@ -3,6 +3,7 @@ package smp_test
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -368,14 +369,18 @@ type copyShapes struct {
 	Nil       []string          `json:"nil"`
 	Spare     []string          `json:"spare"`
 	Ports     []typedCopyPort   `json:"ports"`
+	NoPorts   []typedCopyPort   `json:"noPorts"`
+	EmptyPort []typedCopyPort   `json:"emptyPorts"`
+	Main      *typedCopyPort    `json:"main"`
 	Labels    map[string]string `json:"labels"`
 	NoLabels  map[string]string `json:"noLabels,omitempty"`
 	BadLabels map[string]string `json:"badLabels"`
 }
 
 type typedCopyPort struct {
-	Name string `json:"name"`
-	Port int32  `json:"port"`
+	Name   string  `json:"name"`
+	Port   int32   `json:"port"`
+	Weight float64 `json:"weight,omitempty"`
 }
 
 // TestTypedApplyCopiesAsJSON: what the patch does not touch comes out as
@@ -388,7 +393,9 @@ func TestTypedApplyCopiesAsJSON(t *testing.T) {
 	in := &copyShapes{
 		Kept:      []string{},
 		Omitted:   []string{},
-		Ports:     append(make([]typedCopyPort, 0, 4), typedCopyPort{"http", 80}),
+		Ports:     append(make([]typedCopyPort, 0, 4), typedCopyPort{Name: "http", Port: 80}),
+		EmptyPort: []typedCopyPort{},
+		Main:      &typedCopyPort{Name: "main\xff"},
 		Labels:    map[string]string{"app": "web", "tier": "front"},
 		NoLabels:  map[string]string{},
 		BadLabels: map[string]string{"k": "bad\xff"},
@@ -402,6 +409,9 @@ func TestTypedApplyCopiesAsJSON(t *testing.T) {
 	assert.NotNil(t, got.Kept)
 	assert.Nil(t, got.Omitted)
 	assert.Nil(t, got.Nil)
+	assert.Nil(t, got.NoPorts)
+	assert.NotNil(t, got.EmptyPort)
+	assert.Equal(t, "main\uFFFD", got.Main.Name)
 	assert.Nil(t, got.NoLabels)
 	assert.Equal(t, "bad\uFFFD", got.BadLabels["k"])
 	assert.Equal(t, 1, cap(got.Spare), "no room to append into")
@@ -409,4 +419,13 @@ func TestTypedApplyCopiesAsJSON(t *testing.T) {
 	assert.Equal(t, "a", in.Spare[0])
 	assert.Equal(t, int32(80), in.Ports[0].Port)
 	assert.Equal(t, "web", in.Labels["app"])
+	got.Main.Port = 1
+	assert.Zero(t, in.Main.Port)
+
+	in.Ports = append(in.Ports, typedCopyPort{Name: "nan", Weight: math.NaN()})
+	_, err = smp.Apply(in, smp.Patch{})
+	assert.Equal(t, smp.ErrInvalidValue, smp.KindOf(err), "%v", err)
+	if assert.Error(t, err) {
+		assert.Equal(t, "ports[1].weight", err.(*smp.Error).Path.String())
+	}
 }

@@ -87,9 +87,11 @@ type Field struct {
 	Index    []int
 	ViaPtr   bool // the index path crosses an embedded pointer
 	zeroMode zeroMode
-	// Fast and offset read the field from memory (typed_fast.go).
-	Fast   fastKind
-	Offset uintptr
+	// Fast and Offset read the field from memory (fast.go); Offset is
+	// set for every field not behind an embedded pointer.
+	Fast     fastKind
+	Offset   uintptr
+	copyMode copyMode // how copyStructAt copies it (copyat.go)
 }
 
 // keyMode says how a map key becomes JSON text.
@@ -146,6 +148,7 @@ func planOf(t *reflectschema.Type) *Node {
 		bn.memEq = memEqOf(bn.GoType)
 		bn.depth = depthBound(bn, map[*Node]bool{})
 		for _, f := range bn.Fields {
+			f.copyMode = copyModeOf(f)
 			if f.Node.listReach {
 				bn.listFields = append(bn.listFields, f)
 			}
@@ -221,7 +224,8 @@ func buildNode(t *reflectschema.Type, built map[*reflectschema.Type]*Node) *Node
 			if f.OmitZero {
 				tf.zeroMode = zeroModeOf(f.GoType)
 			}
-			if tf.Fast = fastKindOf(f, tf.Node, tf.ViaPtr); tf.Fast != FastNone {
+			tf.Fast = fastKindOf(f, tf.Node, tf.ViaPtr)
+			if !tf.ViaPtr {
 				tf.Offset = fieldOffset(t.Go, f.Index)
 			}
 			n.Fields = append(n.Fields, tf)
