@@ -275,6 +275,20 @@ func scalarToJSON(v reflect.Value, n *Node, quoted bool) (any, error) {
 	return json.Number(text), nil
 }
 
+// HasKey reports whether KeyJSON finds field name in e, without
+// converting it.
+func HasKey(e reflect.Value, en *Node, name string) bool {
+	if en.Kind == reflectschema.Struct {
+		f := en.ByName[name]
+		if f == nil {
+			return false
+		}
+		_, ok := FieldValue(e, f)
+		return ok
+	}
+	return e.MapIndex(reflect.ValueOf(name).Convert(e.Type().Key())).IsValid()
+}
+
 // KeyJSON is key field name of a merge-list element e (a struct, or a map
 // with string keys; not null) as JSON; ok is false when e does not have it.
 func KeyJSON(e reflect.Value, en *Node, name string) (j any, ok bool, err error) {

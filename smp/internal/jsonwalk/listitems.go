@@ -37,6 +37,24 @@ func (j JSONItems) IsObject(p int) bool {
 	return false
 }
 
+func (j JSONItems) HasKeyField(p int, f string) bool {
+	switch m := j[p].(type) {
+	case map[string]any:
+		_, ok := m[f]
+		return ok
+	case jsonval.Raw:
+		found := false
+		if jsonval.RawKind(m) == jsonval.KindObject {
+			jsonval.EachRawMember(m, func(k []byte, _ jsonval.Raw) bool {
+				found = found || jsonval.KeyIs(k, f)
+				return true
+			})
+		}
+		return found
+	}
+	return false
+}
+
 func (j JSONItems) KeyField(p int, f string) (any, bool) {
 	switch m := j[p].(type) {
 	case map[string]any:

@@ -37,6 +37,9 @@ type DiffSide interface {
 	ListItems
 	// isObject reports whether element p is an object.
 	IsObject(p int) bool
+	// HasKeyField reports whether element p is an object holding field
+	// f, as KeyField's ok would, without converting the field.
+	HasKeyField(p int, f string) bool
 }
 
 // ElemWalker is what objList asks of the walker whose lists it diffs.
@@ -84,7 +87,7 @@ func sideKeyable(s DiffSide, def format.KeySet) bool {
 			return false
 		}
 		for _, f := range def.Fields {
-			if _, ok := s.KeyField(p, f); !ok {
+			if !s.HasKeyField(p, f) {
 				return false
 			}
 		}

@@ -281,7 +281,7 @@ func (x *AgreeIndex) Add(p int) {
 func (x *AgreeIndex) Sole(s DiffSide, i int) int {
 	mask := make([]byte, len(x.ks.Fields)) // which key fields the element has
 	for j, f := range x.ks.Fields {
-		if _, ok := s.KeyField(i, f); ok {
+		if s.HasKeyField(i, f) {
 			mask[j] = 1
 		}
 	}

@@ -220,6 +220,11 @@ func (s *objItems) KeyField(p int, name string) (any, bool) {
 	return j, ok
 }
 
+func (s *objItems) HasKeyField(p int, name string) bool {
+	e, null := goval.DerefNull(s.cur.Index(p))
+	return !null && goval.HasKey(e, s.n, name)
+}
+
 func (s *objItems) IsObject(p int) bool {
 	_, null := goval.DerefNull(s.cur.Index(p))
 	return !null
