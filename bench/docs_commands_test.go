@@ -11,7 +11,8 @@ import (
 
 // TestDocsCommands runs every shell command docs/benchmarks.md gives, so
 // that none rots. Measurement sizes are cut down (one run, one iteration
-// each: -benchtime 1x, -count 1); the commands, pipelines and tools are the
+// each: -benchtime 1x, -count 1), and the files they write under /tmp go
+// to a temporary directory; the commands, pipelines and tools are the
 // documented ones. It takes a minute or two, so it runs only when
 // DOCS_COMMANDS is set, as .ci/run does.
 func TestDocsCommands(t *testing.T) {
@@ -42,7 +43,9 @@ func TestDocsCommands(t *testing.T) {
 	for i, s := range scripts {
 		t.Run(fmt.Sprintf("command%d", i+1), func(t *testing.T) {
 			t.Parallel()
-			script := "set -euo pipefail\n" + small.Replace(s)
+			// Their files go to a directory of the test's own, not over
+			// what a reader's run of the same commands left in /tmp.
+			script := "set -euo pipefail\n" + strings.ReplaceAll(small.Replace(s), "/tmp/", t.TempDir()+"/")
 			cmd := exec.Command("bash", "-c", script)
 			cmd.Dir = ".." // the commands start from the repository root
 			out, err := cmd.CombinedOutput()
