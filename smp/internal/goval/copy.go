@@ -150,33 +150,25 @@ func (c *Copier) remember(dst, src reflect.Value, n *Node) {
 	c.memo[n][strings.Clone(key)] = v
 }
 
+// copyStruct copies a struct from memory (copyStructAt) when src has an
+// address, else field by field through reflect.
 func (c *Copier) copyStruct(dst, src reflect.Value, n *Node) error {
-	ps, fast := StructBase(src)
-	pd := unsafe.Pointer(dst.UnsafeAddr())
-	if fast && ps != nil {
-		return c.copyStructAt(pd, ps, n)
+	if ps, ok := StructBase(src); ok && ps != nil {
+		return c.copyStructAt(unsafe.Pointer(dst.UnsafeAddr()), ps, n)
 	}
 	for _, f := range n.Fields {
-		if fast && f.Fast != FastNone {
-			if !FastPresent(ps, f) {
-				continue
-			}
-			if f.FastScalar() {
-				copyFastScalar(pd, ps, f)
-				continue
-			}
-			if err := c.CopyField(dst, FieldOf(src, f), f); err != nil {
-				return err
-			}
-			continue
-		}
-		fv, ok := FieldValue(src, f)
-		if !ok {
-			continue
-		}
-		if err := c.CopyField(dst, fv, f); err != nil {
+		if err := c.copyReflectField(dst, src, f); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// copyReflectField copies field f of src into dst, through reflect, when
+// encoding/json writes it.
+func (c *Copier) copyReflectField(dst, src reflect.Value, f *Field) error {
+	if fv, ok := FieldValue(src, f); ok {
+		return c.CopyField(dst, fv, f)
 	}
 	return nil
 }
@@ -199,14 +191,10 @@ func (c *Copier) copyList(dst, src reflect.Value, n *Node) error {
 			return nil
 		}
 		l := src.Len()
+		MakeSliceIn(dst, l)
 		if l == 0 {
-			dst.Set(reflect.MakeSlice(src.Type(), 0, 0))
 			return nil
 		}
-		// Made in place: reflect.MakeSlice would allocate a header too.
-		dst.Grow(l)
-		dst.SetLen(l)
-		dst.SetCap(l)
 		if plainElems(src, n.Elem) {
 			reflect.Copy(dst, src)
 			return nil
@@ -225,6 +213,19 @@ func (c *Copier) copyList(dst, src reflect.Value, n *Node) error {
 		}
 	}
 	return nil
+}
+
+// MakeSliceIn sets dst, a settable nil slice, to a new slice of length
+// and capacity l: empty, not nil, for 0. It is made in place: a slice
+// from reflect.MakeSlice would take one more allocation, for its header.
+func MakeSliceIn(dst reflect.Value, l int) {
+	if l == 0 {
+		dst.Set(reflect.MakeSlice(dst.Type(), 0, 0))
+		return
+	}
+	dst.Grow(l)
+	dst.SetLen(l)
+	dst.SetCap(l)
 }
 
 // plainElems reports whether a slice's elements copy as they are: strings

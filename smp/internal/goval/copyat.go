@@ -72,10 +72,8 @@ func (c *Copier) copyStructAt(pd, ps unsafe.Pointer, n *Node) error {
 			if !src.IsValid() {
 				dst, src = reflect.NewAt(n.GoType, pd).Elem(), reflect.NewAt(n.GoType, ps).Elem()
 			}
-			if fv, ok := FieldValue(src, f); ok {
-				if err := c.CopyField(dst, fv, f); err != nil {
-					return err
-				}
+			if err := c.copyReflectField(dst, src, f); err != nil {
+				return err
 			}
 			continue
 		}
@@ -108,13 +106,7 @@ func (c *Copier) copySliceAt(pd, ps unsafe.Pointer, f *Field) error {
 		return nil
 	}
 	dst := reflect.NewAt(f.Meta.GoType, pd).Elem()
-	if from.len == 0 {
-		dst.Set(reflect.MakeSlice(f.Meta.GoType, 0, 0))
-		return nil
-	}
-	dst.Grow(from.len)
-	dst.SetLen(from.len)
-	dst.SetCap(from.len)
+	MakeSliceIn(dst, from.len)
 	to, size, en := (*reflectSlice)(pd).data, f.Node.Elem.GoType.Size(), f.Node.Elem
 	for i := range from.len {
 		off := uintptr(i) * size

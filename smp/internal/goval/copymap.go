@@ -48,8 +48,9 @@ func (c *Copier) copyMapEntries(src reflect.Value, n *Node) (reflect.Value, erro
 	t := src.Type()
 	out := reflect.MakeMapWithSize(t, src.Len())
 	// The map copies in keys and values, so one of each serves every entry.
-	k, ev := c.scratch().Take(t.Key()), c.s.Take(t.Elem())
-	defer func() { c.s.Give(k); c.s.Give(ev) }()
+	s := c.scratch()
+	k, ev := s.Take(t.Key()), s.Take(t.Elem())
+	defer func() { s.Give(k); s.Give(ev) }()
 	var it reflect.MapIter
 	it.Reset(src)
 	for it.Next() {

@@ -278,33 +278,31 @@ func scalarToJSON(v reflect.Value, n *Node, quoted bool) (any, error) {
 // HasKey reports whether KeyJSON finds field name in e, without
 // converting it.
 func HasKey(e reflect.Value, en *Node, name string) bool {
-	if en.Kind == reflectschema.Struct {
-		f := en.ByName[name]
-		if f == nil {
-			return false
-		}
-		_, ok := FieldValue(e, f)
-		return ok
+	_, _, _, ok := keyField(e, en, name)
+	return ok
+}
+
+// keyField finds field name of a merge-list element e: its value, node,
+// and whether encoding/json quotes it; ok is false when e does not have
+// it.
+func keyField(e reflect.Value, en *Node, name string) (v reflect.Value, vn *Node, quoted, ok bool) {
+	if en.Kind != reflectschema.Struct {
+		v = e.MapIndex(reflect.ValueOf(name).Convert(e.Type().Key()))
+		return v, en.Elem, false, v.IsValid()
 	}
-	return e.MapIndex(reflect.ValueOf(name).Convert(e.Type().Key())).IsValid()
+	f := en.ByName[name]
+	if f == nil {
+		return reflect.Value{}, nil, false, false
+	}
+	v, ok = FieldValue(e, f)
+	return v, f.Node, f.Quoted, ok
 }
 
 // KeyJSON is key field name of a merge-list element e (a struct, or a map
 // with string keys; not null) as JSON; ok is false when e does not have it.
 func KeyJSON(e reflect.Value, en *Node, name string) (j any, ok bool, err error) {
-	var v reflect.Value
-	quoted := false
-	vn := en.Elem
-	if en.Kind == reflectschema.Struct {
-		f := en.ByName[name]
-		if f == nil {
-			return nil, false, nil
-		}
-		if v, ok = FieldValue(e, f); !ok {
-			return nil, false, nil
-		}
-		vn, quoted = f.Node, f.Quoted
-	} else if v = e.MapIndex(reflect.ValueOf(name).Convert(e.Type().Key())); !v.IsValid() {
+	v, vn, quoted, ok := keyField(e, en, name)
+	if !ok {
 		return nil, false, nil
 	}
 	if j, err = ToJSONValue(v, vn, quoted); err != nil {

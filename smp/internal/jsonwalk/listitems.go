@@ -43,14 +43,7 @@ func (j JSONItems) HasKeyField(p int, f string) bool {
 		_, ok := m[f]
 		return ok
 	case jsonval.Raw:
-		found := false
-		if jsonval.RawKind(m) == jsonval.KindObject {
-			jsonval.EachRawMember(m, func(k []byte, _ jsonval.Raw) bool {
-				found = found || jsonval.KeyIs(k, f)
-				return true
-			})
-		}
-		return found
+		return rawMember(m, f) != nil
 	}
 	return false
 }
@@ -61,20 +54,25 @@ func (j JSONItems) KeyField(p int, f string) (any, bool) {
 		v, ok := m[f]
 		return v, ok
 	case jsonval.Raw:
-		if jsonval.RawKind(m) != jsonval.KindObject {
-			return nil, false
+		if val := rawMember(m, f); val != nil {
+			return jsonval.Expand(val), true
 		}
-		var val jsonval.Raw
-		jsonval.EachRawMember(m, func(k []byte, v jsonval.Raw) bool {
-			if jsonval.KeyIs(k, f) {
-				val = v
-			}
-			return true
-		})
-		if val == nil {
-			return nil, false
-		}
-		return jsonval.Expand(val), true
 	}
 	return nil, false
+}
+
+// rawMember is member f of a raw object (the last, as encoding/json
+// keeps it), nil when m is not an object or has no such member.
+func rawMember(m jsonval.Raw, f string) jsonval.Raw {
+	if jsonval.RawKind(m) != jsonval.KindObject {
+		return nil
+	}
+	var val jsonval.Raw
+	jsonval.EachRawMember(m, func(k []byte, v jsonval.Raw) bool {
+		if jsonval.KeyIs(k, f) {
+			val = v
+		}
+		return true
+	})
+	return val
 }

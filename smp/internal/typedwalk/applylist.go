@@ -57,7 +57,7 @@ func (a *tapplier) mergeSetTyped(dv, cur reflect.Value, in jsonwalk.ListInput, n
 		return err
 	}
 	dv = goval.AllocChain(dv)
-	dv.Set(reflect.MakeSlice(dv.Type(), len(picks), len(picks)))
+	goval.MakeSliceIn(dv, len(picks))
 	for j, p := range picks {
 		if p.Patch {
 			err = goval.FromJSONValue(dv.Index(j), in.Patch[p.Index], n.Elem, false, nil)
@@ -106,12 +106,7 @@ func (a *tapplier) mergeObjList(dv, cur reflect.Value, in jsonwalk.ListInput, n 
 		place = small[:n]
 	}
 	if pl.Err == nil {
-		if len(pl.Positions) == 0 {
-			dv.Set(reflect.MakeSlice(dv.Type(), 0, 0)) // empty, not null
-		} else {
-			dv.Grow(len(pl.Positions)) // dv is nil: this makes the whole list
-			dv.SetLen(len(pl.Positions))
-		}
+		goval.MakeSliceIn(dv, len(pl.Positions)) // empty, not null, for none
 		for i := range place {
 			place[i] = -1
 		}
