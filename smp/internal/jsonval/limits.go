@@ -82,11 +82,15 @@ func LimitBreach(v any, l Limits, what string, depth int, sorted bool) (string, 
 	return "", nil
 }
 
-// DecodeLimited decodes a JSON object after checking its size, then
-// checks its shape against the limits.
+// DecodeLimited decodes a JSON object after checking its size, and checks
+// its shape against the limits. A document decodeFast declines takes
+// encoding/json's decoder, which says what is wrong with it.
 func DecodeLimited(data []byte, what string, l Limits) (map[string]any, error) {
 	if l.MaxBytes > 0 && len(data) > l.MaxBytes {
 		return nil, &errpath.Error{Kind: errpath.ErrLimit, Msg: what + " is larger than the limit of " + strconv.Itoa(l.MaxBytes) + " bytes"}
+	}
+	if m, ok := decodeFast(data, l); ok {
+		return m, nil
 	}
 	m, err := DecodeObject(data, what)
 	if err != nil {

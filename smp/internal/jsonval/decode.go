@@ -1,0 +1,218 @@
+package jsonval
+
+import "encoding/json"
+
+// fastDecoder decodes a JSON object in one pass into what encoding/json's
+// Decoder with UseNumber stores in an any, checking the limits as it goes.
+// It gives up on anything it would not decode exactly so (invalid JSON or
+// UTF-8, a breached limit, a top level other than an object), and
+// DecodeLimited then takes encoding/json's path, which says what is
+// wrong. Members and elements wait on stacks until their container ends,
+// so that each map and slice is made once, at its final size. Strings
+// and numbers without escapes are slices of one copy of the text: a
+// decoded string keeps that copy alive, never the caller's bytes.
+type fastDecoder struct {
+	data     []byte
+	text     string // data's copy, which decoded strings share
+	i        int
+	maxDepth int // the deepest container allowed, root 0
+	maxList  int // the longest list allowed; 0 for no limit
+	members  []member
+	elems    []any
+}
+
+// member is an object member waiting for its object's end.
+type member struct {
+	key string
+	val any
+}
+
+// decodeFast decodes data, an object, within l; ok false means data must
+// take the decoding path.
+func decodeFast(data []byte, l Limits) (m map[string]any, ok bool) {
+	d := fastDecoder{data: data, text: string(data), maxDepth: maxScanNesting - 1, maxList: l.MaxListLength}
+	if l.MaxDepth > 0 {
+		d.maxDepth = min(d.maxDepth, l.MaxDepth)
+	}
+	d.skipSpace()
+	if d.i >= len(data) || data[d.i] != '{' {
+		return nil, false
+	}
+	if m, ok = d.object(0); !ok {
+		return nil, false
+	}
+	d.skipSpace()
+	return m, d.i == len(data)
+}
+
+func (d *fastDecoder) skipSpace() {
+	for d.i < len(d.data) && isSpace(d.data[d.i]) {
+		d.i++
+	}
+}
+
+// more reads the separator after a container's member or element: true
+// after a comma, false at the closing byte, and ok false on anything else.
+func (d *fastDecoder) more(closing byte) (more, ok bool) {
+	d.skipSpace()
+	if d.i >= len(d.data) {
+		return false, false
+	}
+	switch d.data[d.i] {
+	case ',':
+		d.i++
+		d.skipSpace()
+		return true, true
+	case closing:
+		d.i++
+		return false, true
+	}
+	return false, false
+}
+
+// object decodes the object at d.i, at depth.
+func (d *fastDecoder) object(depth int) (map[string]any, bool) {
+	d.i++
+	d.skipSpace()
+	if d.i < len(d.data) && d.data[d.i] == '}' {
+		d.i++
+		return map[string]any{}, true
+	}
+	base := len(d.members)
+	for {
+		if d.i >= len(d.data) || d.data[d.i] != '"' {
+			return nil, false
+		}
+		key, ok := d.string()
+		if !ok {
+			return nil, false
+		}
+		d.skipSpace()
+		if d.i >= len(d.data) || d.data[d.i] != ':' {
+			return nil, false
+		}
+		d.i++
+		d.skipSpace()
+		val, ok := d.value(depth)
+		if !ok {
+			return nil, false
+		}
+		d.members = append(d.members, member{key, val})
+		more, ok := d.more('}')
+		if !ok {
+			return nil, false
+		}
+		if !more {
+			break
+		}
+	}
+	m := make(map[string]any, len(d.members)-base)
+	for _, e := range d.members[base:] {
+		m[e.key] = e.val // a repeated key: the last wins, as in encoding/json
+	}
+	clear(d.members[base:])
+	d.members = d.members[:base]
+	return m, true
+}
+
+// array decodes the array at d.i, at depth.
+func (d *fastDecoder) array(depth int) ([]any, bool) {
+	d.i++
+	d.skipSpace()
+	if d.i < len(d.data) && d.data[d.i] == ']' {
+		d.i++
+		return []any{}, true
+	}
+	base := len(d.elems)
+	for {
+		val, ok := d.value(depth)
+		if !ok {
+			return nil, false
+		}
+		d.elems = append(d.elems, val)
+		if d.maxList > 0 && len(d.elems)-base > d.maxList {
+			return nil, false
+		}
+		more, ok := d.more(']')
+		if !ok {
+			return nil, false
+		}
+		if !more {
+			break
+		}
+	}
+	l := make([]any, len(d.elems)-base)
+	copy(l, d.elems[base:])
+	clear(d.elems[base:])
+	d.elems = d.elems[:base]
+	return l, true
+}
+
+// value decodes the value at d.i, a member or element of a container at
+// depth.
+func (d *fastDecoder) value(depth int) (any, bool) {
+	if d.i >= len(d.data) {
+		return nil, false
+	}
+	switch c := d.data[d.i]; {
+	case c == '{' || c == '[':
+		if depth >= d.maxDepth {
+			return nil, false
+		}
+		if c == '{' {
+			return d.object(depth + 1)
+		}
+		return d.array(depth + 1)
+	case c == '"':
+		return d.string()
+	case c == '-' || c >= '0' && c <= '9':
+		end := scanNumber(d.data, d.i)
+		if end < 0 {
+			return nil, false
+		}
+		n := json.Number(d.text[d.i:end])
+		d.i = end
+		return n, true
+	case c == 't':
+		return d.literal("true", true)
+	case c == 'f':
+		return d.literal("false", false)
+	case c == 'n':
+		return d.literal("null", nil)
+	}
+	return nil, false
+}
+
+// literal decodes text, whose value is val.
+func (d *fastDecoder) literal(text string, val any) (any, bool) {
+	end := scanLiteral(d.data, d.i, text)
+	if end < 0 {
+		return nil, false
+	}
+	d.i = end
+	return val, true
+}
+
+// string decodes the string at d.i. Only valid UTF-8 is taken, so that
+// encoding/json's replacement of invalid bytes stays its own.
+func (d *fastDecoder) string() (string, bool) {
+	start := d.i
+	i := start + 1
+	for i < len(d.data) {
+		c := d.data[i]
+		if c == '"' {
+			d.i = i + 1
+			return d.text[start+1 : i], true
+		}
+		if c == '\\' || c < 0x20 || c >= 0x80 {
+			break
+		}
+		i++
+	}
+	end := scanString(d.data, start)
+	if end < 0 {
+		return "", false
+	}
+	d.i = end
+	return DecodeString(d.data[start:end]), true
+}
