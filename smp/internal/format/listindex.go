@@ -161,6 +161,11 @@ func (x *ListIndex) First(src Identities, ks KeySet, id string) (p, n int) {
 	return e.heap[0], e.live
 }
 
+// ID returns the identity under ks of the item at p, as last read.
+func (x *ListIndex) ID(src Identities, ks KeySet, p int) string {
+	return x.index(src, ks).ids[p]
+}
+
 // Positions returns the live Positions whose identity under ks is id, in
 // order.
 func (x *ListIndex) Positions(src Identities, ks KeySet, id string) []int {

@@ -35,11 +35,21 @@ func ArrangeInPlace[T any](items []T, ids []string, front, server Ranks, orderin
 		id   string
 		rank int
 	}
+	// Each item's front rank, or -1, looked up once.
+	var small1 [8]int
+	fr := small1[:0]
+	if len(ids) > len(small1) {
+		fr = make([]int, 0, len(ids))
+	}
 	nf := 0
 	for _, id := range ids {
-		if _, ok := front.Rank(id); ok {
+		r, ok := front.Rank(id)
+		if ok {
 			nf++
+		} else {
+			r = -1
 		}
+		fr = append(fr, r)
 	}
 	var small [8]entry
 	buf := small[:0] // fronts, then servers
@@ -49,7 +59,7 @@ func ArrangeInPlace[T any](items []T, ids []string, front, server Ranks, orderin
 	fronts, servers := buf[:0:nf], buf[nf:nf]
 	unranked := server.Len() // after every live item: items no rank places
 	for i, it := range items {
-		if r, ok := front.Rank(ids[i]); ok {
+		if r := fr[i]; r >= 0 {
 			fronts = append(fronts, entry{it, ids[i], r})
 			continue
 		}

@@ -60,6 +60,12 @@ func (a *Applier) MergeValue(ov any, present bool, pv any, s slot, at *pathNode)
 // absent). replace starts from an empty object, for a field whose strategy
 // is replace.
 func (a *Applier) MergeObject(om, pm map[string]any, s slot, replace bool, at *pathNode) (map[string]any, bool, error) {
+	return a.mergeObject(om, pm, s, replace, false, at)
+}
+
+// mergeObject is MergeObject; owned says om is the caller's to change,
+// so that the result may be om itself.
+func (a *Applier) mergeObject(om, pm map[string]any, s slot, replace, owned bool, at *pathNode) (map[string]any, bool, error) {
 	if raw, ok := pm[format.KeyPatch]; ok {
 		d, err := format.PatchDirective(raw, false, at)
 		if err != nil || d == format.PatchDelete {
@@ -68,11 +74,14 @@ func (a *Applier) MergeObject(om, pm map[string]any, s slot, replace bool, at *p
 		replace = true
 	}
 	if replace {
-		om = nil
+		om, owned = nil, false
 	}
-	res := make(map[string]any, len(om)+len(pm))
-	for k, v := range om {
-		res[k] = v
+	res := om
+	if !owned {
+		res = make(map[string]any, len(om)+len(pm))
+		for k, v := range om {
+			res[k] = v
+		}
 	}
 	if err := a.RetainKeys(res, pm, s, at); err != nil {
 		return nil, false, err

@@ -86,10 +86,12 @@ func (a *Applier) mergeObjectList(in ListInput, s slot, at *pathNode) ([]any, er
 			items = append(items, nil)
 		}
 		var om map[string]any
+		owned := false // a map Expand made is this merge's alone
 		if !op.Fresh {
+			_, owned = items[op.Pos].(jsonval.Raw)
 			om, _ = jsonval.Expand(items[op.Pos]).(map[string]any)
 		}
-		v, _, err := a.MergeObject(om, op.Elem.Body, es, false, op.Elem.At)
+		v, _, err := a.mergeObject(om, op.Elem.Body, es, false, owned, op.Elem.At)
 		if err != nil {
 			return nil, err
 		}
@@ -208,7 +210,7 @@ func (m *ListPlan) mergeLive() error {
 		}
 		m.Plan(p, pe, reset[p])
 		x.Changed(m, p)
-		to := m.KeyID(p, m.orderKS)
+		to := x.ID(m, m.orderKS, p) // Changed has read it
 		m.front.Add(to)
 		if from := format.IDOf(m.orderKS, pe.Body); from != to {
 			if m.renamed == nil {
