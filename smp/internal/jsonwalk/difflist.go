@@ -58,14 +58,40 @@ func ReplaceList(ml []any) []any {
 // identity the original holds several times is gone from modified (a
 // deletion removes every copy; nothing can remove just some).
 func keyedSafe(oids, mids []string) bool {
-	if hasDuplicates(mids) {
+	return countIn(oids, mids).safe()
+}
+
+// idCounts maps each identity of modified to how often the original holds
+// it; dup says modified holds one twice.
+type idCounts struct {
+	inM map[string]int
+	dup bool
+}
+
+// countIn counts, for each identity of mids, its occurrences in oids.
+func countIn(oids, mids []string) idCounts {
+	c := idCounts{inM: make(map[string]int, len(mids))}
+	for _, id := range mids {
+		if _, ok := c.inM[id]; ok {
+			c.dup = true
+		}
+		c.inM[id] = 0
+	}
+	for _, id := range oids {
+		if n, ok := c.inM[id]; ok {
+			c.inM[id] = n + 1
+		}
+	}
+	return c
+}
+
+// safe is keyedSafe on counted identities.
+func (c idCounts) safe() bool {
+	if c.dup {
 		return false
 	}
-	inM := idSet(mids)
-	count := make(map[string]int, len(oids))
-	for _, id := range oids {
-		count[id]++
-		if count[id] > 1 && inM[id] {
+	for _, n := range c.inM {
+		if n > 1 {
 			return false
 		}
 	}

@@ -29,6 +29,25 @@ type objList struct {
 	renames *AgreeIndex
 	// baseDefaults are the default keys of base's elements, built on first use.
 	baseDefaults map[string]bool
+	// counts are modified's identities, each with its count in the
+	// original, built on first use.
+	counts *idCounts
+}
+
+// inModified returns modified's identities, each with how often the
+// original holds it.
+func (x *objList) inModified() *idCounts {
+	if x.counts == nil {
+		c := countIn(x.oids, x.mids)
+		x.counts = &c
+	}
+	return x.counts
+}
+
+// held reports whether modified holds identity id.
+func (x *objList) held(id string) bool {
+	_, ok := x.inModified().inM[id]
+	return ok
 }
 
 // DiffSide is one list of a merge list of objects being diffed, as
@@ -151,7 +170,7 @@ func (x *objList) writeWhole(patch map[string]any, k string, changed bool) error
 // or, skew-safe, a default key shared by several elements.
 func (x *objList) mustReplace() bool {
 	d := x.d
-	if !sideKeyable(x.o, x.def) || !sideKeyable(x.m, x.def) || !d.KeyedOnly() && !keyedSafe(x.oids, x.mids) {
+	if !sideKeyable(x.o, x.def) || !sideKeyable(x.m, x.def) || !d.KeyedOnly() && !x.inModified().safe() {
 		return true
 	}
 	if !d.Cfg.SkewSafe || !x.ks.Directive || d.KeyedOnly() {
@@ -197,10 +216,9 @@ func (x *objList) rekeyed() map[string]bool {
 	if x.d.Pass != PassDeletions || !x.ks.Directive {
 		return nil
 	}
-	inM := idSet(x.mids)
 	var out map[string]bool
 	for p := range x.oids {
-		if !inM[x.oids[p]] {
+		if !x.held(x.oids[p]) {
 			if out == nil {
 				out = map[string]bool{}
 			}
@@ -299,7 +317,6 @@ func (x *objList) deletions() []any {
 	if d.IgnoreDeletions() {
 		return nil
 	}
-	inModified := idSet(x.mids)
 	paired := make([]bool, len(x.oids)) // by pairFilled, under other keys
 	for _, p := range x.pairs {
 		if p >= 0 {
@@ -308,7 +325,7 @@ func (x *objList) deletions() []any {
 	}
 	var out []any
 	for p := range x.oids {
-		if inModified[x.oids[p]] || paired[p] {
+		if x.held(x.oids[p]) || paired[p] {
 			continue
 		}
 		named, np := x.o, p
