@@ -184,7 +184,9 @@ func (w *jsonElems) DiffElem(p, i, b int) (map[string]any, bool, error) {
 	}
 	restore := w.d.Descend(be)
 	defer restore()
-	return w.d.DiffObject(w.ol[p].(map[string]any), m, w.es, w.at.Key(w.ks.KeyStep(m)))
+	// The element's path names it only if an error asks; w, this depth's
+	// walker, keeps its key set until the element is diffed.
+	return w.d.DiffObject(w.ol[p].(map[string]any), m, w.es, w.at.Keyed(&w.ks, m))
 }
 
 func (w *jsonElems) Added(i int) (map[string]any, error) { return w.ml[i].(map[string]any), nil }
