@@ -58,8 +58,28 @@ func ReplaceList(ml []any) []any {
 // identity the original holds several times is gone from modified (a
 // deletion removes every copy; nothing can remove just some).
 func keyedSafe(oids, mids []string) bool {
-	return countIn(oids, mids).safe()
+	if len(mids) > smallIDs {
+		return countIn(oids, mids).safe()
+	}
+	for i, id := range mids {
+		if slices.Contains(mids[:i], id) {
+			return false
+		}
+		n := 0
+		for _, o := range oids {
+			if o == id {
+				n++
+			}
+		}
+		if n > 1 {
+			return false
+		}
+	}
+	return true
 }
+
+// smallIDs is the most identities a list's checks scan rather than map.
+const smallIDs = 8
 
 // idCounts maps each identity of modified to how often the original holds
 // it; dup says modified holds one twice.

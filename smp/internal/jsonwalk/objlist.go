@@ -34,6 +34,14 @@ type objList struct {
 	counts *idCounts
 }
 
+// keyedSafe is keyedSafe of the list's identities.
+func (x *objList) keyedSafe() bool {
+	if len(x.mids) <= smallIDs {
+		return keyedSafe(x.oids, x.mids)
+	}
+	return x.inModified().safe()
+}
+
 // inModified returns modified's identities, each with how often the
 // original holds it.
 func (x *objList) inModified() *idCounts {
@@ -46,6 +54,9 @@ func (x *objList) inModified() *idCounts {
 
 // held reports whether modified holds identity id.
 func (x *objList) held(id string) bool {
+	if len(x.mids) <= smallIDs {
+		return slices.Contains(x.mids, id)
+	}
 	_, ok := x.inModified().inM[id]
 	return ok
 }
@@ -170,7 +181,7 @@ func (x *objList) writeWhole(patch map[string]any, k string, changed bool) error
 // or, skew-safe, a default key shared by several elements.
 func (x *objList) mustReplace() bool {
 	d := x.d
-	if !sideKeyable(x.o, x.def) || !sideKeyable(x.m, x.def) || !d.KeyedOnly() && !x.inModified().safe() {
+	if !sideKeyable(x.o, x.def) || !sideKeyable(x.m, x.def) || !d.KeyedOnly() && !x.keyedSafe() {
 		return true
 	}
 	if !d.Cfg.SkewSafe || !x.ks.Directive || d.KeyedOnly() {

@@ -19,7 +19,8 @@ type baseIndex struct {
 	en   *goval.Node
 	ks   format.KeySet
 	kf   []*goval.Field
-	at   map[string][]int // nil: scan
+	last map[string]int // the last position of each identity; nil: scan
+	prev []int          // the position before p of p's identity, or -1
 }
 
 func (d *tdiffer) newBaseIndex(base reflect.Value, en *goval.Node, ks format.KeySet) *baseIndex {
@@ -37,7 +38,7 @@ func (d *tdiffer) newBaseIndex(base reflect.Value, en *goval.Node, ks format.Key
 			return x
 		}
 	}
-	x.kf, x.at = kf, make(map[string][]int, base.Len())
+	x.kf, x.last, x.prev = kf, make(map[string]int, base.Len()), make([]int, base.Len())
 	for i := range base.Len() {
 		be, null := goval.DerefNull(base.Index(i))
 		if null {
@@ -45,27 +46,31 @@ func (d *tdiffer) newBaseIndex(base reflect.Value, en *goval.Node, ks format.Key
 		}
 		id, ok := elemID(be, kf)
 		if !ok {
-			x.at = nil
+			x.last, x.prev = nil, nil
 			return x
 		}
-		x.at[id] = append(x.at[id], i)
+		x.prev[i] = -1
+		if p, ok := x.last[id]; ok {
+			x.prev[i] = p
+		}
+		x.last[id] = i
 	}
 	return x
 }
 
 // elem returns the last base element with me's identity, as baseElem.
 func (x *baseIndex) elem(me reflect.Value) reflect.Value {
-	if x.at == nil {
+	if x.last == nil {
 		return x.d.baseElem(x.base, me, x.en, x.ks)
 	}
 	id, ok := elemID(me, x.kf)
 	if !ok {
 		return x.d.baseElem(x.base, me, x.en, x.ks)
 	}
-	ps := x.at[id]
-	for j := len(ps) - 1; j >= 0; j-- {
+	p, ok := x.last[id]
+	for ; ok && p >= 0; p = x.prev[p] {
 		// Equal identities are necessary for sameID; it decides.
-		if be, _ := goval.DerefNull(x.base.Index(ps[j])); x.d.sameID(be, me, x.kf) {
+		if be, _ := goval.DerefNull(x.base.Index(p)); x.d.sameID(be, me, x.kf) {
 			return be
 		}
 	}
@@ -74,6 +79,14 @@ func (x *baseIndex) elem(me reflect.Value) reflect.Value {
 
 // elemID is an element's identity under kf, as typedIDs gives it.
 func elemID(e reflect.Value, kf []*goval.Field) (string, bool) {
+	if len(kf) == 1 { // the identity is the one key, as joined below
+		v, ok := goval.FieldValue(e, kf[0])
+		if !ok {
+			return format.AbsentMark, true
+		}
+		key, err := scalarKeyOf(v, kf[0])
+		return key, err == nil
+	}
 	var b strings.Builder
 	for j, f := range kf {
 		if j > 0 {
