@@ -30,7 +30,7 @@ type member struct {
 // decodeFast decodes data, an object, within l; ok false means data must
 // take the decoding path.
 func decodeFast(data []byte, l Limits) (m map[string]any, ok bool) {
-	d := fastDecoder{data: data, text: string(data), maxDepth: maxScanNesting - 1, maxList: l.MaxListLength}
+	d := fastDecoder{data: data, maxDepth: maxScanNesting - 1, maxList: l.MaxListLength}
 	if l.MaxDepth > 0 {
 		d.maxDepth = min(d.maxDepth, l.MaxDepth)
 	}
@@ -38,6 +38,7 @@ func decodeFast(data []byte, l Limits) (m map[string]any, ok bool) {
 	if d.i >= len(data) || data[d.i] != '{' {
 		return nil, false
 	}
+	d.text = string(data) // only once the text may be an object
 	if m, ok = d.object(0); !ok {
 		return nil, false
 	}
@@ -45,11 +46,7 @@ func decodeFast(data []byte, l Limits) (m map[string]any, ok bool) {
 	return m, d.i == len(data)
 }
 
-func (d *fastDecoder) skipSpace() {
-	for d.i < len(d.data) && isSpace(d.data[d.i]) {
-		d.i++
-	}
-}
+func (d *fastDecoder) skipSpace() { d.i = SkipSpace(d.data, d.i) }
 
 // more reads the separator after a container's member or element: true
 // after a comma, false at the closing byte, and ok false on anything else.

@@ -2,7 +2,6 @@ package jsonval
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -41,32 +40,8 @@ func checkDecode(t *testing.T, data []byte, l Limits) {
 // TestDecodeFastGrammar: the one-pass decoder agrees with encoding/json on
 // the corners of JSON's grammar, of UTF-8 and of the limits.
 func TestDecodeFastGrammar(t *testing.T) {
-	docs := []string{
-		`{}`, ` {} `, "\t{\n}\r\n", `{"a":1}`, `{"a":1,}`, `{,"a":1}`, `{"a" 1}`, `{"a":1 "b":2}`,
-		`{"a":1,"a":2}`, `{"a":{"b":1},"a":[2]}`, `{"a":[{},[],"",0,-0.5e-3,true,false,null]}`,
-		`{"a":[]}`, `{"a":[,]}`, `{"a":[1,]}`, `{"a":[1 2]}`, `{"a":[1],"b":{"c":[{}]}}`, `{"a":[}`, `{"a":{]}`,
-		`{"a":0}`, `{"a":-0}`, `{"a":01}`, `{"a":-}`, `{"a":1.}`, `{"a":.5}`, `{"a":1.5e}`, `{"a":1.5e+}`,
-		`{"a":1.5E-7}`, `{"a":1e9}`, `{"a":+1}`, `{"a":1x}`, `{"a":0x10}`, `{"a":12345678901234567890123}`,
-		`{"a":true}`, `{"a":tru}`, `{"a":truex}`, `{"a":null}`, `{"a":nul}`, `{"a":false}`, `{"a":False}`,
-		`{"a":"\u00e9\n\"\\\/\b\f\r\t"}`, `{"a":"\ud83d\ude00"}`, `{"a":"\ud83d"}`, `{"a":"\ude00\u0000"}`,
-		`{"\u0061":1,"a":2}`, `{"a":"\x"}`, `{"a":"\u00g0"}`, `{"a":"\u00"}`, `{"a":"unterminated}`,
-		"{\"a\":\"tab\there\"}", "{\"a\":\"\xff\"}", "{\"a\":\"\xc3\xa9\"}", "{\"a\":\"\xed\xa0\x80\"}", "{\"\xe2\x82\":1}",
-		"{\"a\":1}\xff", `{"a":1} x`, `{"a":1}{}`, `[1]`, `"s"`, `1`, `null`, ` null `, ``, `   `, "\u00a0{}", "\v{}", "{}\f",
-		`{1:2}`, `{"a":}`, `{"a"}`, `{"a":1`, `{"a":[1`, `{"a":"`, `{"a":"\`, `{"a":"\u12`, "\xef\xbb\xbf{}",
-	}
-	for _, d := range docs {
-		checkDecode(t, []byte(d), Limits{})
-	}
-	deep := func(n int) string { return `{"a":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}` }
-	for _, n := range []int{1, 2, 3, 9998, 9999, 10000} {
-		for _, l := range []Limits{{}, {MaxDepth: 2}, {MaxDepth: 3}, {MaxDepth: 10000}} {
-			checkDecode(t, []byte(deep(n)), l)
-		}
-	}
-	for _, d := range []string{`{"a":[1,2,3]}`, `{"a":[[1,2],[3]]}`, `{"a":[{"b":[1,2,3]}]}`, `{"a":[]}`, `{"":[{}],"":[]}`, `{"a":[1,2,3],"a":1}`} {
-		for _, l := range []Limits{{MaxListLength: 1}, {MaxListLength: 2}, {MaxListLength: 3}, {MaxListLength: 2, MaxDepth: 1}} {
-			checkDecode(t, []byte(d), l)
-		}
+	for _, c := range grammarCases() {
+		checkDecode(t, c.data, c.l)
 	}
 }
 
