@@ -29,27 +29,42 @@ func Arrange[T any](items []T, ids []string, front, server Ranks, ordering Order
 
 // ArrangeInPlace is Arrange writing its result over items and ids.
 func ArrangeInPlace[T any](items []T, ids []string, front, server Ranks, ordering Ordering) ([]T, []string) {
+	// Each item's ranks, or -1, looked up once.
+	var small [16]int
+	ranks := small[:0]
+	if 2*len(ids) > len(small) {
+		ranks = make([]int, 0, 2*len(ids))
+	}
+	ranks = ranks[:2*len(ids)]
+	fr, sr := ranks[:len(ids)], ranks[len(ids):]
+	for i, id := range ids {
+		fr[i], sr[i] = -1, -1
+		if r, ok := front.Rank(id); ok {
+			fr[i] = r
+		}
+		if r, ok := server.Rank(id); ok {
+			sr[i] = r
+		}
+	}
+	return ArrangeRanked(items, ids, fr, sr, ordering)
+}
+
+// ArrangeRanked is ArrangeInPlace for items whose ranks are known: item
+// i's rank in front is fr[i], in server sr[i], each -1 for none. Ranks
+// are small non-negative integers.
+func ArrangeRanked[T any](items []T, ids []string, fr, sr []int, ordering Ordering) ([]T, []string) {
 	out, outIDs := items[:0], ids[:0]
 	type entry struct {
-		item T
-		id   string
-		rank int
+		item        T
+		id          string
+		rank, srank int
 	}
-	// Each item's front rank, or -1, looked up once.
-	var small1 [8]int
-	fr := small1[:0]
-	if len(ids) > len(small1) {
-		fr = make([]int, 0, len(ids))
-	}
-	nf := 0
-	for _, id := range ids {
-		r, ok := front.Rank(id)
-		if ok {
+	nf, unranked := 0, 0 // unranked: after every live item, for items no rank places
+	for i := range fr {
+		if fr[i] >= 0 {
 			nf++
-		} else {
-			r = -1
 		}
-		fr = append(fr, r)
+		unranked = max(unranked, sr[i]+1)
 	}
 	var small [8]entry
 	buf := small[:0] // fronts, then servers
@@ -57,17 +72,16 @@ func ArrangeInPlace[T any](items []T, ids []string, front, server Ranks, orderin
 		buf = make([]entry, 0, len(items))
 	}
 	fronts, servers := buf[:0:nf], buf[nf:nf]
-	unranked := server.Len() // after every live item: items no rank places
 	for i, it := range items {
 		if r := fr[i]; r >= 0 {
-			fronts = append(fronts, entry{it, ids[i], r})
+			fronts = append(fronts, entry{it, ids[i], r, sr[i]})
 			continue
 		}
-		r, ok := server.Rank(ids[i])
-		if !ok {
+		r := sr[i]
+		if r < 0 {
 			r = unranked
 		}
-		servers = append(servers, entry{it, ids[i], r})
+		servers = append(servers, entry{it, ids[i], r, r})
 	}
 	fronts = BucketSort(fronts, func(e entry) int { return e.rank })
 	servers = BucketSort(servers, func(e entry) int { return e.rank })
@@ -86,8 +100,7 @@ func ArrangeInPlace[T any](items []T, ids []string, front, server Ranks, orderin
 	}
 	i, j := 0, 0
 	for i < len(servers) && j < len(fronts) {
-		ri, live := server.Rank(fronts[j].id)
-		if live && servers[i].rank < ri {
+		if ri := fronts[j].srank; ri >= 0 && servers[i].rank < ri {
 			take(servers[i])
 			i++
 		} else {

@@ -116,6 +116,11 @@ func (a *Applier) PlanObjectList(src ListItems, in ListInput, s slot, at *pathNo
 	if err := m.init(a, src, in, s, at); err != nil {
 		return Planned{}, err
 	}
+	if !m.replace && in.OrigPresent && !in.hasSetOrder {
+		if positions, ok := m.planUnique(); ok {
+			return Planned{Positions: positions, Ops: m.Ops, Last: m.last, LiveLen: m.LiveLen, Done: len(m.Ops)}, nil
+		}
+	}
 	var err error
 	var positions []int
 	if m.replace || !in.OrigPresent {
@@ -173,6 +178,68 @@ func (m *ListPlan) build() {
 		}
 		m.merged = append(m.merged, m.add(pe))
 	}
+}
+
+// planUnique plans, without an index, the common merge: no
+// $setElementOrder, every patch element a plain merge by the default key
+// (so a merge keeps its element's identity), and no identity held twice,
+// live or in the patch. It returns the result's positions, or false, having
+// planned nothing, for any other list.
+func (m *ListPlan) planUnique() ([]int, bool) {
+	ks := m.lk.DefaultSet()
+	for i := range m.Elems {
+		if m.Elems[i].directive != "" || m.Elems[i].ks.Directive {
+			return nil, false
+		}
+	}
+	n := m.LiveLen
+	ids := make([]string, n, n+len(m.Elems))
+	byID := make(map[string]int, n)
+	for p := range n {
+		id := m.Items.KeyID(p, ks)
+		if _, dup := byID[id]; dup {
+			return nil, false
+		}
+		byID[id], ids[p] = p, id
+	}
+	// Each patch element's position; a position taken is marked -1.
+	target := make([]int, len(m.Elems))
+	next := n
+	for i := range m.Elems {
+		id := m.Elems[i].id
+		p, live := byID[id]
+		switch {
+		case live && p < 0:
+			return nil, false // named twice in the patch
+		case !live:
+			p, next = next, next+1
+			ids = append(ids, id)
+		}
+		byID[id], target[i] = -1, p
+	}
+	fr, sr := make([]int, next), make([]int, next)
+	for p := range next {
+		fr[p], sr[p] = -1, p
+		if p >= n {
+			sr[p] = -1
+		}
+	}
+	for i, p := range target {
+		if p >= n {
+			m.add(&m.Elems[i])
+		} else {
+			m.Plan(p, &m.Elems[i], false)
+		}
+		fr[p] = i
+	}
+	positions := make([]int, next)
+	for p := range positions {
+		positions[p] = p
+	}
+	if m.in.InPatch && next > 0 {
+		positions, _ = format.ArrangeRanked(positions, ids, fr, sr, m.Applier.Cfg.Ordering)
+	}
+	return positions, true
 }
 
 // add plans a new element made from pe and returns its position.

@@ -1,0 +1,138 @@
+package jsonwalk
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
+)
+
+// TestPlanUniqueMatchesGeneral checks the one-pass plan against the
+// general one (deletions, the index, then the order) on random lists:
+// live elements as maps, raw objects and scalars, keyed by one field or
+// two, identities repeated or missing, patch elements new or matching,
+// under both orderings. Where planUnique takes the list, both must give
+// the same positions and the same merges; it must decline every list with
+// a repeated identity.
+func TestPlanUniqueMatchesGeneral(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	keys := []reflectschema.PatchMeta{
+		{Strategy: reflectschema.Merge, MergeKey: []string{"name"}},
+		{Strategy: reflectschema.Merge, MergeKey: []string{"port", "protocol"}},
+	}
+	taken, declined := 0, 0
+	for range 20000 {
+		meta := keys[r.IntN(len(keys))]
+		elem := func(keyless bool) map[string]any {
+			m := map[string]any{"v": r.IntN(100)}
+			for _, f := range meta.MergeKey {
+				if !keyless {
+					m[f] = fmt.Sprint(r.IntN(6))
+				}
+			}
+			return m
+		}
+		live := make([]any, r.IntN(12))
+		for i := range live {
+			switch r.IntN(8) {
+			case 0:
+				live[i] = "scalar"
+			case 1:
+				live[i] = elem(true)
+			case 2, 3:
+				b, _ := json.Marshal(elem(false))
+				live[i] = jsonval.Raw(b)
+			default:
+				live[i] = elem(false)
+			}
+		}
+		patch := make([]any, r.IntN(12))
+		for i := range patch {
+			patch[i] = elem(false)
+		}
+		ordering := format.Ordering(r.IntN(2))
+		a := &Applier{Cfg: &Config{Directives: format.DirectivesAll, Limits: jsonval.DefaultLimits().Bounded(), KubeDirectiveScope: true, Ordering: ordering}}
+		in := ListInput{Orig: live, OrigPresent: true, Patch: patch, InPatch: true}
+		s := slot{Patch: meta}
+
+		var fast ListPlan
+		if err := fast.init(a, JSONItems(live), in, s, nil); err != nil {
+			t.Fatal(err)
+		}
+		got, ok := fast.planUnique()
+		repeated := repeats(JSONItems(live), patch, format.KeysOf(s).DefaultSet())
+		if !ok {
+			declined++
+			if !repeated {
+				t.Fatalf("declined a list without repeated identities: live %s, patch %v", showList(live), patch)
+			}
+			continue
+		}
+		taken++
+		if repeated {
+			t.Fatalf("took a list with a repeated identity: live %s, patch %v", showList(live), patch)
+		}
+		var general ListPlan
+		if err := general.init(a, JSONItems(live), in, s, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := general.mergeLive(); err != nil {
+			t.Fatal(err)
+		}
+		want, err := general.order()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("live %s, patch %v (ordering %d): positions %v, want %v", showList(live), patch, ordering, got, want)
+		}
+		if len(fast.Ops) != len(general.Ops) {
+			t.Fatalf("live %s, patch %v: %d merges, want %d", showList(live), patch, len(fast.Ops), len(general.Ops))
+		}
+		for i, op := range fast.Ops {
+			g := general.Ops[i]
+			if op.Pos != g.Pos || op.Fresh != g.Fresh || op.prev != g.prev || op.Elem.id != g.Elem.id {
+				t.Fatalf("live %s, patch %v: merge %d is %+v, want %+v", showList(live), patch, i, op, g)
+			}
+		}
+	}
+	if taken < 1000 || declined < 1000 {
+		t.Fatalf("the one-pass plan took %d lists and declined %d: too few of either to compare", taken, declined)
+	}
+}
+
+// repeats reports whether an identity under ks is held twice among the
+// live items or among the patch's elements.
+func repeats(live JSONItems, patch []any, ks format.KeySet) bool {
+	seen := map[string]bool{}
+	for p := range live {
+		id := live.KeyID(p, ks)
+		if seen[id] {
+			return true
+		}
+		seen[id] = true
+	}
+	inPatch := map[string]bool{}
+	for _, e := range patch {
+		id := format.IDOf(ks, e)
+		if inPatch[id] {
+			return true
+		}
+		inPatch[id] = true
+	}
+	return false
+}
+
+// showList renders a live list with its raw items as text.
+func showList(live []any) string {
+	out := make([]any, len(live))
+	for i, it := range live {
+		out[i] = show(it)
+	}
+	return fmt.Sprint(out)
+}
