@@ -360,12 +360,18 @@ func IsScalar(v any) bool {
 // SortedKeys returns a map's keys sorted by their bytes, the order
 // json.Marshal writes them in.
 func SortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
+	return AppendSortedKeys(make([]string, 0, len(m)), m)
+}
+
+// AppendSortedKeys appends m's keys to dst, sorted; a caller's buffer
+// spares small objects an allocation.
+func AppendSortedKeys(dst []string, m map[string]any) []string {
+	n := len(dst)
 	for k := range m {
-		keys = append(keys, k)
+		dst = append(dst, k)
 	}
-	slices.Sort(keys)
-	return keys
+	slices.Sort(dst[n:])
+	return dst
 }
 
 // Describe renders a value from the input for a message: a string

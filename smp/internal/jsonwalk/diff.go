@@ -77,12 +77,17 @@ func (d *Differ) DiffObject(om, mm map[string]any, s slot, at *pathNode) (patch 
 	patch = map[string]any{}
 	buildRetain := s.Patch.RetainKeys && d.Cfg.Directives.Understood(format.DirRetainKeys)
 	var retain []any
-	for _, k := range jsonval.SortedKeys(mm) {
+	var small [8]string
+	shared := 0 // keys of om that mm has
+	for _, k := range jsonval.AppendSortedKeys(small[:0], mm) {
 		mv := mm[k]
 		if buildRetain && mv != nil {
 			retain = append(retain, k)
 		}
 		ov, ok := om[k]
+		if ok {
+			shared++
+		}
 		if !ok || jsonval.KindOf(ov) != jsonval.KindOf(mv) {
 			if !d.IgnoreChanges() {
 				c := s.Child(k)
@@ -93,7 +98,7 @@ func (d *Differ) DiffObject(om, mm map[string]any, s slot, at *pathNode) (patch 
 			}
 			continue
 		}
-		up, err := d.diffField(patch, k, ov, mv, s.Child(k), at.Field(k))
+		up, err := d.diffField(patch, k, ov, mv, s.Child(k), at)
 		if err != nil {
 			return nil, false, err
 		}
@@ -101,7 +106,7 @@ func (d *Differ) DiffObject(om, mm map[string]any, s slot, at *pathNode) (patch 
 			return nil, true, nil
 		}
 	}
-	if !d.IgnoreDeletions() {
+	if !d.IgnoreDeletions() && shared < len(om) {
 		for k := range om {
 			if _, ok := mm[k]; !ok {
 				patch[k] = nil
@@ -114,11 +119,17 @@ func (d *Differ) DiffObject(om, mm map[string]any, s slot, at *pathNode) (patch 
 	return patch, false, nil
 }
 
-// diffField diffs one field present in both objects with the same JSON
-// type, writing into patch.
-func (d *Differ) diffField(patch map[string]any, k string, ov, mv any, c slot, at *pathNode) (replaceUp bool, err error) {
-	if err := unknownChange(d.Cfg, ov, mv, c, at); err != nil {
-		return false, err
+// diffField diffs field k, present in both objects with the same JSON
+// type, writing into patch; parent locates the objects. The field's own
+// path is made only for an object or a list, the values an error names.
+func (d *Differ) diffField(patch map[string]any, k string, ov, mv any, c slot, parent *pathNode) (replaceUp bool, err error) {
+	var at *pathNode
+	switch ov.(type) {
+	case map[string]any, []any:
+		at = parent.Field(k)
+		if err := unknownChange(d.Cfg, ov, mv, c, at); err != nil {
+			return false, err
+		}
 	}
 	if d.WithBase() {
 		bm, _ := d.Base.(map[string]any)
