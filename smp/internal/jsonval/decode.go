@@ -21,7 +21,8 @@ type fastDecoder struct {
 	elems    []any
 }
 
-// member is an object member waiting for its object's end.
+// member is an object member: one waiting for its object's end, or one
+// being written.
 type member struct {
 	key string
 	val any

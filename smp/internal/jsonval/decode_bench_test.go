@@ -1,6 +1,7 @@
 package jsonval
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -38,5 +39,39 @@ func BenchmarkDecode(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkEncode compares AppendJSON with encoding/json on the decoded
+// merge list of BenchmarkDecode.
+func BenchmarkEncode(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"items":[`)
+	for i := range 10000 {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, `{"name":"item-%d","value":"new-%d","weight":%d}`, i, i, i)
+	}
+	sb.WriteString(`]}`)
+	v, err := DecodeLimited([]byte(sb.String()), "doc", DefaultLimits())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, impl := range []struct {
+		name string
+		f    func() error
+	}{
+		{"ours", func() error { _, err := AppendJSON(nil, v); return err }},
+		{"encoding-json", func() error { _, err := json.Marshal(v); return err }},
+	} {
+		b.Run("n=10000/"+impl.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := impl.f(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

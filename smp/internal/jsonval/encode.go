@@ -3,6 +3,7 @@ package jsonval
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -25,24 +26,7 @@ func AppendJSON(b []byte, v any) ([]byte, error) {
 	case Raw:
 		return append(b, v...), nil
 	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		b = append(b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = AppendString(b, k)
-			b = append(b, ':')
-			var err error
-			if b, err = AppendJSON(b, v[k]); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, '}'), nil
+		return appendObject(b, v)
 	case []any:
 		b = append(b, '[')
 		for i, e := range v {
@@ -63,7 +47,50 @@ func AppendJSON(b []byte, v any) ([]byte, error) {
 	return append(b, out...), nil
 }
 
+// appendObject writes an object, its members sorted by key; up to eight
+// are gathered on the stack.
+func appendObject(b []byte, m map[string]any) ([]byte, error) {
+	var small [8]member
+	ms := small[:0]
+	if len(m) > len(small) {
+		ms = make([]member, 0, len(m))
+	}
+	for k, v := range m {
+		ms = append(ms, member{k, v})
+	}
+	if len(ms) <= len(small) {
+		for i := 1; i < len(ms); i++ { // insertion sort: keys are distinct
+			for j := i; j > 0 && ms[j].key < ms[j-1].key; j-- {
+				ms[j], ms[j-1] = ms[j-1], ms[j]
+			}
+		}
+	} else {
+		slices.SortFunc(ms, func(x, y member) int { return strings.Compare(x.key, y.key) })
+	}
+	b = append(b, '{')
+	for i, e := range ms {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = AppendString(b, e.key)
+		b = append(b, ':')
+		var err error
+		if b, err = AppendJSON(b, e.val); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
 const hexDigits = "0123456789abcdef"
+
+// plainASCII marks the ASCII bytes a JSON string holds as they are.
+var plainASCII = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
 
 // AppendString quotes s as encoding/json does, HTML characters and the
 // line separators included; invalid UTF-8 becomes U+FFFD.
@@ -73,7 +100,7 @@ func AppendString(b []byte, s string) []byte {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if plainASCII[c] {
 				i++
 				continue
 			}

@@ -2,6 +2,7 @@ package jsonval
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -24,6 +25,39 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 		}
 		if string(got) != string(want) {
 			t.Fatalf("got  %q\nwant %q", got, want)
+		}
+	})
+}
+
+// TestAppendJSONObjects: objects of any size (sorted on the stack up to
+// eight members, on the heap beyond), nested, with keys that differ in
+// escapes, case and prefix, print as encoding/json prints them.
+func TestAppendJSONObjects(t *testing.T) {
+	keys := rapid.OneOf(rapid.SampledFrom([]string{"", "a", "A", "ab", "a\"", "<", "é", "\u2028", "b", "aa"}), rapid.String())
+	var value func(depth int) *rapid.Generator[any]
+	value = func(depth int) *rapid.Generator[any] {
+		scalars := rapid.OneOf(rapid.Just[any](nil), rapid.Just[any](true),
+			rapid.Map(rapid.String(), func(s string) any { return s }),
+			rapid.Map(rapid.Int(), func(i int) any { return json.Number(fmt.Sprint(i)) }))
+		if depth == 0 {
+			return scalars
+		}
+		return rapid.OneOf(scalars,
+			rapid.Map(rapid.MapOfN(keys, value(depth-1), 0, 20), func(m map[string]any) any { return m }),
+			rapid.Map(rapid.SliceOfN(value(depth-1), 0, 4), func(l []any) any { return l }))
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		v := rapid.MapOfN(keys, value(2), 0, 20).Draw(t, "object")
+		want, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := AppendJSON(nil, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Fatalf("got  %s\nwant %s", got, want)
 		}
 	})
 }
