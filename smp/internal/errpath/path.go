@@ -99,7 +99,15 @@ type KeyNamer interface {
 
 // Keyed returns the level of a list element named by its key fields.
 func (n *Node) Keyed(k KeyNamer, elem map[string]any) *Node {
-	return &Node{parent: n, elem: elem, keys: k}
+	return n.KeyedIn(new(Node), k, elem)
+}
+
+// KeyedIn is Keyed written into dst, memory the caller holds (such as
+// one element of a slice), so that a list's levels take no allocation
+// each.
+func (n *Node) KeyedIn(dst *Node, k KeyNamer, elem map[string]any) *Node {
+	*dst = Node{parent: n, elem: elem, keys: k}
+	return dst
 }
 
 // Field returns the level of an object's field.

@@ -86,7 +86,8 @@ func (a *Applier) mergeObject(om, pm map[string]any, s slot, replace, owned bool
 	if err := a.RetainKeys(res, pm, s, at); err != nil {
 		return nil, false, err
 	}
-	p, err := a.SplitObjectPatch(pm, s, at)
+	var small [8]string
+	p, err := a.SplitObjectPatch(pm, s, at, small[:0])
 	if err != nil {
 		return nil, false, err
 	}
@@ -174,9 +175,10 @@ type ObjectPatch struct {
 }
 
 // SplitObjectPatch sorts a patch object's keys into fields and directives,
-// checking each directive's JSON type and that its list takes it.
-func (a *Applier) SplitObjectPatch(pm map[string]any, s slot, at *pathNode) (ObjectPatch, error) {
-	p := ObjectPatch{Names: make([]string, 0, len(pm))}
+// checking each directive's JSON type and that its list takes it. The
+// names are appended to names[:0], a caller's buffer.
+func (a *Applier) SplitObjectPatch(pm map[string]any, s slot, at *pathNode, names []string) (ObjectPatch, error) {
+	p := ObjectPatch{Names: names[:0]}
 	add := func(n string) { p.Names = append(p.Names, n) }
 	var first errpath.KeyedErr // the least key's error, whatever the map's order
 	for k, v := range pm {

@@ -13,6 +13,7 @@ type PatchElem struct {
 	ks        format.KeySet
 	id        string
 	At        *pathNode
+	node      pathNode // At's storage, when At names the element by key
 	// unread says the element names its keys by $patchMergeKey, which
 	// this applier does not read (an older directive set).
 	unread bool
@@ -69,7 +70,7 @@ func (a *Applier) parseObjectElems(l []any, lk format.ListKeys, keyless, order b
 			// The path names the key set stored in out, whose backing
 			// array never moves (its capacity is len(l)).
 			last := &out[len(out)-1]
-			last.At = at.Keyed(&last.ks, m)
+			last.At = at.KeyedIn(&last.node, &last.ks, m)
 		}
 	}
 	return out, nil

@@ -127,7 +127,7 @@ func (a *tapplier) openPatch(pm map[string]any, cur reflect.Value, s slot, at *p
 	if op.keep, err = a.retained(pm, s, at); err != nil {
 		return op, into, err
 	}
-	op.p, err = a.SplitObjectPatch(pm, s, at)
+	op.p, err = a.SplitObjectPatch(pm, s, at, make([]string, 0, len(pm)))
 	return op, into, err
 }
 
