@@ -196,30 +196,44 @@ func (m *ListPlan) planUnique() ([]int, bool) {
 	ids := make([]string, n, n+len(m.Elems))
 	byID := make(map[string]int, n)
 	for p := range n {
-		id := m.Items.KeyID(p, ks)
-		if _, dup := byID[id]; dup {
-			return nil, false
+		ids[p] = m.Items.KeyID(p, ks)
+		byID[ids[p]] = p
+		if len(byID) <= p {
+			return nil, false // an identity held twice
 		}
-		byID[id], ids[p] = p, id
 	}
-	// Each patch element's position; a position taken is marked -1.
+	// Each patch element's position, and fr, the patch element merged
+	// into each position (-1: none). An element naming the live element
+	// after the last one matched takes it without a lookup.
 	target := make([]int, len(m.Elems))
-	next := n
+	fr := make([]int, n+len(m.Elems))
+	for p := range fr {
+		fr[p] = -1
+	}
+	next, cursor := n, 0
 	for i := range m.Elems {
 		id := m.Elems[i].id
-		p, live := byID[id]
-		switch {
-		case live && p < 0:
-			return nil, false // named twice in the patch
-		case !live:
-			p, next = next, next+1
-			ids = append(ids, id)
+		p := cursor
+		if p >= n || ids[p] != id {
+			var live bool
+			if p, live = byID[id]; !live {
+				p, next = next, next+1
+				byID[id] = p
+				ids = append(ids, id)
+			}
 		}
-		byID[id], target[i] = -1, p
+		if fr[p] >= 0 {
+			return nil, false // named twice in the patch
+		}
+		fr[p], target[i] = i, p
+		if p < n {
+			cursor = p + 1
+		}
 	}
-	fr, sr := make([]int, next), make([]int, next)
-	for p := range next {
-		fr[p], sr[p] = -1, p
+	fr = fr[:next]
+	sr := make([]int, next)
+	for p := range sr {
+		sr[p] = p
 		if p >= n {
 			sr[p] = -1
 		}
@@ -230,7 +244,6 @@ func (m *ListPlan) planUnique() ([]int, bool) {
 		} else {
 			m.Plan(p, &m.Elems[i], false)
 		}
-		fr[p] = i
 	}
 	positions := make([]int, next)
 	for p := range positions {

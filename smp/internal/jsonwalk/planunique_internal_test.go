@@ -25,14 +25,23 @@ func TestPlanUniqueMatchesGeneral(t *testing.T) {
 		{Strategy: reflectschema.Merge, MergeKey: []string{"name"}},
 		{Strategy: reflectschema.Merge, MergeKey: []string{"port", "protocol"}},
 	}
-	taken, declined := 0, 0
+	taken, declined, followed := 0, 0, 0
 	for range 20000 {
 		meta := keys[r.IntN(len(keys))]
+		// Half the patches follow the live list: its elements in order,
+		// some left out, some new ones between, now and then one twice
+		// or out of place. Their keys come from a wider range, so that
+		// fewer live lists repeat one.
+		follow := r.IntN(2) == 0
+		keyRange := 6
+		if follow {
+			keyRange = 40
+		}
 		elem := func(keyless bool) map[string]any {
 			m := map[string]any{"v": r.IntN(100)}
 			for _, f := range meta.MergeKey {
 				if !keyless {
-					m[f] = fmt.Sprint(r.IntN(6))
+					m[f] = fmt.Sprint(r.IntN(keyRange))
 				}
 			}
 			return m
@@ -55,6 +64,9 @@ func TestPlanUniqueMatchesGeneral(t *testing.T) {
 		for i := range patch {
 			patch[i] = elem(false)
 		}
+		if follow {
+			patch = following(r, live, meta.MergeKey, elem)
+		}
 		ordering := format.Ordering(r.IntN(2))
 		a := &Applier{Cfg: &Config{Directives: format.DirectivesAll, Limits: jsonval.DefaultLimits().Bounded(), KubeDirectiveScope: true, Ordering: ordering}}
 		in := ListInput{Orig: live, OrigPresent: true, Patch: patch, InPatch: true}
@@ -74,6 +86,9 @@ func TestPlanUniqueMatchesGeneral(t *testing.T) {
 			continue
 		}
 		taken++
+		if follow {
+			followed++
+		}
 		if repeated {
 			t.Fatalf("took a list with a repeated identity: live %s, patch %v", showList(live), patch)
 		}
@@ -101,9 +116,44 @@ func TestPlanUniqueMatchesGeneral(t *testing.T) {
 			}
 		}
 	}
-	if taken < 1000 || declined < 1000 {
-		t.Fatalf("the one-pass plan took %d lists and declined %d: too few of either to compare", taken, declined)
+	if taken < 1000 || followed < 1000 || declined < 1000 {
+		t.Fatalf("the one-pass plan took %d lists (%d patches following the live list) and declined %d: too few to compare", taken, followed, declined)
 	}
+}
+
+// following returns a patch that names live's keyed objects in order,
+// leaving some out, adding new elements (newElem) between them, and now
+// and then naming one twice or moving one to the front.
+func following(r *rand.Rand, live []any, key []string, newElem func(bool) map[string]any) []any {
+	var patch []any
+	for _, it := range live {
+		m := asMap(it)
+		if r.IntN(5) == 0 {
+			patch = append(patch, newElem(false))
+		}
+		if m == nil || r.IntN(4) == 0 {
+			continue
+		}
+		e := map[string]any{"v": r.IntN(100)}
+		complete := true
+		for _, f := range key {
+			v, ok := m[f]
+			complete = complete && ok
+			e[f] = jsonval.Expand(v)
+		}
+		if !complete {
+			continue
+		}
+		patch = append(patch, e)
+		if r.IntN(10) == 0 {
+			patch = append(patch, e)
+		}
+	}
+	if len(patch) > 1 && r.IntN(5) == 0 {
+		last := len(patch) - 1
+		patch = append(patch[last:], patch[:last]...)
+	}
+	return patch
 }
 
 // repeats reports whether an identity under ks is held twice among the
