@@ -181,6 +181,10 @@ type jsonElems struct {
 	es         slot
 	ks         format.KeySet
 	at         *pathNode
+	// level is the path level of the element being diffed. Errors and
+	// conflicts render their path when made, so one level serves every
+	// element in turn.
+	level pathNode
 }
 
 // jsonElemsAt returns the walker for a list at the next depth of nesting;
@@ -206,7 +210,7 @@ func (w *jsonElems) DiffElem(p, i, b int) (map[string]any, bool, error) {
 	defer restore()
 	// The element's path names it only if an error asks; w, this depth's
 	// walker, keeps its key set until the element is diffed.
-	return w.d.DiffObject(w.ol[p].(map[string]any), m, w.es, w.at.Keyed(&w.ks, m))
+	return w.d.DiffObject(w.ol[p].(map[string]any), m, w.es, w.at.KeyedIn(&w.level, &w.ks, m))
 }
 
 func (w *jsonElems) Added(i int) (map[string]any, error) { return w.ml[i].(map[string]any), nil }
