@@ -42,8 +42,10 @@ func (a *Applier) MergeValue(ov any, present bool, pv any, s slot, at *pathNode)
 	}
 	switch p := pv.(type) {
 	case map[string]any:
+		_, raw := ov.(jsonval.Raw)
 		om, _ := jsonval.Expand(ov).(map[string]any)
-		return a.MergeObject(om, p, s, s.Patch.Strategy == reflectschema.Replace, at)
+		owned := raw && om != nil // a map Expand made is this merge's alone
+		return a.mergeObject(om, p, s, s.Patch.Strategy == reflectschema.Replace, owned, at)
 	case []any:
 		if k == reflectschema.Untyped || !s.IsMergeList() {
 			l, err := a.FinalizeList(p, s, at)

@@ -90,6 +90,7 @@ func (a *Applier) mergeObjectList(in ListInput, s slot, at *pathNode) ([]any, er
 		if !op.Fresh {
 			_, owned = items[op.Pos].(jsonval.Raw)
 			om, _ = jsonval.Expand(items[op.Pos]).(map[string]any)
+			owned = owned && om != nil
 		}
 		v, _, err := a.mergeObject(om, op.Elem.Body, es, false, owned, op.Elem.At)
 		if err != nil {
