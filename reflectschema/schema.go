@@ -162,6 +162,20 @@ type Field struct {
 	Patch PatchMeta
 }
 
+// FieldName returns the JSON name of the field named exactly name, for a
+// struct: the schema's own string, which a decoder can share instead of
+// copying the key.
+func (t *Type) FieldName(name []byte) (string, bool) {
+	if t == nil || t.Kind != Struct {
+		return "", false
+	}
+	f, ok := t.byName[string(name)]
+	if !ok {
+		return "", false
+	}
+	return f.Name, true
+}
+
 // Field returns the struct field with the given JSON name, or nil. Like
 // encoding/json, it falls back to a case-insensitive match.
 func (t *Type) Field(name string) *Field {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"unsafe"
 
 	"pgregory.net/rapid"
 )
@@ -112,5 +113,28 @@ func deepExpand(v any) any {
 		return e
 	default:
 		return e
+	}
+}
+
+// TestExpandNamed: a key the names know shares their string; a key
+// written with escapes is decoded, even when its raw text is a known name.
+func TestExpandNamed(t *testing.T) {
+	known := map[string]string{"a": "a", `b\u0041`: `b\u0041`}
+	name := func(k []byte) (string, bool) { s, ok := known[string(k)]; return s, ok }
+	raw := Raw(`{"a":1,"b\u0041":2,"c":3}`)
+	got := ExpandNamed(raw, name)
+	want := Expand(raw).(map[string]any)
+	if len(got) != 3 || len(want) != 3 {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if string(got[k].(Raw)) != string(v.(Raw)) {
+			t.Errorf("key %q: got %v, want %v", k, got[k], v)
+		}
+	}
+	for k := range got {
+		if k == "a" && unsafe.StringData(k) != unsafe.StringData(known["a"]) {
+			t.Error(`key "a" is a copy, not the known name`)
+		}
 	}
 }

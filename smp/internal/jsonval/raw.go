@@ -26,12 +26,7 @@ func Expand(v any) any {
 	}
 	switch r[0] {
 	case '{':
-		m := map[string]any{}
-		EachMember(r, func(k string, val Raw) bool {
-			m[k] = val
-			return true
-		})
-		return m
+		return ExpandNamed(r, nil)
 	case '[':
 		var l []any
 		EachElement(r, func(val Raw) { l = append(l, val) })
@@ -49,6 +44,24 @@ func Expand(v any) any {
 		return nil
 	}
 	return json.Number(r)
+}
+
+// ExpandNamed expands a raw object one level, as Expand does. A key
+// without escapes that name knows (a schema's field names; name may be
+// nil) takes name's string instead of a copy of its own.
+func ExpandNamed(r Raw, name func(key []byte) (string, bool)) map[string]any {
+	m := map[string]any{}
+	EachRawMember(r, func(key []byte, val Raw) bool {
+		if name != nil {
+			if k, ok := name(key[1 : len(key)-1]); ok && bytes.IndexByte(key, '\\') < 0 {
+				m[k] = val
+				return true
+			}
+		}
+		m[DecodeString(key)] = val
+		return true
+	})
+	return m
 }
 
 // RawKind is the JSON type of a raw value, from its first byte.

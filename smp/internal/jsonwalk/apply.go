@@ -42,9 +42,7 @@ func (a *Applier) MergeValue(ov any, present bool, pv any, s slot, at *pathNode)
 	}
 	switch p := pv.(type) {
 	case map[string]any:
-		_, raw := ov.(jsonval.Raw)
-		om, _ := jsonval.Expand(ov).(map[string]any)
-		owned := raw && om != nil // a map Expand made is this merge's alone
+		om, owned := expandObject(ov, s)
 		return a.mergeObject(om, p, s, s.Patch.Strategy == reflectschema.Replace, owned, at)
 	case []any:
 		if k == reflectschema.Untyped || !s.IsMergeList() {
@@ -56,6 +54,21 @@ func (a *Applier) MergeValue(ov any, present bool, pv any, s slot, at *pathNode)
 		return l, true, err
 	}
 	return pv, true, nil
+}
+
+// expandObject returns live value v as an object to merge into, nil if
+// it is none. From a raw object it makes a map, this merge's alone
+// (owned), whose keys share the names of s's fields.
+func expandObject(v any, s slot) (om map[string]any, owned bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		return v, false
+	case jsonval.Raw:
+		if jsonval.RawKind(v) == jsonval.KindObject {
+			return jsonval.ExpandNamed(v, s.Type.FieldName), true
+		}
+	}
+	return nil, false
 }
 
 // MergeObject merges patch object pm into document object om (nil when

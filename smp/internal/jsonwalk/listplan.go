@@ -5,8 +5,6 @@ import (
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 
 	"strings"
-
-	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // ListPlan plans the merge of one merge list of objects: from the live
@@ -86,11 +84,9 @@ func (a *Applier) mergeObjectList(in ListInput, s slot, at *pathNode) ([]any, er
 			items = append(items, nil)
 		}
 		var om map[string]any
-		owned := false // a map Expand made is this merge's alone
+		owned := false
 		if !op.Fresh {
-			_, owned = items[op.Pos].(jsonval.Raw)
-			om, _ = jsonval.Expand(items[op.Pos]).(map[string]any)
-			owned = owned && om != nil
+			om, owned = expandObject(items[op.Pos], es)
 		}
 		v, _, err := a.mergeObject(om, op.Elem.Body, es, false, owned, op.Elem.At)
 		if err != nil {
