@@ -31,12 +31,11 @@ func Arrange[T any](items []T, ids []string, front, server Ranks, ordering Order
 func ArrangeInPlace[T any](items []T, ids []string, front, server Ranks, ordering Ordering) ([]T, []string) {
 	// Each item's ranks, or -1, looked up once.
 	var small [16]int
-	ranks := small[:0]
+	ranks := small[:]
 	if 2*len(ids) > len(small) {
-		ranks = make([]int, 0, 2*len(ids))
+		ranks = make([]int, 2*len(ids))
 	}
-	ranks = ranks[:2*len(ids)]
-	fr, sr := ranks[:len(ids)], ranks[len(ids):]
+	fr, sr := ranks[:len(ids)], ranks[len(ids):2*len(ids)]
 	for i, id := range ids {
 		fr[i], sr[i] = -1, -1
 		if r, ok := front.Rank(id); ok {

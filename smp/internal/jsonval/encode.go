@@ -58,15 +58,7 @@ func appendObject(b []byte, m map[string]any) ([]byte, error) {
 	for k, v := range m {
 		ms = append(ms, member{k, v})
 	}
-	if len(ms) <= len(small) {
-		for i := 1; i < len(ms); i++ { // insertion sort: keys are distinct
-			for j := i; j > 0 && ms[j].key < ms[j-1].key; j-- {
-				ms[j], ms[j-1] = ms[j-1], ms[j]
-			}
-		}
-	} else {
-		slices.SortFunc(ms, func(x, y member) int { return strings.Compare(x.key, y.key) })
-	}
+	slices.SortFunc(ms, func(x, y member) int { return strings.Compare(x.key, y.key) })
 	b = append(b, '{')
 	for i, e := range ms {
 		if i > 0 {

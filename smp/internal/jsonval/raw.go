@@ -52,8 +52,8 @@ func Expand(v any) any {
 func ExpandNamed(r Raw, name func(key []byte) (string, bool)) map[string]any {
 	m := map[string]any{}
 	EachRawMember(r, func(key []byte, val Raw) bool {
-		if name != nil {
-			if k, ok := name(key[1 : len(key)-1]); ok && bytes.IndexByte(key, '\\') < 0 {
+		if name != nil && bytes.IndexByte(key, '\\') < 0 {
+			if k, ok := name(key[1 : len(key)-1]); ok {
 				m[k] = val
 				return true
 			}
