@@ -16,21 +16,26 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 		s := rapid.String().Draw(t, "s")
 		raw := rapid.SliceOf(rapid.Byte()).Draw(t, "bytes")
 		v := map[string]any{s: []any{s, string(raw), json.Number("12.5e3"), true, false, nil, map[string]any{}}, "<&>": "\u2028\u2029\b\f\x00"}
-		want, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := AppendJSON(nil, v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(got) != string(want) {
-			t.Fatalf("got  %q\nwant %q", got, want)
-		}
+		writesAsMarshal(t, v)
 	})
 }
 
-// TestAppendJSONObjects: objects of any size (sorted on the stack up to
+// writesAsMarshal checks that AppendJSON writes v as json.Marshal does.
+func writesAsMarshal(t *rapid.T, v map[string]any) {
+	want, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := AppendJSON(nil, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestAppendJSONObjects: objects of any size (gathered on the stack up to
 // eight members, on the heap beyond), nested, with keys that differ in
 // escapes, case and prefix, print as encoding/json prints them.
 func TestAppendJSONObjects(t *testing.T) {
@@ -48,18 +53,7 @@ func TestAppendJSONObjects(t *testing.T) {
 			rapid.Map(rapid.SliceOfN(value(depth-1), 0, 4), func(l []any) any { return l }))
 	}
 	rapid.Check(t, func(t *rapid.T) {
-		v := rapid.MapOfN(keys, value(2), 0, 20).Draw(t, "object")
-		want, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := AppendJSON(nil, v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(got) != string(want) {
-			t.Fatalf("got  %s\nwant %s", got, want)
-		}
+		writesAsMarshal(t, rapid.MapOfN(keys, value(2), 0, 20).Draw(t, "object"))
 	})
 }
 
