@@ -133,13 +133,22 @@ func idSet(lists ...[]string) map[string]bool {
 	return set
 }
 
+// hasDuplicates reports whether an identity occurs twice in ids.
 func hasDuplicates(ids []string) bool {
-	seen := make(map[string]bool, len(ids))
+	if len(ids) <= smallIDs {
+		for i, id := range ids {
+			if slices.Contains(ids[:i], id) {
+				return true
+			}
+		}
+		return false
+	}
+	seen := make(map[string]struct{}, len(ids))
 	for _, id := range ids {
-		if seen[id] {
+		if _, ok := seen[id]; ok {
 			return true
 		}
-		seen[id] = true
+		seen[id] = struct{}{}
 	}
 	return false
 }

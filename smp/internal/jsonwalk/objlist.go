@@ -32,10 +32,30 @@ type objList struct {
 	// counts are modified's identities, each with its count in the
 	// original, built on first use.
 	counts *idCounts
+	// aligned caches sameUnique: 0 not yet known, 1 true, 2 false.
+	aligned int8
+}
+
+// sameUnique reports whether the two lists hold the same identities in
+// the same places, none twice: then element i pairs with element i, no
+// element is deleted and the list is keyed-safe, all known without a
+// map from identity to position (values changed in place, the common
+// case, cost one pass and one set).
+func (x *objList) sameUnique() bool {
+	if x.aligned == 0 {
+		x.aligned = 2
+		if slices.Equal(x.oids, x.mids) && !hasDuplicates(x.mids) {
+			x.aligned = 1
+		}
+	}
+	return x.aligned == 1
 }
 
 // keyedSafe is keyedSafe of the list's identities.
 func (x *objList) keyedSafe() bool {
+	if x.sameUnique() {
+		return true
+	}
 	if len(x.mids) <= smallIDs {
 		return keyedSafe(x.oids, x.mids)
 	}
@@ -224,7 +244,7 @@ func (x *objList) baseAt(id string) int {
 // holds the element: a server that knows no $patchMergeKey deletes by the
 // default key, which takes the element with it.
 func (x *objList) rekeyed() map[string]bool {
-	if x.d.Pass != PassDeletions || !x.ks.Directive {
+	if x.d.Pass != PassDeletions || !x.ks.Directive || x.sameUnique() {
 		return nil
 	}
 	var out map[string]bool
@@ -325,7 +345,7 @@ func (x *objList) changed(i int) (entry map[string]any, up bool, err error) {
 // modified does not hold.
 func (x *objList) deletions() []any {
 	d := x.d
-	if d.IgnoreDeletions() {
+	if d.IgnoreDeletions() || x.sameUnique() {
 		return nil
 	}
 	paired := make([]bool, len(x.oids)) // by pairFilled, under other keys

@@ -30,6 +30,13 @@ import (
 // element must be created, so it is not paired.
 func (x *objList) pair() {
 	d, oids, mids, ks, base := x.d, x.oids, x.mids, x.ks, x.base
+	if x.sameUnique() {
+		x.pairs = make([]int, len(mids))
+		for i := range x.pairs {
+			x.pairs[i] = i
+		}
+		return
+	}
 	opos := make(map[string]int, len(oids))
 	for i, id := range oids {
 		opos[id] = i
