@@ -164,6 +164,32 @@ func FastEqual(a, b unsafe.Pointer, f *Field) bool {
 	return *(*uint64)(pa) == *(*uint64)(pb)
 }
 
+// FastInteger reads an integer fast field of the struct at base, sign- or
+// zero-extended to 64 bits, so that two fields of one type hold the same
+// number exactly when the words are equal. ok is false for other kinds.
+func FastInteger(base unsafe.Pointer, f *Field) (n uint64, ok bool) {
+	p := unsafe.Add(base, f.Offset)
+	switch f.Fast {
+	case FastInt8:
+		return uint64(*(*int8)(p)), true
+	case fastInt16:
+		return uint64(*(*int16)(p)), true
+	case fastInt32:
+		return uint64(*(*int32)(p)), true
+	case fastInt64:
+		return uint64(*(*int64)(p)), true
+	case FastUint8:
+		return uint64(*(*uint8)(p)), true
+	case fastUint16:
+		return uint64(*(*uint16)(p)), true
+	case fastUint32:
+		return uint64(*(*uint32)(p)), true
+	case FastUint64:
+		return *(*uint64)(p), true
+	}
+	return 0, false
+}
+
 // FastJSON converts a scalar fast field to decoded JSON.
 func FastJSON(base unsafe.Pointer, f *Field) any {
 	p := unsafe.Add(base, f.Offset)

@@ -34,11 +34,18 @@ func (d *tdiffer) positional(o, m reflect.Value, en *goval.Node, ks, def format.
 	if !ok1 || !ok2 {
 		return false
 	}
-	if len(kf) == 1 && kf[0].Fast == goval.FastString && len(df) == 1 {
-		if ok, sure := d.positionalByString(o, m, kf[0]); sure {
+	if len(kf) == 1 && len(df) == 1 && kf[0] == df[0] && memKeyed(kf[0]) {
+		if ok, sure := d.positionalByMemory(o, m, kf[0]); sure {
 			return ok
 		}
 	}
+	return d.positionalByValue(o, m, kf, df, d.Cfg.SkewSafe && ks.Directive)
+}
+
+// positionalByValue is positional comparing key fields as values; skew
+// also refuses two elements of one default identity.
+func (d *tdiffer) positionalByValue(o, m reflect.Value, kf, df []*goval.Field, skew bool) bool {
+	l := o.Len()
 	for i := range l {
 		oe, onull := goval.DerefNull(o.Index(i))
 		me, mnull := goval.DerefNull(m.Index(i))
@@ -46,7 +53,6 @@ func (d *tdiffer) positional(o, m reflect.Value, en *goval.Node, ks, def format.
 			return false
 		}
 	}
-	skew := d.Cfg.SkewSafe && ks.Directive
 	for i := range l {
 		oi, _ := goval.DerefNull(o.Index(i))
 		for j := i + 1; j < l; j++ {
@@ -59,11 +65,12 @@ func (d *tdiffer) positional(o, m reflect.Value, en *goval.Node, ks, def format.
 	return true
 }
 
-// positionalByString is positional for lists keyed by one string field,
-// reading the keys from memory. sure is false when it cannot tell (an
-// element not addressable, a key that is not valid UTF-8).
-func (d *tdiffer) positionalByString(o, m reflect.Value, f *goval.Field) (ok, sure bool) {
-	var keys [64]string
+// positionalByMemory is positional for lists keyed by one string or
+// integer field, also their default key, reading the keys from memory.
+// sure is false when it cannot tell (an element not addressable, a key
+// that is not valid UTF-8).
+func (d *tdiffer) positionalByMemory(o, m reflect.Value, f *goval.Field) (ok, sure bool) {
+	var keys [64]memKey
 	l := o.Len()
 	for i := range l {
 		oe, onull := goval.DerefNull(o.Index(i))
@@ -79,8 +86,9 @@ func (d *tdiffer) positionalByString(o, m reflect.Value, f *goval.Field) (ok, su
 		if !goval.FastPresent(po, f) || !goval.FastPresent(pm, f) {
 			return false, true // not keyable
 		}
-		ko, km := *(*string)(unsafe.Add(po, f.Offset)), *(*string)(unsafe.Add(pm, f.Offset))
-		if !utf8.ValidString(ko) || !utf8.ValidString(km) {
+		ko, sureO := readMemKey(po, f)
+		km, sureM := readMemKey(pm, f)
+		if !sureO || !sureM {
 			return false, false
 		}
 		if ko != km {
@@ -96,6 +104,31 @@ func (d *tdiffer) positionalByString(o, m reflect.Value, f *goval.Field) (ok, su
 		}
 	}
 	return true, true
+}
+
+// memKey is a key field's value as read from memory: a string, or an
+// integer's 64 bits. Two values of one field are one identity exactly
+// when their memKeys are equal.
+type memKey struct {
+	s string
+	n uint64
+}
+
+// memKeyed reports whether readMemKey can read key field f.
+func memKeyed(f *goval.Field) bool {
+	return f.Fast == goval.FastString || f.Fast >= goval.FastInt8 && f.Fast <= goval.FastUint64
+}
+
+// readMemKey reads key field f of the struct at p. sure is false when
+// the value cannot stand for the identity: a string that is not valid
+// UTF-8, whose JSON is not its bytes.
+func readMemKey(p unsafe.Pointer, f *goval.Field) (k memKey, sure bool) {
+	if f.Fast == goval.FastString {
+		s := *(*string)(unsafe.Add(p, f.Offset))
+		return memKey{s: s}, utf8.ValidString(s)
+	}
+	n, ok := goval.FastInteger(p, f)
+	return memKey{n: n}, ok
 }
 
 // keyFields resolves a key set's fields; ok is false when one is not a
@@ -241,23 +274,23 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 	return nil
 }
 
-// baseKeys holds the keys of a base list keyed by one string field, read
-// once, to find base elements by comparing strings.
+// baseKeys holds the keys of a base list keyed by one string or integer
+// field, read once, to find base elements by comparing them.
 type baseKeys struct {
 	f    *goval.Field
-	keys [64]string
+	keys [64]memKey
 	ok   [64]bool // the element is an object with the key
 	n    int
 }
 
-// read reads the keys, when the list is short and its key one string
-// field; otherwise find always defers to baseElem.
+// read reads the keys, when the list is short and its key one string or
+// integer field; otherwise find always defers to baseElem.
 func (b *baseKeys) read(base reflect.Value, en *goval.Node, ks format.KeySet) {
 	if !base.IsValid() || base.Kind() != reflect.Slice && base.Kind() != reflect.Array || base.Len() > len(b.keys) || len(ks.Fields) != 1 {
 		return
 	}
 	f := en.ByName[ks.Fields[0]]
-	if f == nil || f.Fast != goval.FastString {
+	if f == nil || !memKeyed(f) {
 		return
 	}
 	for i := range base.Len() {
@@ -270,8 +303,8 @@ func (b *baseKeys) read(base reflect.Value, en *goval.Node, ks format.KeySet) {
 			return
 		}
 		if goval.FastPresent(p, f) {
-			k := *(*string)(unsafe.Add(p, f.Offset))
-			if !utf8.ValidString(k) {
+			k, sure := readMemKey(p, f)
+			if !sure {
 				return
 			}
 			b.keys[i], b.ok[i] = k, true
@@ -290,8 +323,8 @@ func (b *baseKeys) find(base, me reflect.Value) (reflect.Value, bool) {
 	if !ok || !goval.FastPresent(p, b.f) {
 		return reflect.Value{}, false
 	}
-	k := *(*string)(unsafe.Add(p, b.f.Offset))
-	if !utf8.ValidString(k) {
+	k, sure := readMemKey(p, b.f)
+	if !sure {
 		return reflect.Value{}, false
 	}
 	for i := b.n - 1; i >= 0; i-- {
