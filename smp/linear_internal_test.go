@@ -15,8 +15,8 @@ func TestSkipValueKnownEnds(t *testing.T) {
 	big := `"` + strings.Repeat("x", 2*jsonval.SkipMin) + `"`
 	doc := []byte(`{"a":{"b":[` + big + `,{"c":` + big + `},[[` + big + `]]],"d":{"e":` + big + `}}, "f" : [ ` + big + ` , {"g":"}]\"{["} ] }`)
 	raw, ends, ok := jsonval.ScanRaw(doc, DefaultLimits())
-	if !ok || len(ends) < 4 {
-		t.Fatalf("scanRaw: ok %v, %d ends recorded", ok, len(ends))
+	if !ok || ends.Count() < 4 {
+		t.Fatalf("scanRaw: ok %v, %d ends recorded", ok, ends.Count())
 	}
 	var walk func(r jsonval.Raw, out *[]string)
 	walk = func(r jsonval.Raw, out *[]string) {

@@ -108,10 +108,14 @@ func AppendKeyPart(b []byte, v any, present bool) []byte {
 // decoded, and nothing is allocated for a one-field key but the identity.
 func (ks KeySet) RawID(r jsonval.Raw) string {
 	if len(ks.Fields) == 1 {
+		// The last member of a key counts, unless the key is known to
+		// occur once.
 		var val jsonval.Raw
+		first := jsonval.UniqueKeys(r)
 		jsonval.EachRawMember(r, func(k []byte, v jsonval.Raw) bool {
 			if jsonval.KeyIs(k, ks.Fields[0]) {
 				val = v
+				return !first
 			}
 			return true
 		})

@@ -12,14 +12,26 @@ import "sync"
 // SkipMin is the span from which a container's end is recorded.
 const SkipMin = 512
 
-// rawEnds maps a container's start to its end, both as the distance to
-// the end of the document's backing array (cap of a slice starting
-// there), so every slice of the document finds them.
-type rawEnds map[int]int
+// rawEnds is what ScanRaw learns of a document besides its validity.
+type rawEnds struct {
+	// at maps a container's start to its end, both as the distance to
+	// the end of the document's backing array (cap of a slice starting
+	// there), so every slice of the document finds them.
+	at map[int]int
+	// uniqueKeys says no object of the document holds a key twice, so a
+	// key's first member is its value (see UniqueKeys).
+	uniqueKeys bool
+}
+
+// Count is the number of container ends recorded.
+func (e rawEnds) Count() int { return len(e.at) }
 
 type endsEntry struct {
 	ends rawEnds
-	refs int
+	// lo, hi delimit the scanned document, as distances to the end of
+	// the backing array: uniqueKeys holds only within it.
+	lo, hi int
+	refs   int
 }
 
 // liveEnds holds the ends of the documents being applied, by the last
@@ -39,13 +51,13 @@ func backingEnd(r []byte) *byte {
 // RegisterEnds makes a document's container ends known to skipValue until
 // release is called.
 func RegisterEnds(doc []byte, ends rawEnds) (release func()) {
-	if len(ends) == 0 {
+	if len(ends.at) == 0 {
 		return func() {}
 	}
 	k := backingEnd(doc)
 	liveEnds.Lock()
 	defer liveEnds.Unlock()
-	e := &endsEntry{ends: ends}
+	e := &endsEntry{ends: ends, lo: cap(doc) - len(doc), hi: cap(doc)}
 	if v, ok := liveEnds.m.Load(k); ok {
 		e = v.(*endsEntry) // the same bytes, applied concurrently
 	} else {
@@ -68,9 +80,24 @@ func KnownEnd(r []byte, start int) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	d, ok := v.(*endsEntry).ends[cap(r)-start]
+	d, ok := v.(*endsEntry).ends.at[cap(r)-start]
 	if end := cap(r) - d; ok && end > start && end <= len(r) {
 		return end, true
 	}
 	return 0, false
+}
+
+// UniqueKeys reports whether r lies within a registered document in
+// which no object holds a key twice: then the first member of a key is
+// the one that counts, and a search for it may stop there.
+func UniqueKeys(r []byte) bool {
+	if cap(r) == 0 {
+		return false
+	}
+	v, ok := liveEnds.m.Load(backingEnd(r))
+	if !ok {
+		return false
+	}
+	e := v.(*endsEntry)
+	return e.ends.uniqueKeys && cap(r) <= e.hi && cap(r)-len(r) >= e.lo
 }

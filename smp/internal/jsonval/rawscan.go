@@ -1,6 +1,12 @@
 package jsonval
 
-import "unicode/utf8"
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+	"slices"
+	"unicode/utf8"
+)
 
 // maxScanNesting is encoding/json's nesting limit: deeper documents are
 // left to the decoding path, which reports them as json.Valid would.
@@ -13,7 +19,7 @@ const maxScanNesting = 10000
 // take the decoding path, which reports what is wrong with it.
 func ScanRaw(data []byte, l Limits) (doc Raw, ends rawEnds, ok bool) {
 	if data, ok = trimObject(data); !ok {
-		return nil, nil, false
+		return nil, rawEnds{}, false
 	}
 	maxDepth := maxScanNesting
 	if l.MaxDepth > 0 {
@@ -23,14 +29,17 @@ func ScanRaw(data []byte, l Limits) (doc Raw, ends rawEnds, ok bool) {
 	// number of elements of an array.
 	counts := make([]int, 0, 16)
 	starts := make([]int, 0, 16) // the index of each open container
+	var hashBuf [64]uint64
+	var startBuf [16]int
+	keys := keySets{hashes: hashBuf[:0], starts: startBuf[:0], unique: true}
 	i, top := 0, 0
 value:
 	if i >= len(data) {
-		return nil, nil, false
+		return nil, rawEnds{}, false
 	}
 	if c := data[i]; c == '{' || c == '[' {
 		if len(counts) == maxDepth {
-			return nil, nil, false
+			return nil, rawEnds{}, false
 		}
 		open := i
 		i = SkipSpace(data, i+1)
@@ -39,6 +48,7 @@ value:
 			goto next
 		}
 		starts = append(starts, open)
+		keys.open()
 		if c == '[' {
 			counts = append(counts, 1)
 			goto value
@@ -47,15 +57,16 @@ value:
 		goto member
 	}
 	if i = scanScalar(data, i); i < 0 {
-		return nil, nil, false
+		return nil, rawEnds{}, false
 	}
 next: // after a value: a separator, the end of its container, or the end
 	i = SkipSpace(data, i)
 	if len(counts) == 0 {
+		ends.uniqueKeys = keys.unique
 		return Raw(data), ends, i == len(data)
 	}
 	if i >= len(data) {
-		return nil, nil, false
+		return nil, rawEnds{}, false
 	}
 	top = len(counts) - 1
 	switch data[i] {
@@ -66,23 +77,24 @@ next: // after a value: a separator, the end of its container, or the end
 		}
 		counts[top]++
 		if l.MaxListLength > 0 && counts[top] > l.MaxListLength {
-			return nil, nil, false
+			return nil, rawEnds{}, false
 		}
 		goto value
 	case '}', ']':
 		if (data[i] == '}') != (counts[top] < 0) {
-			return nil, nil, false // the other container's end
+			return nil, rawEnds{}, false // the other container's end
 		}
 	default:
-		return nil, nil, false
+		return nil, rawEnds{}, false
 	}
 	ends = recordEnd(ends, data, starts[top], i)
 	counts, starts = counts[:top], starts[:top]
+	keys.close()
 	i++
 	goto next
 member: // an object member's key and colon, then its value
-	if i = scanKey(data, i); i < 0 {
-		return nil, nil, false
+	if i = scanKey(data, i, &keys); i < 0 {
+		return nil, rawEnds{}, false
 	}
 	goto value
 }
@@ -119,13 +131,15 @@ func scanScalar(data []byte, i int) int {
 
 // scanKey validates an object member's key and colon at i and returns the
 // index of its value, or -1.
-func scanKey(data []byte, i int) int {
+func scanKey(data []byte, i int, keys *keySets) int {
 	if i >= len(data) || data[i] != '"' {
 		return -1
 	}
+	start := i
 	if i = scanString(data, i); i < 0 {
 		return -1
 	}
+	keys.add(data[start:i])
 	if i = SkipSpace(data, i); i >= len(data) || data[i] != ':' {
 		return -1
 	}
@@ -136,12 +150,75 @@ func scanKey(data []byte, i int) int {
 // byte) ends, when it is SkipMin bytes or more (rawends.go).
 func recordEnd(ends rawEnds, data []byte, start, end int) rawEnds {
 	if end+1-start >= SkipMin {
-		if ends == nil {
-			ends = rawEnds{}
+		if ends.at == nil {
+			ends.at = map[int]int{}
 		}
-		ends[cap(data)-start] = cap(data) - (end + 1)
+		ends.at[cap(data)-start] = cap(data) - (end + 1)
 	}
 	return ends
+}
+
+// maxTrackedKeys is the most keys of one object ScanRaw compares for
+// repeats; a larger object leaves the document's keys not known unique,
+// so that the check stays linear.
+const maxTrackedKeys = 64
+
+// keySets tracks the keys of the open containers' objects, to tell
+// whether any object holds a key twice.
+type keySets struct {
+	hashes []uint64 // the keys met so far in the open objects
+	starts []int    // for each open container, where its keys start
+	unique bool     // no repeat found (or suspected) yet
+}
+
+// open starts a container's keys.
+func (k *keySets) open() {
+	if k.unique {
+		k.starts = append(k.starts, len(k.hashes))
+	}
+}
+
+// close ends the innermost container's keys.
+func (k *keySets) close() {
+	if k.unique {
+		top := len(k.starts) - 1
+		k.hashes, k.starts = k.hashes[:k.starts[top]], k.starts[:top]
+	}
+}
+
+// add records a key (its raw JSON string) of the innermost object. A key
+// with an escape, an object of too many keys, or two keys of one hash
+// end the tracking: the keys are then not known unique.
+func (k *keySets) add(key []byte) {
+	if !k.unique {
+		return
+	}
+	level := k.hashes[k.starts[len(k.starts)-1]:]
+	if len(level) >= maxTrackedKeys || bytes.IndexByte(key, '\\') >= 0 {
+		k.unique = false
+		return
+	}
+	h := keyHash(key)
+	if slices.Contains(level, h) {
+		k.unique = false
+		return
+	}
+	k.hashes = append(k.hashes, h)
+}
+
+// keyHash condenses a raw key for keySets: its length and its first and
+// last eight bytes (all of a shorter one). Distinct keys rarely share
+// it, and when they do the document only loses the early stop.
+func keyHash(k []byte) uint64 {
+	h := uint64(len(k))
+	if len(k) < 8 {
+		for _, c := range k {
+			h = h<<8 | uint64(c)
+		}
+		return h
+	}
+	h ^= binary.LittleEndian.Uint64(k) * 0x9e3779b97f4a7c15
+	return h ^ bits.RotateLeft64(binary.LittleEndian.Uint64(k[len(k)-8:]), 31)
 }
 
 // isSpace reports whether c is JSON whitespace.

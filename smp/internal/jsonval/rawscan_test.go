@@ -3,6 +3,7 @@ package jsonval
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -57,12 +58,106 @@ func scanOracle(data []byte, l Limits) bool {
 
 func checkScan(t *testing.T, data []byte, l Limits) {
 	t.Helper()
-	raw, _, ok := ScanRaw(data, l)
+	raw, ends, ok := ScanRaw(data, l)
 	if want := scanOracle(data, l); ok != want {
 		t.Fatalf("scanRaw(%q, %+v) = %v, encoding/json says %v", data, l, ok, want)
 	}
 	if ok && !bytes.Equal(raw, bytes.Trim(data, " \t\r\n")) {
 		t.Fatalf("scanRaw(%q) kept %q", data, raw)
+	}
+	if !ok {
+		return
+	}
+	repeats, most := keysOracle(data)
+	if repeats && ends.uniqueKeys {
+		t.Fatalf("scanRaw(%q): keys unique, but an object repeats one", data)
+	}
+	if sure := most <= maxTrackedKeys && bytes.IndexByte(data, '\\') < 0; !repeats && sure && !ends.uniqueKeys {
+		t.Fatalf("scanRaw(%q): keys not known unique, though no object repeats one", data)
+	}
+}
+
+// keysOracle reports, by encoding/json, whether an object of a valid
+// document holds a key twice (as decoded), and the most keys of one.
+func keysOracle(data []byte) (repeats bool, most int) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	type container struct {
+		keys    map[string]bool // nil for an array
+		wantKey bool
+	}
+	var open []*container
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return repeats, most
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			open = open[:len(open)-1]
+			continue
+		}
+		if n := len(open); n > 0 && open[n-1].keys != nil {
+			top := open[n-1]
+			if top.wantKey {
+				k := tok.(string)
+				repeats = repeats || top.keys[k]
+				top.keys[k] = true
+				most = max(most, len(top.keys))
+				top.wantKey = false
+				continue
+			}
+			top.wantKey = true
+		}
+		if d, ok := tok.(json.Delim); ok {
+			c := &container{wantKey: d == '{'}
+			if d == '{' {
+				c.keys = map[string]bool{}
+			}
+			open = append(open, c)
+		}
+	}
+}
+
+// TestScanRawUniqueKeys checks, on documents with keys repeated in one
+// object or across objects, and objects of up to twice maxTrackedKeys
+// keys, that ScanRaw calls keys unique exactly when no object repeats
+// one (and it could track them), and that UniqueKeys says so only of
+// slices of the registered document.
+func TestScanRawUniqueKeys(t *testing.T) {
+	wide := func(n int, repeat bool) string {
+		var b strings.Builder
+		b.WriteString(`{"pad":"` + strings.Repeat("p", SkipMin) + `"`)
+		for i := range n {
+			fmt.Fprintf(&b, `,"key-%03d-of-a-long-object":{"name":"n","key-%03d-of-a-long-object":1}`, i, i)
+		}
+		if repeat {
+			b.WriteString(`,"key-000-of-a-long-object":2`)
+		}
+		return b.String() + "}"
+	}
+	var docs []string
+	for _, n := range []int{1, maxTrackedKeys - 2, maxTrackedKeys - 1, maxTrackedKeys, 2 * maxTrackedKeys} {
+		docs = append(docs, wide(n, false), wide(n, true))
+	}
+	docs = append(docs, `{"a":1,"b":{"a":2},"c":[{"a":3},{"a":4}]}`, `{"a":{"b":1},"b":2}`, `{"a":{"b":1,"c":{},"b":2}}`,
+		`{"a":[{"b":1},{"b":2,"b":3}]}`, `{"name":"x","value":"y","names":"z"}`, `{"n\u0061me":1,"name":2}`)
+	for _, d := range docs {
+		checkScan(t, []byte(d), Limits{})
+	}
+
+	first := wide(3, false)
+	buf := []byte(first + wide(3, true))
+	doc := buf[:len(first)]
+	raw, ends, ok := ScanRaw(doc, Limits{})
+	if !ok || !ends.uniqueKeys {
+		t.Fatalf("scanRaw of the first half: ok %v, unique %v", ok, ends.uniqueKeys)
+	}
+	release := RegisterEnds(raw, ends)
+	defer release()
+	if !UniqueKeys(raw[10:40]) || !UniqueKeys(raw) {
+		t.Fatal("UniqueKeys false within the registered document")
+	}
+	if UniqueKeys(buf[len(first):]) || UniqueKeys(buf[len(first)-5:len(first)+5]) {
+		t.Fatal("UniqueKeys true of bytes past the registered document")
 	}
 }
 
