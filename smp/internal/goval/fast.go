@@ -148,6 +148,10 @@ type reflectSlice struct {
 // from memory), rather than a pointer or slice (presence only).
 func (f *Field) FastScalar() bool { return f.Fast >= FastString && f.Fast <= FastUint64 }
 
+// FastKey reports whether the fast field is a string or an integer, the
+// merge keys read from memory (FastInteger reads the integers).
+func (f *Field) FastKey() bool { return f.FastScalar() && f.Fast != FastBool }
+
 // FastEqual compares a scalar fast field of two structs as JSON.
 func FastEqual(a, b unsafe.Pointer, f *Field) bool {
 	pa, pb := unsafe.Add(a, f.Offset), unsafe.Add(b, f.Offset)

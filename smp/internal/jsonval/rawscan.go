@@ -29,9 +29,7 @@ func ScanRaw(data []byte, l Limits) (doc Raw, ends rawEnds, ok bool) {
 	// number of elements of an array.
 	counts := make([]int, 0, 16)
 	starts := make([]int, 0, 16) // the index of each open container
-	var hashBuf [64]uint64
-	var startBuf [16]int
-	keys := keySets{hashes: hashBuf[:0], starts: startBuf[:0], unique: true}
+	keys := keySets{hashes: make([]uint64, 0, 64), starts: make([]int, 0, 16), unique: true}
 	i, top := 0, 0
 value:
 	if i >= len(data) {

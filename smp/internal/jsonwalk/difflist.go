@@ -61,10 +61,10 @@ func keyedSafe(oids, mids []string) bool {
 	if len(mids) > smallIDs {
 		return countIn(oids, mids).safe()
 	}
-	for i, id := range mids {
-		if slices.Contains(mids[:i], id) {
-			return false
-		}
+	if hasDuplicates(mids) {
+		return false
+	}
+	for _, id := range mids {
 		n := 0
 		for _, o := range oids {
 			if o == id {

@@ -176,7 +176,7 @@ func (s *objItems) KeyID(p int, ks format.KeySet) string {
 	if len(ks.Fields) == 1 {
 		// A plain string or integer field, the common key, is read as
 		// singleKey reads its JSON.
-		if f := s.n.ByName[ks.Fields[0]]; f != nil && f.Fast >= goval.FastString && f.Fast <= goval.FastUint64 && f.Fast != goval.FastBool {
+		if f := s.n.ByName[ks.Fields[0]]; f != nil && f.FastKey() {
 			e, null := goval.DerefNull(s.cur.Index(p))
 			if null {
 				return format.IDOf(ks, nil)

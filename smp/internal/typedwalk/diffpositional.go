@@ -34,7 +34,7 @@ func (d *tdiffer) positional(o, m reflect.Value, en *goval.Node, ks, def format.
 	if !ok1 || !ok2 {
 		return false
 	}
-	if len(kf) == 1 && len(df) == 1 && kf[0] == df[0] && memKeyed(kf[0]) {
+	if len(kf) == 1 && len(df) == 1 && kf[0] == df[0] && kf[0].FastKey() {
 		if ok, sure := d.positionalByMemory(o, m, kf[0]); sure {
 			return ok
 		}
@@ -112,11 +112,6 @@ func (d *tdiffer) positionalByMemory(o, m reflect.Value, f *goval.Field) (ok, su
 type memKey struct {
 	s string
 	n uint64
-}
-
-// memKeyed reports whether readMemKey can read key field f.
-func memKeyed(f *goval.Field) bool {
-	return f.Fast == goval.FastString || f.Fast >= goval.FastInt8 && f.Fast <= goval.FastUint64
 }
 
 // readMemKey reads key field f of the struct at p. sure is false when
@@ -290,7 +285,7 @@ func (b *baseKeys) read(base reflect.Value, en *goval.Node, ks format.KeySet) {
 		return
 	}
 	f := en.ByName[ks.Fields[0]]
-	if f == nil || !memKeyed(f) {
+	if f == nil || !f.FastKey() {
 		return
 	}
 	for i := range base.Len() {

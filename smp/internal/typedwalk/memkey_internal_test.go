@@ -51,7 +51,7 @@ func TestMemKeysMatchValues(t *testing.T) {
 	counts := map[string]int{}
 	for range 20000 {
 		f := en.Fields[r.IntN(len(en.Fields))]
-		require.True(t, memKeyed(f), "field %s", f.Name)
+		require.True(t, f.FastKey(), "field %s", f.Name)
 		ks := format.KeySet{Fields: []string{f.Name}}
 		n := r.IntN(6)
 		o := list(n)
