@@ -81,17 +81,6 @@ func (x *objList) held(id string) bool {
 	return ok
 }
 
-// DiffSide is one list of a merge list of objects being diffed, as
-// objList reads it: its elements' identities and key fields.
-type DiffSide interface {
-	ListItems
-	// isObject reports whether element p is an object.
-	IsObject(p int) bool
-	// HasKeyField reports whether element p is an object holding field
-	// f, as KeyField's ok would, without converting the field.
-	HasKeyField(p int, f string) bool
-}
-
 // ElemWalker is what objList asks of the walker whose lists it diffs.
 type ElemWalker interface {
 	// diffElem returns the patch turning the original's element p into
@@ -107,42 +96,14 @@ type ElemWalker interface {
 	Equal() bool
 }
 
+// NewObjList starts the diff of one merge list of objects: the two
+// sides, the followed document's (b, nil for none), and the walker that
+// diffs their elements.
 func (d *Differ) NewObjList(w ElemWalker, o, m, b DiffSide, s slot) objList {
 	lk := format.KeysOf(s)
 	ks := d.ListKeySet(s)
 	return objList{d: d, w: w, o: o, m: m, b: b, oids: sideIDs(o, ks), mids: sideIDs(m, ks),
 		lk: lk, ks: ks, def: lk.DefaultSet(), es: s.Elem()}
-}
-
-// sideIDs returns the identities under ks of a side's elements.
-func sideIDs(s DiffSide, ks format.KeySet) []string {
-	if s == nil {
-		return nil
-	}
-	ids := make([]string, s.Count())
-	for p := range ids {
-		ids[p] = s.KeyID(p, ks)
-	}
-	return ids
-}
-
-// sideKeyable is keyable for a side: every element an object carrying
-// every field of the default key.
-func sideKeyable(s DiffSide, def format.KeySet) bool {
-	if s == nil {
-		return true
-	}
-	for p := range s.Count() {
-		if !s.IsObject(p) {
-			return false
-		}
-		for _, f := range def.Fields {
-			if !s.HasKeyField(p, f) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // Diff writes into patch, under k, what turns the original's list into
