@@ -3,7 +3,6 @@ package goval
 import (
 	"math"
 	"reflect"
-	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -56,18 +55,17 @@ func (c *Copier) CopyValue(dst, src reflect.Value, n *Node) error {
 	return copyScalar(dst, src, n)
 }
 
-// Copier deep-copies the values Apply keeps. memo remembers what a
-// marshaller's value became through its MarshalJSON and UnmarshalJSON,
-// when both are plain data (a shallow copy of them is deep), by the
-// value's memory: a quantity such as 250m met again is copied instead of
-// encoded and decoded again.
+// Copier deep-copies the values Apply keeps. A marshaller's value of
+// plain data is copied through its methods once per content
+// (roundtrips.go).
 type Copier struct {
-	memo map[*Node]map[string]reflect.Value
 	// maps counts the maps being copied; sorted copies them in key order.
 	maps   int
 	sorted bool
 	// s lends the values map entries are read into; Release gives it back.
 	s *Scratch
+	// key is where a value's content is written to look it up.
+	key []byte
 }
 
 // Release gives back what the copies borrowed.
@@ -104,50 +102,6 @@ func (c *Copier) roundTrip(dst, src reflect.Value, n *Node) error {
 	}
 	c.remember(dst, src, n)
 	return nil
-}
-
-// memoKey returns the memory of a marshaller's value (not a pointer,
-// addressable) when it holds no pointer, slice or map: two values with
-// the same memory encode alike.
-func memoKey(v reflect.Value, n *Node) (string, bool) {
-	if !n.Marshaler || n.plainNow == nil || v.Kind() == reflect.Pointer || !v.CanAddr() {
-		return "", false
-	}
-	p := unsafe.Pointer(v.UnsafeAddr())
-	if !n.plainNow(p) {
-		return "", false
-	}
-	return unsafe.String((*byte)(p), int(v.Type().Size())), true
-}
-
-// recall sets dst to what src decoded to before, if src was met.
-func (c *Copier) recall(dst, src reflect.Value, n *Node) bool {
-	key, ok := memoKey(src, n)
-	if !ok {
-		return false
-	}
-	v, ok := c.memo[n][key]
-	if ok {
-		dst.Set(v)
-	}
-	return ok
-}
-
-// remember keeps what src decoded to (dst), when both are plain data.
-func (c *Copier) remember(dst, src reflect.Value, n *Node) {
-	key, ok := memoKey(src, n)
-	if !ok || !n.plainNow(unsafe.Pointer(dst.UnsafeAddr())) {
-		return
-	}
-	if c.memo == nil {
-		c.memo = map[*Node]map[string]reflect.Value{}
-	}
-	if c.memo[n] == nil {
-		c.memo[n] = map[string]reflect.Value{}
-	}
-	v := reflect.New(dst.Type()).Elem()
-	v.Set(dst)
-	c.memo[n][strings.Clone(key)] = v
 }
 
 // copyStruct copies a struct from memory (copyStructAt) when src has an

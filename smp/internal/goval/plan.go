@@ -69,6 +69,8 @@ type Node struct {
 	// plainNow reports whether a marshaller's value holds no pointer,
 	// slice or map at the moment, so that a shallow copy of it is deep.
 	plainNow func(unsafe.Pointer) bool
+	// trips remembers a marshaller's round trips (roundtrips.go).
+	trips *roundTrips
 }
 
 // Pos is what the typed walkers know of a position in a value: its
@@ -198,6 +200,9 @@ func buildNode(t *reflectschema.Type, built map[*reflectschema.Type]*Node) *Node
 		n.unmarshal = pt.Implements(jsonUnmarshaler) && t.Go.Kind() != reflect.Interface
 		n.addrSensitive = n.Marshaler && (n.ptrM && !n.implM || n.ptrT && !n.implT && !n.implM)
 		n.plainNow = plainCheck(t.Go, 0)
+		if n.Marshaler && !n.plainCopy && !n.addrSensitive {
+			n.trips = newRoundTrips(t.Go)
+		}
 	case reflectschema.Map:
 		n.StringMap = t.Go.ConvertibleTo(mapSSType)
 		kt := t.Go.Key()

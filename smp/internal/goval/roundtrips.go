@@ -1,0 +1,137 @@
+package goval
+
+import (
+	"reflect"
+	"sync"
+	"unsafe"
+)
+
+// A marshaller's value that holds plain data at the moment (no pointer,
+// slice, map or interface; strings allowed) is copied through its
+// MarshalJSON and UnmarshalJSON once per content, for the life of the
+// process: a quantity such as 250m met again, in this Apply or a later
+// one, is set to what it became the first time. The content is the
+// value's memory with each string's address left out and its bytes
+// written after: two values of one content hold the same fields. This
+// takes the two methods to depend only on the value, as a copy by
+// encoding/json's round trip does within one call.
+
+// maxRoundTrips bounds the contents remembered per type; beyond it,
+// values are copied through their methods every time.
+const maxRoundTrips = 1024
+
+// maxContentStrings bounds the strings a remembered type may hold.
+const maxContentStrings = 16
+
+// roundTrips is one marshaller type's memory of round trips.
+type roundTrips struct {
+	// strs are the offsets of the type's strings; ok is false when it
+	// has too many for a content to be built cheaply (nothing is
+	// remembered).
+	strs []uintptr
+	ok   bool
+
+	mu   sync.RWMutex
+	done map[string]reflect.Value // content → the value decoded, plain data
+}
+
+// newRoundTrips plans the memory of type t's round trips.
+func newRoundTrips(t reflect.Type) *roundTrips {
+	r := &roundTrips{}
+	r.strs, r.ok = stringOffsets(t, 0, nil, 0)
+	return r
+}
+
+// stringOffsets appends the offsets (from base) of the strings a value of
+// type t holds in its own memory; ok is false beyond maxContentStrings or
+// too deep a nesting.
+func stringOffsets(t reflect.Type, base uintptr, into []uintptr, depth int) ([]uintptr, bool) {
+	if depth > 32 {
+		return nil, false
+	}
+	switch t.Kind() {
+	case reflect.String:
+		if len(into) == maxContentStrings {
+			return nil, false
+		}
+		return append(into, base), true
+	case reflect.Struct:
+		for i := range t.NumField() {
+			f := t.Field(i)
+			var ok bool
+			if into, ok = stringOffsets(f.Type, base+f.Offset, into, depth+1); !ok {
+				return nil, false
+			}
+		}
+	case reflect.Array:
+		for i := range t.Len() {
+			var ok bool
+			if into, ok = stringOffsets(t.Elem(), base+uintptr(i)*t.Elem().Size(), into, depth+1); !ok {
+				return nil, false
+			}
+		}
+	}
+	return into, true
+}
+
+// content writes the content of the value at p (size bytes, plain data)
+// into buf: its memory with string addresses zeroed, then each string's
+// bytes. Lengths are in the memory, so the bytes need no separator.
+func (r *roundTrips) content(buf []byte, p unsafe.Pointer, size uintptr) []byte {
+	buf = append(buf[:0], unsafe.Slice((*byte)(p), size)...)
+	for _, off := range r.strs {
+		clear(buf[off : off+unsafe.Sizeof(uintptr(0))]) // the string's address
+		buf = append(buf, *(*string)(unsafe.Add(p, off))...)
+	}
+	return buf
+}
+
+// contentOf returns the content of src, a marshaller's value, when it can
+// be remembered: not a pointer, addressable, plain data now.
+func (c *Copier) contentOf(src reflect.Value, n *Node) ([]byte, bool) {
+	if !n.Marshaler || n.trips == nil || !n.trips.ok || src.Kind() == reflect.Pointer || !src.CanAddr() {
+		return nil, false
+	}
+	p := unsafe.Pointer(src.UnsafeAddr())
+	if !n.plainNow(p) {
+		return nil, false
+	}
+	c.key = n.trips.content(c.key, p, src.Type().Size())
+	return c.key, true
+}
+
+// recall sets dst to what src's content decoded to before, if it was met.
+func (c *Copier) recall(dst, src reflect.Value, n *Node) bool {
+	key, ok := c.contentOf(src, n)
+	if !ok {
+		return false
+	}
+	r := n.trips
+	r.mu.RLock()
+	v, ok := r.done[string(key)]
+	r.mu.RUnlock()
+	if ok {
+		dst.Set(v)
+	}
+	return ok
+}
+
+// remember keeps what src decoded to (dst), when both are plain data and
+// the type has room.
+func (c *Copier) remember(dst, src reflect.Value, n *Node) {
+	key, ok := c.contentOf(src, n)
+	if !ok || !n.plainNow(unsafe.Pointer(dst.UnsafeAddr())) {
+		return
+	}
+	v := reflect.New(dst.Type()).Elem()
+	v.Set(dst)
+	r := n.trips
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.done == nil {
+		r.done = map[string]reflect.Value{}
+	}
+	if len(r.done) < maxRoundTrips {
+		r.done[string(key)] = v
+	}
+}

@@ -1,0 +1,83 @@
+package goval
+
+import (
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// countedAmount counts its MarshalJSON calls; its pointer makes a copy go
+// through its methods.
+type countedAmount struct {
+	Unit string
+	ref  *int
+}
+
+var countedCalls atomic.Int64
+
+func (a countedAmount) MarshalJSON() ([]byte, error) {
+	countedCalls.Add(1)
+	return json.Marshal(strings.ToLower(a.Unit))
+}
+
+func (a *countedAmount) UnmarshalJSON(b []byte) error {
+	return json.Unmarshal(b, &a.Unit)
+}
+
+type countedDoc struct {
+	A countedAmount `json:"a"`
+}
+
+// copyCounted copies a countedDoc holding unit through a new Copier, as
+// one Apply does, and returns the copy and the MarshalJSON calls it made.
+func copyCounted(t *testing.T, n *Node, unit string) (string, int64) {
+	t.Helper()
+	before := countedCalls.Load()
+	src := reflect.ValueOf(&countedDoc{A: countedAmount{Unit: unit}}).Elem()
+	dst := reflect.New(src.Type()).Elem()
+	var c Copier
+	defer c.Release()
+	if err := c.CopyValue(dst, src, n); err != nil {
+		t.Fatal(err)
+	}
+	return dst.Interface().(countedDoc).A.Unit, countedCalls.Load() - before
+}
+
+// TestRoundTripsByContent: a value met again in a later copy, its string
+// at another address, is not marshalled again; a full memory stops
+// remembering but copies as well.
+func TestRoundTripsByContent(t *testing.T) {
+	n, err := planOfGo(reflect.TypeFor[countedDoc]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := strings.Repeat("K", 2) + "i"
+	if got, calls := copyCounted(t, n, first); got != "kki" || calls != 1 {
+		t.Fatalf("first copy: %q with %d calls, want \"kki\" with 1", got, calls)
+	}
+	again := strings.Clone(first)
+	if got, calls := copyCounted(t, n, again); got != "kki" || calls != 0 {
+		t.Fatalf("copy of the same content: %q with %d calls, want \"kki\" with 0", got, calls)
+	}
+	if got, calls := copyCounted(t, n, "KKj"); got != "kkj" || calls != 1 {
+		t.Fatalf("copy of another content: %q with %d calls, want \"kkj\" with 1", got, calls)
+	}
+
+	trips := n.Fields[0].Node.trips
+	for i := range maxRoundTrips + 10 {
+		unit := "U" + strconv.Itoa(i)
+		if got, _ := copyCounted(t, n, unit); got != strings.ToLower(unit) {
+			t.Fatalf("copy of %q: %q", unit, got)
+		}
+	}
+	if l := len(trips.done); l != maxRoundTrips {
+		t.Fatalf("%d round trips remembered, want the bound %d", l, maxRoundTrips)
+	}
+	last := "U" + strconv.Itoa(maxRoundTrips+5)
+	if got, calls := copyCounted(t, n, last); got != strings.ToLower(last) || calls != 1 {
+		t.Fatalf("copy beyond the bound: %q with %d calls, want %q with 1", got, calls, strings.ToLower(last))
+	}
+}
