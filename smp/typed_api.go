@@ -22,7 +22,10 @@ import (
 // that are not UTF-8 are repaired. A value of a type with its own
 // marshaller is copied as it is when it is plain data (no pointers,
 // slices or maps; time.Time too), else re-made through its MarshalJSON and
-// UnmarshalJSON. A failed Apply returns the zero T and an *Error.
+// UnmarshalJSON, once per distinct value for the life of the process when
+// it holds no pointer, slice or map at the time: the two methods must
+// depend only on the value. A failed Apply returns the zero T and an
+// *Error.
 func Apply[T any](current T, patch Patch, opts ...Option) (T, error) {
 	var zero T
 	cfg := newConfig(opts)
