@@ -133,26 +133,6 @@ func idSet(lists ...[]string) map[string]bool {
 	return set
 }
 
-// hasDuplicates reports whether an identity occurs twice in ids.
-func hasDuplicates(ids []string) bool {
-	if len(ids) <= smallIDs {
-		for i, id := range ids {
-			if slices.Contains(ids[:i], id) {
-				return true
-			}
-		}
-		return false
-	}
-	seen := make(map[string]struct{}, len(ids))
-	for _, id := range ids {
-		if _, ok := seen[id]; ok {
-			return true
-		}
-		seen[id] = struct{}{}
-	}
-	return false
-}
-
 // keyable reports whether every element is an object carrying every
 // field of the default key.
 func keyable(l []any, def format.KeySet) bool {

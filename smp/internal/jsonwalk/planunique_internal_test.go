@@ -25,7 +25,7 @@ func TestPlanUniqueMatchesGeneral(t *testing.T) {
 		{Strategy: reflectschema.Merge, MergeKey: []string{"name"}},
 		{Strategy: reflectschema.Merge, MergeKey: []string{"port", "protocol"}},
 	}
-	taken, declined, followed := 0, 0, 0
+	taken, declined, followed, inPlaceTaken := 0, 0, 0, 0
 	for range 20000 {
 		meta := keys[r.IntN(len(keys))]
 		// Half the patches follow the live list: its elements in order,
@@ -67,6 +67,28 @@ func TestPlanUniqueMatchesGeneral(t *testing.T) {
 		if follow {
 			patch = following(r, live, meta.MergeKey, elem)
 		}
+		// A quarter of the patches name every element of a keyed live
+		// list in its place, up to 40 long, so that planUnique checks
+		// the identities without a map (hasDuplicates' table beyond 8).
+		inPlace := r.IntN(4) == 0
+		if inPlace {
+			live = make([]any, r.IntN(41))
+			patch = make([]any, len(live))
+			for i := range live {
+				e := elem(false)
+				if r.IntN(2) == 0 {
+					b, _ := json.Marshal(e)
+					live[i] = jsonval.Raw(b)
+				} else {
+					live[i] = e
+				}
+				p := map[string]any{"v": r.IntN(100)}
+				for _, f := range meta.MergeKey {
+					p[f] = e[f]
+				}
+				patch[i] = p
+			}
+		}
 		ordering := format.Ordering(r.IntN(2))
 		a := &Applier{Cfg: &Config{Directives: format.DirectivesAll, Limits: jsonval.DefaultLimits().Bounded(), KubeDirectiveScope: true, Ordering: ordering}}
 		in := ListInput{Orig: live, OrigPresent: true, Patch: patch, InPatch: true}
@@ -88,6 +110,9 @@ func TestPlanUniqueMatchesGeneral(t *testing.T) {
 		taken++
 		if follow {
 			followed++
+		}
+		if inPlace && len(live) > smallIDs {
+			inPlaceTaken++
 		}
 		if repeated {
 			t.Fatalf("took a list with a repeated identity: live %s, patch %v", showList(live), patch)
@@ -116,8 +141,9 @@ func TestPlanUniqueMatchesGeneral(t *testing.T) {
 			}
 		}
 	}
-	if taken < 1000 || followed < 1000 || declined < 1000 {
-		t.Fatalf("the one-pass plan took %d lists (%d patches following the live list) and declined %d: too few to compare", taken, followed, declined)
+	if taken < 1000 || followed < 1000 || declined < 1000 || inPlaceTaken < 300 {
+		t.Fatalf("the one-pass plan took %d lists (%d patches following the live list, %d longer than %d naming it in place) and declined %d: too few to compare",
+			taken, followed, inPlaceTaken, smallIDs, declined)
 	}
 }
 
