@@ -16,12 +16,17 @@ import (
 // takes the two methods to depend only on the value, as a copy by
 // encoding/json's round trip does within one call.
 
-// maxRoundTrips bounds the contents remembered per type; beyond it,
-// values are copied through their methods every time.
+// maxRoundTrips bounds the contents remembered per type; beyond it, and
+// for values of more than maxContentBytes, values are copied through
+// their methods every time.
 const maxRoundTrips = 1024
 
 // maxContentStrings bounds the strings a remembered type may hold.
 const maxContentStrings = 16
+
+// maxContentBytes bounds the content of a value remembered, and of what it
+// decoded to: memory stays under 1,024 × 2 × 512 bytes per type.
+const maxContentBytes = 512
 
 // roundTrips is one marshaller type's memory of round trips.
 type roundTrips struct {
@@ -74,6 +79,15 @@ func stringOffsets(t reflect.Type, base uintptr, into []uintptr, depth int) ([]u
 	return into, true
 }
 
+// contentLen is the length of the content of the value at p.
+func (r *roundTrips) contentLen(p unsafe.Pointer, size uintptr) int {
+	l := int(size)
+	for _, off := range r.strs {
+		l += len(*(*string)(unsafe.Add(p, off)))
+	}
+	return l
+}
+
 // content writes the content of the value at p (size bytes, plain data)
 // into buf: its memory with string addresses zeroed, then each string's
 // bytes. Lengths are in the memory, so the bytes need no separator.
@@ -87,16 +101,17 @@ func (r *roundTrips) content(buf []byte, p unsafe.Pointer, size uintptr) []byte 
 }
 
 // contentOf returns the content of src, a marshaller's value, when it can
-// be remembered: not a pointer, addressable, plain data now.
+// be remembered: not a pointer, addressable, plain data now, its content
+// at most maxContentBytes.
 func (c *Copier) contentOf(src reflect.Value, n *Node) ([]byte, bool) {
 	if !n.Marshaler || n.trips == nil || !n.trips.ok || src.Kind() == reflect.Pointer || !src.CanAddr() {
 		return nil, false
 	}
-	p := unsafe.Pointer(src.UnsafeAddr())
-	if !n.plainNow(p) {
+	p, size := unsafe.Pointer(src.UnsafeAddr()), src.Type().Size()
+	if !n.plainNow(p) || n.trips.contentLen(p, size) > maxContentBytes {
 		return nil, false
 	}
-	c.key = n.trips.content(c.key, p, src.Type().Size())
+	c.key = n.trips.content(c.key, p, size)
 	return c.key, true
 }
 
@@ -120,7 +135,11 @@ func (c *Copier) recall(dst, src reflect.Value, n *Node) bool {
 // the type has room.
 func (c *Copier) remember(dst, src reflect.Value, n *Node) {
 	key, ok := c.contentOf(src, n)
-	if !ok || !n.plainNow(unsafe.Pointer(dst.UnsafeAddr())) {
+	if !ok {
+		return
+	}
+	pd := unsafe.Pointer(dst.UnsafeAddr())
+	if !n.plainNow(pd) || n.trips.contentLen(pd, dst.Type().Size()) > maxContentBytes {
 		return
 	}
 	v := reflect.New(dst.Type()).Elem()

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"unsafe"
 )
 
 // countedAmount counts its MarshalJSON calls; its pointer makes a copy go
@@ -66,7 +67,18 @@ func TestRoundTripsByContent(t *testing.T) {
 		t.Fatalf("copy of another content: %q with %d calls, want \"kkj\" with 1", got, calls)
 	}
 
+	// A long value is copied through its methods every time, and not
+	// kept.
+	long := strings.Repeat("L", maxContentBytes)
+	for range 2 {
+		if got, calls := copyCounted(t, n, long); got != strings.ToLower(long) || calls != 1 {
+			t.Fatalf("copy of a %d-byte value: %d calls, want 1 each time", len(long), calls)
+		}
+	}
 	trips := n.Fields[0].Node.trips
+	if _, kept := trips.done[string(trips.content(nil, unsafe.Pointer(&countedAmount{Unit: long}), unsafe.Sizeof(countedAmount{})))]; kept {
+		t.Fatalf("a %d-byte value is remembered", len(long))
+	}
 	for i := range maxRoundTrips + 10 {
 		unit := "U" + strconv.Itoa(i)
 		if got, _ := copyCounted(t, n, unit); got != strings.ToLower(unit) {
