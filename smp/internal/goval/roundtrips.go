@@ -1,8 +1,10 @@
 package goval
 
 import (
+	"maps"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -36,8 +38,12 @@ type roundTrips struct {
 	strs []uintptr
 	ok   bool
 
-	mu   sync.RWMutex
-	done map[string]reflect.Value // content → the value decoded, plain data
+	// done maps a content to the value it decoded to (plain data). It is
+	// never changed once stored: a new content stores a copy with it, so
+	// that readers take no lock. Copies cost O(maxRoundTrips²) per type
+	// over the life of the process.
+	done atomic.Pointer[map[string]reflect.Value]
+	mu   sync.Mutex // serializes stores
 }
 
 // newRoundTrips plans the memory of type t's round trips.
@@ -122,9 +128,11 @@ func (c *Copier) recall(dst, src reflect.Value, n *Node) bool {
 		return false
 	}
 	r := n.trips
-	r.mu.RLock()
-	v, ok := r.done[string(key)]
-	r.mu.RUnlock()
+	done := r.done.Load()
+	if done == nil {
+		return false
+	}
+	v, ok := (*done)[string(key)]
 	if ok {
 		dst.Set(v)
 	}
@@ -147,10 +155,16 @@ func (c *Copier) remember(dst, src reflect.Value, n *Node) {
 	r := n.trips
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.done == nil {
-		r.done = map[string]reflect.Value{}
+	old := r.done.Load()
+	if old != nil {
+		if _, met := (*old)[string(key)]; met || len(*old) >= maxRoundTrips {
+			return // stored meanwhile, or full
+		}
 	}
-	if len(r.done) < maxRoundTrips {
-		r.done[string(key)] = v
+	done := map[string]reflect.Value{}
+	if old != nil {
+		done = maps.Clone(*old)
 	}
+	done[string(key)] = v
+	r.done.Store(&done)
 }
