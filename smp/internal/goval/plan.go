@@ -69,7 +69,8 @@ type Node struct {
 	// plainNow reports whether a marshaller's value holds no pointer,
 	// slice or map at the moment, so that a shallow copy of it is deep.
 	plainNow func(unsafe.Pointer) bool
-	// trips remembers a marshaller's round trips (roundtrips.go).
+	// trips remembers a marshaller's round trips (roundtrips.go); nil
+	// where they are not remembered.
 	trips *roundTrips
 }
 

@@ -32,11 +32,7 @@ const maxContentBytes = 512
 
 // roundTrips is one marshaller type's memory of round trips.
 type roundTrips struct {
-	// strs are the offsets of the type's strings; ok is false when it
-	// has too many for a content to be built cheaply (nothing is
-	// remembered).
-	strs []uintptr
-	ok   bool
+	strs []uintptr // the offsets of the type's strings
 
 	// done maps a content to the value it decoded to (plain data). It is
 	// never changed once stored: a new content stores a copy with it, so
@@ -46,11 +42,14 @@ type roundTrips struct {
 	mu   sync.Mutex // serializes stores
 }
 
-// newRoundTrips plans the memory of type t's round trips.
+// newRoundTrips plans the memory of type t's round trips; nil when t holds
+// too many strings for a content to be built cheaply.
 func newRoundTrips(t reflect.Type) *roundTrips {
-	r := &roundTrips{}
-	r.strs, r.ok = stringOffsets(t, 0, nil, 0)
-	return r
+	strs, ok := stringOffsets(t, 0, nil, 0)
+	if !ok {
+		return nil
+	}
+	return &roundTrips{strs: strs}
 }
 
 // stringOffsets appends the offsets (from base) of the strings a value of
@@ -75,10 +74,18 @@ func stringOffsets(t reflect.Type, base uintptr, into []uintptr, depth int) ([]u
 			}
 		}
 	case reflect.Array:
-		for i := range t.Len() {
-			var ok bool
-			if into, ok = stringOffsets(t.Elem(), base+uintptr(i)*t.Elem().Size(), into, depth+1); !ok {
-				return nil, false
+		// One element's offsets, repeated: an array without strings
+		// costs one look however long it is.
+		elem, ok := stringOffsets(t.Elem(), 0, nil, depth+1)
+		if !ok {
+			return nil, false
+		}
+		for i := 0; len(elem) > 0 && i < t.Len(); i++ {
+			for _, off := range elem {
+				if len(into) == maxContentStrings {
+					return nil, false
+				}
+				into = append(into, base+uintptr(i)*t.Elem().Size()+off)
 			}
 		}
 	}
@@ -110,7 +117,7 @@ func (r *roundTrips) content(buf []byte, p unsafe.Pointer, size uintptr) []byte 
 // be remembered: not a pointer, addressable, plain data now, its content
 // at most maxContentBytes.
 func (c *Copier) contentOf(src reflect.Value, n *Node) ([]byte, bool) {
-	if !n.Marshaler || n.trips == nil || !n.trips.ok || src.Kind() == reflect.Pointer || !src.CanAddr() {
+	if n.trips == nil || src.Kind() == reflect.Pointer || !src.CanAddr() {
 		return nil, false
 	}
 	p, size := unsafe.Pointer(src.UnsafeAddr()), src.Type().Size()

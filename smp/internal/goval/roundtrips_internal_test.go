@@ -93,3 +93,37 @@ func TestRoundTripsByContent(t *testing.T) {
 		t.Fatalf("copy beyond the bound: %q with %d calls, want %q with 1", got, calls, strings.ToLower(last))
 	}
 }
+
+// TestStringOffsets checks where contents find a type's strings: inside
+// nested structs and arrays, none in a long array of bytes, and no plan
+// for a type of more than maxContentStrings strings.
+func TestStringOffsets(t *testing.T) {
+	type pair struct {
+		N int64
+		S string
+	}
+	type nested struct {
+		A string
+		P [3]pair
+		B [1 << 20]byte
+		Z string
+	}
+	var v nested
+	want := []uintptr{
+		unsafe.Offsetof(v.A),
+		unsafe.Offsetof(v.P) + unsafe.Offsetof(v.P[0].S),
+		unsafe.Offsetof(v.P) + unsafe.Sizeof(v.P[0]) + unsafe.Offsetof(v.P[0].S),
+		unsafe.Offsetof(v.P) + 2*unsafe.Sizeof(v.P[0]) + unsafe.Offsetof(v.P[0].S),
+		unsafe.Offsetof(v.Z),
+	}
+	got, ok := stringOffsets(reflect.TypeFor[nested](), 0, nil, 0)
+	if !ok || !reflect.DeepEqual(got, want) {
+		t.Fatalf("stringOffsets = %v, %v; want %v", got, ok, want)
+	}
+	if r := newRoundTrips(reflect.TypeFor[[maxContentStrings + 1]string]()); r != nil {
+		t.Fatalf("a type of %d strings is planned: %v", maxContentStrings+1, r.strs)
+	}
+	if r := newRoundTrips(reflect.TypeFor[[maxContentStrings]string]()); r == nil || len(r.strs) != maxContentStrings {
+		t.Fatalf("a type of %d strings is not planned", maxContentStrings)
+	}
+}
