@@ -1,6 +1,7 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 
 	"strconv"
@@ -182,10 +183,14 @@ func PatchesConflict(left, right map[string]any, dataStruct any, opts ...Option)
 // fromGoPair copies two caller-built objects into decoded form.
 func fromGoPair(a, b map[string]any, whatA, whatB string, cfg *config) (map[string]any, map[string]any, error) {
 	var out [2]map[string]any
+	budget := goval.NewBudget(cfg.Limits)
 	for i, in := range [2]struct {
 		m    map[string]any
 		what string
 	}{{a, whatA}, {b, whatB}} {
+		if err := budget.MeasureAny(in.m, in.what); err != nil {
+			return nil, nil, err
+		}
 		v, err := jsonval.FromGo(in.m, in.what)
 		if err != nil {
 			return nil, nil, err

@@ -68,7 +68,11 @@ func ComposeMap(dataStruct any, patches ...JSONMap) (JSONMap, error) {
 		return nil, err
 	}
 	pms := make([]map[string]any, len(patches))
+	budget := goval.NewBudget(cfg.Limits)
 	for i, p := range patches {
+		if err := budget.MeasureAny(map[string]any(p), jsonwalk.PatchName(i)); err != nil {
+			return nil, err
+		}
 		v, err := jsonval.FromGo(map[string]any(p), jsonwalk.PatchName(i))
 		if err != nil {
 			return nil, err

@@ -62,3 +62,19 @@ func ExampleError() {
 	// spec.containers[0]
 	// spec.containers[0]: element has no merge key field "name" (merge key name)
 }
+
+// A map that holds the same map under two keys at each of forty levels
+// stands for 2^40 leaves: CheckSize says so in milliseconds, naming where
+// the budget ran out, before encoding/json would try to write them all.
+func ExampleCheckSize() {
+	m := map[string]any{"v": "leaf"}
+	for range 40 {
+		m = map[string]any{"a": m, "b": m}
+	}
+	err := smp.CheckSize(m, smp.DefaultLimits(), "object")
+	fmt.Println(smp.KindOf(err))
+	fmt.Println(smp.CheckSize(map[string]any{"a": map[string]any{"b": 1}}, smp.DefaultLimits(), "object"))
+	// Output:
+	// Limit
+	// <nil>
+}

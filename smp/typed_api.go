@@ -33,6 +33,10 @@ func Apply[T any](current T, patch Patch, opts ...Option) (T, error) {
 	if err != nil {
 		return zero, err
 	}
+	cv := root.Value(reflect.ValueOf(any(current)))
+	if err := goval.NewBudget(cfg.Limits).MeasureTyped(cv, root.Node, "original document"); err != nil {
+		return zero, err
+	}
 	if cfg.KubeDirectiveScope {
 		return applyViaJSON(current, patch, opts)
 	}
@@ -40,7 +44,6 @@ func Apply[T any](current T, patch Patch, opts ...Option) (T, error) {
 	if err := goval.CheckDecodedLimits(pm, cfg.Limits, "patch"); err != nil {
 		return zero, err
 	}
-	cv := root.Value(reflect.ValueOf(any(current)))
 	if err := goval.CheckTypedLimits(cv, root.Node, cfg.Limits, "original document"); err != nil {
 		return zero, err
 	}
@@ -94,6 +97,13 @@ func Diff[T any](original, modified T, opts ...Option) (Patch, error) {
 		return Patch{}, err
 	}
 	o, m := root.Value(reflect.ValueOf(any(original))), root.Value(reflect.ValueOf(any(modified)))
+	b := goval.NewBudget(cfg.Limits)
+	if err := b.MeasureTyped(o, root.Node, "original document"); err != nil {
+		return Patch{}, err
+	}
+	if err := b.MeasureTyped(m, root.Node, "modified document"); err != nil {
+		return Patch{}, err
+	}
 	if err := goval.CheckTypedLimits(o, root.Node, cfg.Limits, "original document"); err != nil {
 		return Patch{}, err
 	}
@@ -132,10 +142,17 @@ func ThreeWay[T any](original, modified, current T, opts ...Option) (Patch, erro
 	o := root.Value(reflect.ValueOf(any(original)))
 	m := root.Value(reflect.ValueOf(any(modified)))
 	c := root.Value(reflect.ValueOf(any(current)))
-	for _, doc := range [...]struct {
+	docs := [...]struct {
 		v    reflect.Value
 		what string
-	}{{o, "original document"}, {m, "modified document"}, {c, "current document"}} {
+	}{{o, "original document"}, {m, "modified document"}, {c, "current document"}}
+	b := goval.NewBudget(cfg.Limits)
+	for _, doc := range docs {
+		if err := b.MeasureTyped(doc.v, root.Node, doc.what); err != nil {
+			return Patch{}, err
+		}
+	}
+	for _, doc := range docs {
 		if err := goval.CheckTypedLimits(doc.v, root.Node, cfg.Limits, doc.what); err != nil {
 			return Patch{}, err
 		}

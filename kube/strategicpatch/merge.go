@@ -1,7 +1,7 @@
 package strategicpatch
 
 import (
-	"encoding/json"
+	"strconv"
 
 	"github.com/typedpatch/typedpatch/smp"
 )
@@ -15,7 +15,7 @@ import (
 func MergeStrategicMergeMapPatchUsingLookupPatchMeta(schema LookupPatchMeta, patches ...JSONMap) (JSONMap, error) {
 	docs := make([]map[string]interface{}, len(patches))
 	for i, p := range patches {
-		data, err := json.Marshal(p)
+		data, err := marshalMap(p, "patch "+strconv.Itoa(i+1))
 		if err != nil {
 			return nil, err
 		}

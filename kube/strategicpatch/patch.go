@@ -266,11 +266,11 @@ func schemaAndMaps(schema LookupPatchMeta, strictLists bool, docs ...[]byte) (sm
 }
 
 func encodePair(a, b map[string]interface{}) ([]byte, []byte, error) {
-	ja, err := json.Marshal(a)
+	ja, err := marshalMap(a, "first object")
 	if err != nil {
 		return nil, nil, err
 	}
-	jb, err := json.Marshal(b)
+	jb, err := marshalMap(b, "second object")
 	return ja, jb, err
 }
 

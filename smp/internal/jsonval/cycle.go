@@ -21,6 +21,8 @@ import (
 const (
 	// maxNesting is the deepest nesting any operation accepts.
 	maxNesting = 10000
+	// MaxNesting is maxNesting, for the walks of other packages.
+	MaxNesting = maxNesting
 	// TrackFrom is the depth past which walks look for cycles.
 	TrackFrom = 1000
 )

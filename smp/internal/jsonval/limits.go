@@ -104,17 +104,39 @@ func DecodeLimited(data []byte, what string, l Limits) (map[string]any, error) {
 
 // Limits bounds the input an operation accepts. Zero fields mean no limit,
 // except that no value may nest deeper than 10,000 levels, the ceiling
-// encoding/json's decoder has too: MaxDepth zero or above it means 10,000.
+// encoding/json's decoder has too: MaxDepth zero or above it means 10,000;
+// and MaxNodes zero means its default.
 type Limits struct {
 	// MaxDepth is the deepest nesting of objects and lists.
 	MaxDepth int
-	// MaxBytes is the largest document or patch, in bytes.
+	// MaxBytes is the largest document or patch, in bytes. It does not
+	// apply to values in memory, which MaxNodes bounds.
 	MaxBytes int
 	// MaxListLength is the longest list.
 	MaxListLength int
+	// MaxNodes bounds the Go values in memory one operation takes (typed
+	// values, and the objects of the map API): their size as the JSON
+	// they stand for, one unit for each object, array, member and
+	// element, where a value reached along several paths counts once per
+	// path. It is measured first, in time linear in the distinct values
+	// in memory, so that values sharing subtrees cost no more than
+	// their JSON would. Zero or less means DefaultMaxNodes.
+	MaxNodes int
+}
+
+// DefaultMaxNodes is the default of Limits.MaxNodes, 2,097,152: more than
+// ten times the largest object a Kubernetes API server stores.
+const DefaultMaxNodes = 1 << 21
+
+// Nodes returns the budget MaxNodes sets.
+func (l Limits) Nodes() int {
+	if l.MaxNodes <= 0 {
+		return DefaultMaxNodes
+	}
+	return l.MaxNodes
 }
 
 // DefaultLimits returns the limits used unless WithLimits says otherwise.
 func DefaultLimits() Limits {
-	return Limits{MaxDepth: 1000, MaxBytes: 64 << 20, MaxListLength: 1 << 20}
+	return Limits{MaxDepth: 1000, MaxBytes: 64 << 20, MaxListLength: 1 << 20, MaxNodes: DefaultMaxNodes}
 }
