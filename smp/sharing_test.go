@@ -16,7 +16,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
 
+	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/property"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -324,19 +327,21 @@ func TestSizeCountsPaths(t *testing.T) {
 		shared, _ := dag(d, 5)
 		tree := unshared(d)
 		min := func(v any) int {
-			lo, hi := 1, 1<<30
-			for lo < hi {
-				mid := (lo + hi) / 2
-				if smp.CheckSize(v, smp.Limits{MaxNodes: mid}, "v") == nil {
-					hi = mid
-				} else {
-					lo = mid + 1
-				}
-			}
-			return lo
+			return minBudget(func(l smp.Limits) error { return smp.CheckSize(v, l, "v") })
 		}
 		want := min(tree)
 		assert.Equal(t, want, min(shared), "depth %d", d)
+		applied := func(v *dagNode) int {
+			return minBudget(func(l smp.Limits) error {
+				_, err := smp.Apply(dagRoot{Tree: v}, smp.Patch{}, smp.WithLimits(l))
+				return err
+			})
+		}
+		// Apply reads the size from memory below 32,768 units.
+		root := min(dagRoot{Tree: tree})
+		assert.Greater(t, root, want, "depth %d", d)
+		assert.Equal(t, root, applied(tree), "depth %d", d)
+		assert.Equal(t, root, applied(shared), "depth %d", d)
 		err := smp.CheckSize(shared, smp.Limits{MaxNodes: want - 1}, "v")
 		var e *smp.Error
 		require.ErrorAs(t, err, &e, "depth %d", d)
@@ -372,4 +377,32 @@ func BenchmarkSharedDepth(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestSizeFastMatchesWalk: the measure compiled for a type (read from
+// memory, used by the typed API below 32,768 units) counts what the
+// reflecting walk (CheckSize) counts, on random Deployments and Pods.
+func TestSizeFastMatchesWalk(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		d := property.Generate[fixtures.Deployment]().Draw(t, "deployment")
+		p := property.Generate[fixtures.Pod]().Draw(t, "pod")
+		assert.Equal(t, minBudget(func(l smp.Limits) error { return smp.CheckSize(d, l, "v") }),
+			minBudget(func(l smp.Limits) error { _, err := smp.Apply(d, smp.Patch{}, smp.WithLimits(l)); return err }))
+		assert.Equal(t, minBudget(func(l smp.Limits) error { return smp.CheckSize(&p, l, "v") }),
+			minBudget(func(l smp.Limits) error { _, err := smp.Apply(&p, smp.Patch{}, smp.WithLimits(l)); return err }))
+	})
+}
+
+// minBudget is the least MaxNodes with which call succeeds.
+func minBudget(call func(smp.Limits) error) int {
+	lo, hi := 1, 1<<30
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if call(smp.Limits{MaxNodes: mid}) == nil {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
 }

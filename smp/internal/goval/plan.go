@@ -62,7 +62,8 @@ type Node struct {
 	listReach  bool
 	listFields []*Field
 	depth      int
-	lens       lenPlan // the list-length limit compiled (limitsfast.go)
+	lens       lenPlan  // the list-length limit compiled (limitsfast.go)
+	size       sizePlan // the measure compiled (sizefast.go)
 
 	// memEq compares two values of the Go type in memory (typed_deepeq.go).
 	memEq memEq
@@ -159,6 +160,7 @@ func planOf(t *reflectschema.Type) *Node {
 	}
 	for _, bn := range built {
 		compileLens(bn)
+		compileSize(bn)
 	}
 	for bt, bn := range built {
 		planCache.Store(bt, bn)

@@ -48,6 +48,12 @@ func (b *Budget) MeasureTyped(v reflect.Value, n *Node, what string) error {
 	if !v.IsValid() {
 		return nil
 	}
+	if v.Type() == n.GoType {
+		if k, ok := fastSize(v, n); ok && k <= b.left {
+			b.left -= k
+			return nil
+		}
+	}
 	return b.run(what, func(m *measure) error { _, err := m.typed(v, n, 0); return err })
 }
 

@@ -1,0 +1,183 @@
+package goval
+
+import (
+	"reflect"
+	"unsafe"
+)
+
+// sizeCheck is the measure compiled for a node's values (size.go's walk
+// without reflection): it adds the units of the value at p to *spent,
+// reading lengths and pointers from memory, and returns false once they
+// pass memoFrom, when the walk, which remembers values, must measure
+// instead. Maps with composite values, untyped values and fields behind
+// embedded pointers are left to the walk: no check is compiled for a node
+// that holds them.
+type sizeCheck func(p unsafe.Pointer, spent *int) bool
+
+// sizePlan is what planOf records of a node's compiled measure: whether
+// one could be compiled, and the check (nil for a node whose values are
+// scalars to the measure).
+type sizePlan struct {
+	done, ok bool
+	check    sizeCheck
+}
+
+// compileSize compiles n's measure, and those of the nodes below it. A
+// node met again while it is being compiled (a recursive type) is
+// measured through its plan once the compilation is done.
+func compileSize(n *Node) (sizeCheck, bool) {
+	if n.size.done {
+		if n.size.check == nil && n.size.ok && composite(n) && !n.Marshaler {
+			// Being compiled: read the result when the check runs.
+			return func(p unsafe.Pointer, spent *int) bool {
+				return n.size.ok && (n.size.check == nil || n.size.check(p, spent))
+			}, true
+		}
+		return n.size.check, n.size.ok
+	}
+	n.size.done, n.size.ok = true, true
+	check, ok := sizeOf(n)
+	n.size.check, n.size.ok = check, ok
+	return check, ok
+}
+
+func sizeOf(n *Node) (sizeCheck, bool) {
+	if n.Marshaler || !composite(n) {
+		return nil, true
+	}
+	switch n.GoType.Kind() {
+	case reflect.Struct:
+		return structSize(n)
+	case reflect.Slice, reflect.Array:
+		return listSize(n)
+	case reflect.Map:
+		if n.Elem != nil && composite(n.Elem) && !n.Elem.Marshaler {
+			return nil, false
+		}
+		t := n.GoType
+		return func(p unsafe.Pointer, spent *int) bool {
+			*spent += 1 + reflect.NewAt(t, p).Elem().Len()
+			return *spent < memoFrom
+		}, true
+	}
+	return nil, false
+}
+
+// structSize counts a struct and its members, and measures the composite
+// ones.
+func structSize(n *Node) (sizeCheck, bool) {
+	type step struct {
+		off   uintptr
+		check sizeCheck
+	}
+	var steps []step
+	for _, f := range n.Fields {
+		if f.Node.Marshaler || !composite(f.Node) {
+			continue
+		}
+		if f.ViaPtr {
+			return nil, false
+		}
+		c, ok := derefSize(f.Meta.GoType, f.Node)
+		if !ok {
+			return nil, false
+		}
+		if c != nil {
+			steps = append(steps, step{fieldOffset(n.GoType, f.Index), c})
+		}
+	}
+	units := 1 + len(n.Fields)
+	return func(p unsafe.Pointer, spent *int) bool {
+		*spent += units
+		if *spent >= memoFrom {
+			return false
+		}
+		for _, s := range steps {
+			if !s.check(unsafe.Add(p, s.off), spent) {
+				return false
+			}
+		}
+		return true
+	}, true
+}
+
+// listSize counts a slice or an array and its elements, and measures the
+// composite ones.
+func listSize(n *Node) (sizeCheck, bool) {
+	t := n.GoType
+	var elem sizeCheck
+	if !n.bytes && n.Elem != nil {
+		var ok bool
+		if elem, ok = derefSize(t.Elem(), n.Elem); !ok {
+			return nil, false
+		}
+	}
+	size := t.Elem().Size()
+	if t.Kind() == reflect.Array {
+		length := t.Len()
+		return func(p unsafe.Pointer, spent *int) bool {
+			return elemsSize(p, length, size, elem, spent)
+		}, true
+	}
+	return func(p unsafe.Pointer, spent *int) bool {
+		s := (*reflectSlice)(p)
+		return elemsSize(s.data, s.len, size, elem, spent)
+	}, true
+}
+
+func elemsSize(data unsafe.Pointer, length int, size uintptr, elem sizeCheck, spent *int) bool {
+	*spent += 1 + length
+	if *spent >= memoFrom {
+		return false
+	}
+	if elem == nil {
+		return true
+	}
+	for i := range length {
+		if !elem(unsafe.Add(data, uintptr(i)*size), spent) {
+			return false
+		}
+	}
+	return true
+}
+
+// derefSize is n's check for a value of Go type t: n's own type behind
+// any number of pointers.
+func derefSize(t reflect.Type, n *Node) (sizeCheck, bool) {
+	if t.Kind() != reflect.Pointer {
+		if t != n.GoType {
+			return nil, false
+		}
+		return compileSize(n)
+	}
+	inner, ok := derefSize(t.Elem(), n)
+	if !ok || inner == nil {
+		return nil, ok
+	}
+	return func(p unsafe.Pointer, spent *int) bool {
+		q := *(*unsafe.Pointer)(p)
+		return q == nil || inner(q, spent)
+	}, true
+}
+
+// fastSize measures v, a value of n, by n's compiled check: its units,
+// and whether the check could tell (a compiled check, and fewer units
+// than memoFrom).
+func fastSize(v reflect.Value, n *Node) (int, bool) {
+	if !n.size.ok {
+		return 0, false
+	}
+	if n.size.check == nil {
+		return 0, true
+	}
+	if !v.CanAddr() {
+		c := reflect.New(v.Type()).Elem()
+		c.Set(v)
+		v = c
+	}
+	spent := 0
+	if !n.size.check(unsafe.Pointer(v.UnsafeAddr()), &spent) {
+		return 0, false
+	}
+	return spent, true
+}
