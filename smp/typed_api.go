@@ -34,17 +34,17 @@ func Apply[T any](current T, patch Patch, opts ...Option) (T, error) {
 		return zero, err
 	}
 	cv := root.Value(reflect.ValueOf(any(current)))
-	if err := goval.NewBudget(cfg.Limits).MeasureTyped(cv, root.Node, "original document"); err != nil {
-		return zero, err
-	}
 	if cfg.KubeDirectiveScope {
+		if err := goval.NewBudget(cfg.Limits).MeasureTyped(cv, root.Node, "original document"); err != nil {
+			return zero, err
+		}
 		return applyViaJSON(current, patch, opts)
 	}
 	pm := patch.patchMap()
 	if err := goval.CheckDecodedLimits(pm, cfg.Limits, "patch"); err != nil {
 		return zero, err
 	}
-	if err := goval.CheckTypedLimits(cv, root.Node, cfg.Limits, "original document"); err != nil {
+	if err := goval.NewBudget(cfg.Limits).CheckTyped(cv, root.Node, cfg.Limits, "original document"); err != nil {
 		return zero, err
 	}
 	out, err := typedwalk.Apply(root, cv, pm, cfg)
@@ -98,16 +98,10 @@ func Diff[T any](original, modified T, opts ...Option) (Patch, error) {
 	}
 	o, m := root.Value(reflect.ValueOf(any(original))), root.Value(reflect.ValueOf(any(modified)))
 	b := goval.NewBudget(cfg.Limits)
-	if err := b.MeasureTyped(o, root.Node, "original document"); err != nil {
+	if err := b.CheckTyped(o, root.Node, cfg.Limits, "original document"); err != nil {
 		return Patch{}, err
 	}
-	if err := b.MeasureTyped(m, root.Node, "modified document"); err != nil {
-		return Patch{}, err
-	}
-	if err := goval.CheckTypedLimits(o, root.Node, cfg.Limits, "original document"); err != nil {
-		return Patch{}, err
-	}
-	if err := goval.CheckTypedLimits(m, root.Node, cfg.Limits, "modified document"); err != nil {
+	if err := b.CheckTyped(m, root.Node, cfg.Limits, "modified document"); err != nil {
 		return Patch{}, err
 	}
 	if cfg.RepeatReplaced {
@@ -148,12 +142,7 @@ func ThreeWay[T any](original, modified, current T, opts ...Option) (Patch, erro
 	}{{o, "original document"}, {m, "modified document"}, {c, "current document"}}
 	b := goval.NewBudget(cfg.Limits)
 	for _, doc := range docs {
-		if err := b.MeasureTyped(doc.v, root.Node, doc.what); err != nil {
-			return Patch{}, err
-		}
-	}
-	for _, doc := range docs {
-		if err := goval.CheckTypedLimits(doc.v, root.Node, cfg.Limits, doc.what); err != nil {
+		if err := b.CheckTyped(doc.v, root.Node, cfg.Limits, doc.what); err != nil {
 			return Patch{}, err
 		}
 	}

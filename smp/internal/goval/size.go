@@ -1,6 +1,7 @@
 package goval
 
 import (
+	"math"
 	"reflect"
 	"strconv"
 	"unsafe"
@@ -48,13 +49,31 @@ func (b *Budget) MeasureTyped(v reflect.Value, n *Node, what string) error {
 	if !v.IsValid() {
 		return nil
 	}
-	if v.Type() == n.GoType {
-		if k, ok := fastSize(v, n); ok && k <= b.left {
+	return b.run(what, func(m *measure) error { _, err := m.typed(v, n, 0); return err })
+}
+
+// CheckTyped measures v, a typed document, against b and checks it
+// against l's depth and list-length limits (CheckTypedLimits): in one
+// compiled pass where the type allows it, else by the walks, which name
+// the path of a failure.
+func (b *Budget) CheckTyped(v reflect.Value, n *Node, l jsonval.Limits, what string) error {
+	if !v.IsValid() {
+		return nil
+	}
+	if v.Type() == n.GoType && n.depth >= 0 && n.depth <= l.Bounded().MaxDepth {
+		maxList := l.MaxListLength
+		if maxList <= 0 {
+			maxList = math.MaxInt
+		}
+		if k, ok := fastSize(v, n, maxList); ok && k <= b.left {
 			b.left -= k
 			return nil
 		}
 	}
-	return b.run(what, func(m *measure) error { _, err := m.typed(v, n, 0); return err })
+	if err := b.MeasureTyped(v, n, what); err != nil {
+		return err
+	}
+	return CheckTypedLimits(v, n, l, what)
 }
 
 // MeasureAny is MeasureTyped for a value held in an interface, as the map

@@ -12,7 +12,11 @@ import (
 // instead. Maps with composite values, untyped values and fields behind
 // embedded pointers are left to the walk: no check is compiled for a node
 // that holds them.
-type sizeCheck func(p unsafe.Pointer, spent *int) bool
+//
+// The check also reads every list's length against maxList (the
+// list-length limit), and fails on a longer one, so that a value it
+// passes needs no other check of its lengths.
+type sizeCheck func(p unsafe.Pointer, spent *int, maxList int) bool
 
 // sizePlan is what planOf records of a node's compiled measure: whether
 // one could be compiled, and the check (nil for a node whose values are
@@ -29,8 +33,8 @@ func compileSize(n *Node) (sizeCheck, bool) {
 	if n.size.done {
 		if n.size.check == nil && n.size.ok && composite(n) && !n.Marshaler {
 			// Being compiled: read the result when the check runs.
-			return func(p unsafe.Pointer, spent *int) bool {
-				return n.size.ok && (n.size.check == nil || n.size.check(p, spent))
+			return func(p unsafe.Pointer, spent *int, maxList int) bool {
+				return n.size.ok && (n.size.check == nil || n.size.check(p, spent, maxList))
 			}, true
 		}
 		return n.size.check, n.size.ok
@@ -55,7 +59,7 @@ func sizeOf(n *Node) (sizeCheck, bool) {
 			return nil, false
 		}
 		t := n.GoType
-		return func(p unsafe.Pointer, spent *int) bool {
+		return func(p unsafe.Pointer, spent *int, _ int) bool {
 			*spent += 1 + reflect.NewAt(t, p).Elem().Len()
 			return *spent < memoFrom
 		}, true
@@ -87,13 +91,13 @@ func structSize(n *Node) (sizeCheck, bool) {
 		}
 	}
 	units := 1 + len(n.Fields)
-	return func(p unsafe.Pointer, spent *int) bool {
+	return func(p unsafe.Pointer, spent *int, maxList int) bool {
 		*spent += units
 		if *spent >= memoFrom {
 			return false
 		}
 		for _, s := range steps {
-			if !s.check(unsafe.Add(p, s.off), spent) {
+			if !s.check(unsafe.Add(p, s.off), spent, maxList) {
 				return false
 			}
 		}
@@ -115,26 +119,26 @@ func listSize(n *Node) (sizeCheck, bool) {
 	size := t.Elem().Size()
 	if t.Kind() == reflect.Array {
 		length := t.Len()
-		return func(p unsafe.Pointer, spent *int) bool {
-			return elemsSize(p, length, size, elem, spent)
+		return func(p unsafe.Pointer, spent *int, maxList int) bool {
+			return elemsSize(p, length, size, elem, spent, maxList)
 		}, true
 	}
-	return func(p unsafe.Pointer, spent *int) bool {
+	return func(p unsafe.Pointer, spent *int, maxList int) bool {
 		s := (*reflectSlice)(p)
-		return elemsSize(s.data, s.len, size, elem, spent)
+		return elemsSize(s.data, s.len, size, elem, spent, maxList)
 	}, true
 }
 
-func elemsSize(data unsafe.Pointer, length int, size uintptr, elem sizeCheck, spent *int) bool {
+func elemsSize(data unsafe.Pointer, length int, size uintptr, elem sizeCheck, spent *int, maxList int) bool {
 	*spent += 1 + length
-	if *spent >= memoFrom {
+	if *spent >= memoFrom || length > maxList {
 		return false
 	}
 	if elem == nil {
 		return true
 	}
 	for i := range length {
-		if !elem(unsafe.Add(data, uintptr(i)*size), spent) {
+		if !elem(unsafe.Add(data, uintptr(i)*size), spent, maxList) {
 			return false
 		}
 	}
@@ -154,16 +158,16 @@ func derefSize(t reflect.Type, n *Node) (sizeCheck, bool) {
 	if !ok || inner == nil {
 		return nil, ok
 	}
-	return func(p unsafe.Pointer, spent *int) bool {
+	return func(p unsafe.Pointer, spent *int, maxList int) bool {
 		q := *(*unsafe.Pointer)(p)
-		return q == nil || inner(q, spent)
+		return q == nil || inner(q, spent, maxList)
 	}, true
 }
 
 // fastSize measures v, a value of n, by n's compiled check: its units,
-// and whether the check could tell (a compiled check, and fewer units
-// than memoFrom).
-func fastSize(v reflect.Value, n *Node) (int, bool) {
+// and whether the check could tell (a compiled check, fewer units than
+// memoFrom, and no list longer than maxList).
+func fastSize(v reflect.Value, n *Node, maxList int) (int, bool) {
 	if !n.size.ok {
 		return 0, false
 	}
@@ -176,7 +180,7 @@ func fastSize(v reflect.Value, n *Node) (int, bool) {
 		v = c
 	}
 	spent := 0
-	if !n.size.check(unsafe.Pointer(v.UnsafeAddr()), &spent) {
+	if !n.size.check(unsafe.Pointer(v.UnsafeAddr()), &spent, maxList) {
 		return 0, false
 	}
 	return spent, true
