@@ -56,6 +56,11 @@ type Error struct {
 	// Conflicts lists the conflicting paths of an ErrConflict.
 	Conflicts []Path
 	err       error
+	// room is the array Path ends, with free steps before it, so that
+	// a walk unwinding d levels builds the path in O(d) (Under); owner
+	// tells a copied Error, which must not write into another's room.
+	room  Path
+	owner *Error
 }
 
 // Error returns "path: message".

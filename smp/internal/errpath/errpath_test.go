@@ -82,3 +82,25 @@ func TestListed(t *testing.T) {
 	require.Equal(t, "1, 2, 3", Listed(items[:3], func(i int) string { return fmt.Sprint(i) }, ", "))
 	require.Equal(t, "1 2 3 4 5 6 7 8 …", Listed(items, func(i int) string { return fmt.Sprint(i) }, " "))
 }
+
+// TestUnderBuildsPathsInOrder: steps put under an error one by one, as a
+// walk unwinds, give the path from the top; an Error copied midway keeps
+// its own path when both grow.
+func TestUnderBuildsPathsInOrder(t *testing.T) {
+	e := New(ErrLimit, nil, "deep")
+	var want, wantCopy Path
+	var c Error
+	for i := range 100 {
+		Under(e, IndexStep(i))
+		want = append(Path{IndexStep(i)}, want...)
+		if i == 50 {
+			c = *e
+			Under(&c, FieldStep("copy"))
+			wantCopy = append(Path{FieldStep("copy")}, want...)
+		}
+	}
+	require.Equal(t, want, e.Path)
+	require.Equal(t, wantCopy, c.Path)
+	UnderPath(e, (*Node)(nil).Field("a").Field("b"))
+	require.Equal(t, append(Path{FieldStep("a"), FieldStep("b")}, want...), e.Path)
+}

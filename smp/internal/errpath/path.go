@@ -154,7 +154,7 @@ func (n *Node) Path() Path {
 // Under puts an error's path under a step.
 func Under(err error, s Step) error {
 	if e, ok := err.(*Error); ok {
-		e.Path = append(Path{s}, e.Path...)
+		e.prepend(s)
 	}
 	return err
 }
@@ -162,9 +162,29 @@ func Under(err error, s Step) error {
 // UnderPath puts an error's path under a node's path.
 func UnderPath(err error, at *Node) error {
 	if e, ok := err.(*Error); ok && at != nil {
-		e.Path = append(at.Path(), e.Path...)
+		above := at.Path()
+		for i := len(above) - 1; i >= 0; i-- {
+			e.prepend(above[i])
+		}
 	}
 	return err
+}
+
+// prepend puts s before the path's steps, in the free steps of room when
+// Path still ends it, else in a new room twice as long.
+func (e *Error) prepend(s Step) {
+	n := len(e.Path)
+	start := len(e.room) - n
+	if e.owner == e && start > 0 && (n == 0 || &e.room[start] == &e.Path[0]) {
+		e.room[start-1] = s
+		e.Path = e.room[start-1:]
+		return
+	}
+	room := make(Path, 2*n+8)
+	copy(room[len(room)-n:], e.Path)
+	room[len(room)-n-1] = s
+	e.room, e.owner = room, e
+	e.Path = room[len(room)-n-1:]
 }
 
 // Compare orders paths step by step, a path before its extensions:
