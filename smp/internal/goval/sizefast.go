@@ -3,6 +3,8 @@ package goval
 import (
 	"reflect"
 	"unsafe"
+
+	"github.com/typedpatch/typedpatch/reflectschema"
 )
 
 // sizeCheck is the measure compiled for a node's values (size.go's walk
@@ -58,9 +60,9 @@ func sizeOf(n *Node) (sizeCheck, bool) {
 		if n.Elem != nil && composite(n.Elem) && !n.Elem.Marshaler {
 			return nil, false
 		}
-		t := n.GoType
 		return func(p unsafe.Pointer, spent *int, _ int) bool {
-			*spent += 1 + reflect.NewAt(t, p).Elem().Len()
+			// Every map has the runtime's map header: len reads its count.
+			*spent += 1 + len(*(*map[unsafe.Pointer]struct{})(p))
 			return *spent < memoFrom
 		}, true
 	}
@@ -68,41 +70,107 @@ func sizeOf(n *Node) (sizeCheck, bool) {
 }
 
 // structSize counts a struct and its members, and measures the composite
-// ones.
+// ones. The members of structs held inline are the struct's own steps, and
+// lists of scalars and maps are counted in place: the common members cost
+// no call.
 func structSize(n *Node) (sizeCheck, bool) {
-	type step struct {
-		off   uintptr
-		check sizeCheck
+	units, steps, ok := structSteps(n, 0)
+	if !ok {
+		return nil, false
 	}
-	var steps []step
-	for _, f := range n.Fields {
-		if f.Node.Marshaler || !composite(f.Node) {
-			continue
-		}
-		if f.ViaPtr {
-			return nil, false
-		}
-		c, ok := derefSize(f.Meta.GoType, f.Node)
-		if !ok {
-			return nil, false
-		}
-		if c != nil {
-			steps = append(steps, step{fieldOffset(n.GoType, f.Index), c})
-		}
-	}
-	units := 1 + len(n.Fields)
 	return func(p unsafe.Pointer, spent *int, maxList int) bool {
 		*spent += units
 		if *spent >= memoFrom {
 			return false
 		}
-		for _, s := range steps {
-			if !s.check(unsafe.Add(p, s.off), spent, maxList) {
-				return false
+		for i := range steps {
+			s := &steps[i]
+			q := unsafe.Add(p, s.off)
+			switch s.kind {
+			case stepLen:
+				l := (*reflectSlice)(q).len
+				if *spent += 1 + l; l > maxList {
+					return false
+				}
+			case stepMap:
+				*spent += 1 + len(*(*map[unsafe.Pointer]struct{})(q))
+			case stepPtr:
+				if q = *(*unsafe.Pointer)(q); q != nil && !s.check(q, spent, maxList) {
+					return false
+				}
+			default:
+				if !s.check(q, spent, maxList) {
+					return false
+				}
 			}
 		}
-		return true
+		return *spent < memoFrom
 	}, true
+}
+
+// sizeStep is one member of a struct that structSize measures: at an
+// offset, a list whose length is all there is to count (stepLen), a map
+// (stepMap), a pointer to follow (stepPtr), or a value to check.
+type sizeStep struct {
+	off   uintptr
+	kind  uint8
+	check sizeCheck
+}
+
+const (
+	stepCheck uint8 = iota
+	stepLen
+	stepMap
+	stepPtr
+)
+
+// structSteps returns the units of a struct of n at offset off and the
+// steps of its composite members, inline structs' members included.
+func structSteps(n *Node, off uintptr) (units int, steps []sizeStep, ok bool) {
+	units = 1 + len(n.Fields)
+	for _, f := range n.Fields {
+		if f.Node.Marshaler || !composite(f.Node) {
+			continue
+		}
+		if f.ViaPtr {
+			return 0, nil, false
+		}
+		at := off + fieldOffset(n.GoType, f.Index)
+		t := f.Meta.GoType
+		switch {
+		case t == f.Node.GoType && t.Kind() == reflect.Struct && f.Node.Kind == reflectschema.Struct:
+			u, inner, ok := structSteps(f.Node, at)
+			if !ok {
+				return 0, nil, false
+			}
+			units += u
+			steps = append(steps, inner...)
+			continue
+		case t == f.Node.GoType && t.Kind() == reflect.Slice && (f.Node.bytes || f.Node.Elem == nil || !composite(f.Node.Elem) || f.Node.Elem.Marshaler):
+			steps = append(steps, sizeStep{off: at, kind: stepLen})
+			continue
+		case t == f.Node.GoType && t.Kind() == reflect.Map && (f.Node.Elem == nil || !composite(f.Node.Elem) || f.Node.Elem.Marshaler):
+			steps = append(steps, sizeStep{off: at, kind: stepMap})
+			continue
+		case t.Kind() == reflect.Pointer && t.Elem() == f.Node.GoType:
+			c, ok := compileSize(f.Node)
+			if !ok {
+				return 0, nil, false
+			}
+			if c != nil {
+				steps = append(steps, sizeStep{off: at, kind: stepPtr, check: c})
+			}
+			continue
+		}
+		c, ok := derefSize(t, f.Node)
+		if !ok {
+			return 0, nil, false
+		}
+		if c != nil {
+			steps = append(steps, sizeStep{off: at, check: c})
+		}
+	}
+	return units, steps, true
 }
 
 // listSize counts a slice or an array and its elements, and measures the
