@@ -11,5 +11,6 @@ import "github.com/typedpatch/typedpatch/smp/internal/goval"
 // the Go values it takes so; CheckSize is for values handed to code that
 // walks every path, such as encoding/json. what names v in the message.
 func CheckSize(v any, l Limits, what string) error {
-	return goval.NewBudget(l).MeasureAny(v, what)
+	b := goval.NewBudget(l)
+	return b.MeasureAny(v, what)
 }

@@ -35,7 +35,8 @@ func Apply[T any](current T, patch Patch, opts ...Option) (T, error) {
 	}
 	cv := root.Value(reflect.ValueOf(any(current)))
 	if cfg.KubeDirectiveScope {
-		if err := goval.NewBudget(cfg.Limits).MeasureTyped(cv, root.Node, "original document"); err != nil {
+		b := goval.NewBudget(cfg.Limits)
+		if err := b.MeasureTyped(cv, root.Node, "original document"); err != nil {
 			return zero, err
 		}
 		return applyViaJSON(current, patch, opts)
@@ -44,7 +45,8 @@ func Apply[T any](current T, patch Patch, opts ...Option) (T, error) {
 	if err := goval.CheckDecodedLimits(pm, cfg.Limits, "patch"); err != nil {
 		return zero, err
 	}
-	if err := goval.NewBudget(cfg.Limits).CheckTyped(cv, root.Node, cfg.Limits, "original document"); err != nil {
+	b := goval.NewBudget(cfg.Limits)
+	if err := b.CheckTyped(cv, root.Node, cfg.Limits, "original document"); err != nil {
 		return zero, err
 	}
 	out, err := typedwalk.Apply(root, cv, pm, cfg)

@@ -34,9 +34,9 @@ type Budget struct {
 }
 
 // NewBudget returns the budget l allows one operation.
-func NewBudget(l jsonval.Limits) *Budget {
+func NewBudget(l jsonval.Limits) Budget {
 	m := l.Nodes()
-	return &Budget{left: m, max: m}
+	return Budget{left: m, max: m}
 }
 
 // MeasureTyped takes from b the size of v, a value of n's type, and fails

@@ -8,17 +8,17 @@ import (
 )
 
 // sizeCheck is the measure compiled for a node's values (size.go's walk
-// without reflection): it adds the units of the value at p to *spent,
-// reading lengths and pointers from memory, and returns false once they
-// pass memoFrom, when the walk, which remembers values, must measure
+// without reflection): it returns spent plus the units of the value at
+// p, reading lengths and pointers from memory, or memoFrom or more once
+// they reach it, when the walk, which remembers values, must measure
 // instead. Maps with composite values, untyped values and fields behind
 // embedded pointers are left to the walk: no check is compiled for a node
 // that holds them.
 //
 // The check also reads every list's length against maxList (the
-// list-length limit), and fails on a longer one, so that a value it
-// passes needs no other check of its lengths.
-type sizeCheck func(p unsafe.Pointer, spent *int, maxList int) bool
+// list-length limit), and gives up (memoFrom) on a longer one, so that a
+// value it passes needs no other check of its lengths.
+type sizeCheck func(p unsafe.Pointer, spent, maxList int) int
 
 // sizePlan is what planOf records of a node's compiled measure: whether
 // one could be compiled, and the check (nil for a node whose values are
@@ -35,8 +35,14 @@ func compileSize(n *Node) (sizeCheck, bool) {
 	if n.size.done {
 		if n.size.check == nil && n.size.ok && composite(n) && !n.Marshaler {
 			// Being compiled: read the result when the check runs.
-			return func(p unsafe.Pointer, spent *int, maxList int) bool {
-				return n.size.ok && (n.size.check == nil || n.size.check(p, spent, maxList))
+			return func(p unsafe.Pointer, spent, maxList int) int {
+				switch {
+				case !n.size.ok:
+					return memoFrom
+				case n.size.check == nil:
+					return spent
+				}
+				return n.size.check(p, spent, maxList)
 			}, true
 		}
 		return n.size.check, n.size.ok
@@ -60,10 +66,9 @@ func sizeOf(n *Node) (sizeCheck, bool) {
 		if n.Elem != nil && composite(n.Elem) && !n.Elem.Marshaler {
 			return nil, false
 		}
-		return func(p unsafe.Pointer, spent *int, _ int) bool {
+		return func(p unsafe.Pointer, spent, _ int) int {
 			// Every map has the runtime's map header: len reads its count.
-			*spent += 1 + len(*(*map[unsafe.Pointer]struct{})(p))
-			return *spent < memoFrom
+			return spent + 1 + len(*(*map[unsafe.Pointer]struct{})(p))
 		}, true
 	}
 	return nil, false
@@ -78,33 +83,31 @@ func structSize(n *Node) (sizeCheck, bool) {
 	if !ok {
 		return nil, false
 	}
-	return func(p unsafe.Pointer, spent *int, maxList int) bool {
-		*spent += units
-		if *spent >= memoFrom {
-			return false
-		}
+	return func(p unsafe.Pointer, spent, maxList int) int {
+		spent += units
 		for i := range steps {
+			if spent >= memoFrom {
+				return spent
+			}
 			s := &steps[i]
 			q := unsafe.Add(p, s.off)
 			switch s.kind {
 			case stepLen:
 				l := (*reflectSlice)(q).len
-				if *spent += 1 + l; l > maxList {
-					return false
+				if spent += 1 + l; l > maxList {
+					return memoFrom
 				}
 			case stepMap:
-				*spent += 1 + len(*(*map[unsafe.Pointer]struct{})(q))
+				spent += 1 + len(*(*map[unsafe.Pointer]struct{})(q))
 			case stepPtr:
-				if q = *(*unsafe.Pointer)(q); q != nil && !s.check(q, spent, maxList) {
-					return false
+				if q = *(*unsafe.Pointer)(q); q != nil {
+					spent = s.check(q, spent, maxList)
 				}
 			default:
-				if !s.check(q, spent, maxList) {
-					return false
-				}
+				spent = s.check(q, spent, maxList)
 			}
 		}
-		return *spent < memoFrom
+		return spent
 	}, true
 }
 
@@ -187,30 +190,31 @@ func listSize(n *Node) (sizeCheck, bool) {
 	size := t.Elem().Size()
 	if t.Kind() == reflect.Array {
 		length := t.Len()
-		return func(p unsafe.Pointer, spent *int, maxList int) bool {
+		return func(p unsafe.Pointer, spent, maxList int) int {
 			return elemsSize(p, length, size, elem, spent, maxList)
 		}, true
 	}
-	return func(p unsafe.Pointer, spent *int, maxList int) bool {
+	return func(p unsafe.Pointer, spent, maxList int) int {
 		s := (*reflectSlice)(p)
 		return elemsSize(s.data, s.len, size, elem, spent, maxList)
 	}, true
 }
 
-func elemsSize(data unsafe.Pointer, length int, size uintptr, elem sizeCheck, spent *int, maxList int) bool {
-	*spent += 1 + length
-	if *spent >= memoFrom || length > maxList {
-		return false
+func elemsSize(data unsafe.Pointer, length int, size uintptr, elem sizeCheck, spent, maxList int) int {
+	if length > maxList {
+		return memoFrom
 	}
+	spent += 1 + length
 	if elem == nil {
-		return true
+		return spent
 	}
 	for i := range length {
-		if !elem(unsafe.Add(data, uintptr(i)*size), spent, maxList) {
-			return false
+		if spent >= memoFrom {
+			return spent
 		}
+		spent = elem(unsafe.Add(data, uintptr(i)*size), spent, maxList)
 	}
-	return true
+	return spent
 }
 
 // derefSize is n's check for a value of Go type t: n's own type behind
@@ -226,9 +230,11 @@ func derefSize(t reflect.Type, n *Node) (sizeCheck, bool) {
 	if !ok || inner == nil {
 		return nil, ok
 	}
-	return func(p unsafe.Pointer, spent *int, maxList int) bool {
-		q := *(*unsafe.Pointer)(p)
-		return q == nil || inner(q, spent, maxList)
+	return func(p unsafe.Pointer, spent, maxList int) int {
+		if q := *(*unsafe.Pointer)(p); q != nil {
+			return inner(q, spent, maxList)
+		}
+		return spent
 	}, true
 }
 
@@ -247,9 +253,6 @@ func fastSize(v reflect.Value, n *Node, maxList int) (int, bool) {
 		c.Set(v)
 		v = c
 	}
-	spent := 0
-	if !n.size.check(unsafe.Pointer(v.UnsafeAddr()), &spent, maxList) {
-		return 0, false
-	}
-	return spent, true
+	spent := n.size.check(unsafe.Pointer(v.UnsafeAddr()), 0, maxList)
+	return spent, spent < memoFrom
 }
