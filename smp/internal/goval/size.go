@@ -203,7 +203,11 @@ func (m *measure) typed(v reflect.Value, n *Node, depth int) (int, error) {
 		return m.spent - from, err
 	}
 	v, null := DerefNull(v)
-	if !null {
+	switch {
+	case null:
+	case n.size.flatDone && n.size.flat >= 0:
+		err = m.take(n.size.flat)
+	default:
 		err = m.typedBody(v, n, depth)
 	}
 	if err == nil {

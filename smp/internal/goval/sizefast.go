@@ -26,6 +26,39 @@ type sizeCheck func(p unsafe.Pointer, spent, maxList int) int
 type sizePlan struct {
 	done, ok bool
 	check    sizeCheck
+	// flat is the units of a struct whose type holds no list, map or
+	// untyped value at any depth, nor itself, counted as if every
+	// pointer in it were set (the measure's bound for such a value); -1
+	// for other nodes. flatDone: flat is known.
+	flat     int
+	flatDone bool
+}
+
+// flatUnits returns n's flat units (sizePlan.flat), working them out
+// the first time; visiting holds the nodes being worked out.
+func flatUnits(n *Node, visiting map[*Node]bool) int {
+	if n.size.flatDone {
+		return n.size.flat
+	}
+	if n.Kind != reflectschema.Struct || n.GoType.Kind() != reflect.Struct || n.Marshaler || visiting[n] {
+		return -1 // not memoised for a node met again: its outer call decides
+	}
+	visiting[n] = true
+	units := 1 + len(n.Fields)
+	for _, f := range n.Fields {
+		if f.Node.Marshaler || !composite(f.Node) {
+			continue
+		}
+		u := flatUnits(f.Node, visiting)
+		if u < 0 || f.ViaPtr {
+			units = -1
+			break
+		}
+		units += u
+	}
+	delete(visiting, n)
+	n.size.flat, n.size.flatDone = units, true
+	return units
 }
 
 // compileSize compiles n's measure, and those of the nodes below it. A
@@ -48,6 +81,7 @@ func compileSize(n *Node) (sizeCheck, bool) {
 		return n.size.check, n.size.ok
 	}
 	n.size.done, n.size.ok = true, true
+	flatUnits(n, map[*Node]bool{})
 	check, ok := sizeOf(n)
 	n.size.check, n.size.ok = check, ok
 	return check, ok
@@ -79,6 +113,9 @@ func sizeOf(n *Node) (sizeCheck, bool) {
 // lists of scalars and maps are counted in place: the common members cost
 // no call.
 func structSize(n *Node) (sizeCheck, bool) {
+	if u := n.size.flat; u >= 0 {
+		return func(_ unsafe.Pointer, spent, _ int) int { return spent + u }, true
+	}
 	units, steps, ok := structSteps(n, 0)
 	if !ok {
 		return nil, false
@@ -94,11 +131,15 @@ func structSize(n *Node) (sizeCheck, bool) {
 			switch s.kind {
 			case stepLen:
 				l := (*reflectSlice)(q).len
-				if spent += 1 + l; l > maxList {
+				if spent += 1 + l + l*s.units; l > maxList {
 					return memoFrom
 				}
 			case stepMap:
 				spent += 1 + len(*(*map[unsafe.Pointer]struct{})(q))
+			case stepFlat:
+				if *(*unsafe.Pointer)(q) != nil {
+					spent += s.units
+				}
 			case stepPtr:
 				if q = *(*unsafe.Pointer)(q); q != nil {
 					spent = s.check(q, spent, maxList)
@@ -117,6 +158,7 @@ func structSize(n *Node) (sizeCheck, bool) {
 type sizeStep struct {
 	off   uintptr
 	kind  uint8
+	units int // of stepFlat, stepLen
 	check sizeCheck
 }
 
@@ -125,6 +167,7 @@ const (
 	stepLen
 	stepMap
 	stepPtr
+	stepFlat // a pointer to a flat struct: its units when set
 )
 
 // structSteps returns the units of a struct of n at offset off and the
@@ -140,7 +183,14 @@ func structSteps(n *Node, off uintptr) (units int, steps []sizeStep, ok bool) {
 		}
 		at := off + fieldOffset(n.GoType, f.Index)
 		t := f.Meta.GoType
+		flat := flatUnits(f.Node, map[*Node]bool{})
 		switch {
+		case t == f.Node.GoType && flat >= 0:
+			units += flat
+			continue
+		case t.Kind() == reflect.Pointer && t.Elem() == f.Node.GoType && flat >= 0:
+			steps = append(steps, sizeStep{off: at, kind: stepFlat, units: flat})
+			continue
 		case t == f.Node.GoType && t.Kind() == reflect.Struct && f.Node.Kind == reflectschema.Struct:
 			u, inner, ok := structSteps(f.Node, at)
 			if !ok {
@@ -151,6 +201,9 @@ func structSteps(n *Node, off uintptr) (units int, steps []sizeStep, ok bool) {
 			continue
 		case t == f.Node.GoType && t.Kind() == reflect.Slice && (f.Node.bytes || f.Node.Elem == nil || !composite(f.Node.Elem) || f.Node.Elem.Marshaler):
 			steps = append(steps, sizeStep{off: at, kind: stepLen})
+			continue
+		case t == f.Node.GoType && t.Kind() == reflect.Slice && t.Elem() == f.Node.Elem.GoType && flatUnits(f.Node.Elem, map[*Node]bool{}) >= 0:
+			steps = append(steps, sizeStep{off: at, kind: stepLen, units: f.Node.Elem.size.flat})
 			continue
 		case t == f.Node.GoType && t.Kind() == reflect.Map && (f.Node.Elem == nil || !composite(f.Node.Elem) || f.Node.Elem.Marshaler):
 			steps = append(steps, sizeStep{off: at, kind: stepMap})

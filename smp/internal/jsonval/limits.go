@@ -118,9 +118,11 @@ type Limits struct {
 	// values, and the objects of the map API): their size as the JSON
 	// they stand for, one unit for each object, array, member and
 	// element, where a value reached along several paths counts once per
-	// path. It is measured first, in time linear in the distinct values
-	// in memory, so that values sharing subtrees cost no more than
-	// their JSON would. Zero or less means DefaultMaxNodes.
+	// path (and a struct whose type holds no list, map or untyped value
+	// counts as if its pointers were all set). It is measured first, in
+	// time linear in the distinct values in memory, so that values
+	// sharing subtrees cost no more than their JSON would. Zero or less
+	// means DefaultMaxNodes.
 	MaxNodes int
 }
 
