@@ -9,6 +9,7 @@
 //	smp three-way [FLAGS] ORIGINAL MODIFIED CURRENT
 //	smp explain   --type T [PATH]
 //	smp vet       --type T
+//	smp version
 //	smp help      [COMMAND]
 //
 // diff prints the two-way patch that turns ORIGINAL into MODIFIED. apply
@@ -22,9 +23,10 @@
 // kinds of package builtin, or the CRDs and OpenAPI documents of --schema.
 // Files are YAML or JSON, with one or several documents; "-" reads one of
 // them from standard input. Output is YAML, or indented JSON with sorted
-// keys with -o json. The exit status is 0 on success, 1 on a conflict, a
-// difference with diff --exit-code, or an invalid document or patch, and 2
-// on bad usage. Run `smp help` for every flag.
+// keys with -o json. The exit status is 0 on success and no difference, 1
+// when --exit-code found differences or --conflicts conflicts, and 2 on any
+// error: bad usage, unreadable or invalid input, a patch that cannot apply.
+// smp version prints the module version. Run `smp help` for every flag.
 package main
 
 import "os"

@@ -9,11 +9,11 @@ import (
 	"github.com/typedpatch/typedpatch/smp"
 )
 
-// Exit statuses.
+// Exit statuses, as kubectl diff's and diff's.
 const (
-	exitOK    = 0 // success
-	exitFail  = 1 // a conflict, or an invalid document or patch
-	exitUsage = 2 // bad usage: command, flag, arguments, type, or an unreadable file
+	exitOK    = 0 // success, and no difference
+	exitFail  = 1 // differences found (--exit-code) or conflicts (--conflicts)
+	exitUsage = 2 // any error: bad usage, unreadable or invalid input, a patch that cannot apply
 )
 
 // env is what a command runs with: the process's standard streams.
@@ -56,8 +56,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	switch args[0] {
-	case "help", "-h", "-help", "--help":
+	case "help", "-h", "--help":
 		return e.help(args[1:])
+	case "version", "--version":
+		return e.version(args[1:])
 	}
 	c := lookupCommand(args[0])
 	if c == nil {
@@ -181,10 +183,7 @@ func (e *env) report(err error) int {
 		return exitUsage
 	case errors.As(err, &ie):
 		fmt.Fprintf(e.stderr, "smp: %s\n", ie.Error())
-		if ie.unreadable {
-			return exitUsage
-		}
-		return exitFail
+		return exitUsage
 	case errors.As(err, &se):
 		fmt.Fprintf(e.stderr, "smp: %s\n", err.Error()) // with the object it is about, if several
 		if se.Kind == smp.ErrConflict {
@@ -192,9 +191,10 @@ func (e *env) report(err error) int {
 				fmt.Fprintf(e.stderr, "conflict: %s\n", p)
 			}
 			fmt.Fprintln(e.stderr, "smp: CURRENT changed these fields since ORIGINAL; without --conflicts MODIFIED's side is taken")
+			return exitFail
 		}
-		return exitFail
+		return exitUsage
 	}
 	fmt.Fprintf(e.stderr, "smp: %s\n", clean(bounded(err.Error())))
-	return exitFail
+	return exitUsage
 }

@@ -33,22 +33,22 @@ func TestRunUsageErrors(t *testing.T) {
 		{[]string{"vet", "--type", "Pod", "spec"}, "vet takes no arguments, got 1 argument"},
 		{[]string{"vet"}, "--type is required"},
 		{[]string{"apply", "-p", "{}", "a", "b"}, "apply -p takes 1 argument (ORIGINAL), got 2"},
-		{[]string{"diff", "--exit-code=maybe", "a", "b"}, `invalid boolean value "maybe" for --exit-code`},
-		{[]string{"apply", "--exit-code", "a", "b"}, "flag provided but not defined: --exit-code"},
-		{[]string{"diff", "-p", "{}", "a"}, "flag provided but not defined: -p"},
-		{[]string{"diff", "--conflicts", "a", "b"}, "flag provided but not defined: --conflicts"},
+		{[]string{"diff", "--exit-code=maybe", "a", "b"}, `invalid argument "maybe" for "--exit-code" flag`},
+		{[]string{"apply", "--exit-code", "a", "b"}, "unknown flag: --exit-code"},
+		{[]string{"diff", "-p", "{}", "a"}, "unknown shorthand flag: 'p' in -p"},
+		{[]string{"diff", "--conflicts", "a", "b"}, "unknown flag: --conflicts"},
 		{[]string{"diff", "--type", "pod", "a", "b"}, `unknown type "pod"; --type is one of: `},
 		{[]string{"explain", "--type", "Nope"}, `unknown type "Nope"`},
 		{[]string{"diff", "--type"}, "flag needs an argument: --type"},
-		{[]string{"diff", "--nope", "a", "b"}, "flag provided but not defined: --nope"},
-		{[]string{"diff", "-x", "a", "b"}, "flag provided but not defined: -x"},
-		{[]string{"apply", "--overwrite", "a", "b"}, "flag provided but not defined: --overwrite"},
-		{[]string{"explain", "-o", "json"}, "flag provided but not defined: -o"},
-		{[]string{"diff", "--type", "Pod", "-o", "xml", "a", "b"}, `invalid value "xml" for flag -o: must be yaml or json`},
-		{[]string{"diff", "--type", "Pod", "--output=xml", "a", "b"}, `invalid value "xml" for flag --output`},
-		{[]string{"diff", "--type", "Pod", "--ordering", "lexical", "a", "b"}, `invalid value "lexical" for flag --ordering`},
-		{[]string{"diff", "--type", "Pod", "--directives", "none", "a", "b"}, `invalid value "none" for flag --directives`},
-		{[]string{"diff", "--type", "Pod", "--skew-safe=perhaps", "a", "b"}, `invalid boolean value "perhaps" for --skew-safe`},
+		{[]string{"diff", "--nope", "a", "b"}, "unknown flag: --nope"},
+		{[]string{"diff", "-x", "a", "b"}, "unknown shorthand flag: 'x' in -x"},
+		{[]string{"apply", "--overwrite", "a", "b"}, "unknown flag: --overwrite"},
+		{[]string{"explain", "-o", "json"}, "unknown shorthand flag: 'o' in -o"},
+		{[]string{"diff", "--type", "Pod", "-o", "xml", "a", "b"}, `invalid argument "xml" for "-o, --output" flag: must be yaml or json`},
+		{[]string{"diff", "--type", "Pod", "-oxml", "a", "b"}, `invalid argument "xml" for "-o, --output" flag`},
+		{[]string{"diff", "--type", "Pod", "--ordering", "lexical", "a", "b"}, `invalid argument "lexical" for "--ordering" flag`},
+		{[]string{"diff", "--type", "Pod", "--directives", "none", "a", "b"}, `invalid argument "none" for "--directives" flag`},
+		{[]string{"diff", "--type", "Pod", "--skew-safe=perhaps", "a", "b"}, `invalid argument "perhaps" for "--skew-safe" flag`},
 		{[]string{"diff", "--type", "Pod", "-", "-"}, `at most one argument may be "-"`},
 		{[]string{"three-way", "--type", "Pod", "-", "x", "-"}, `at most one argument may be "-"`},
 		{[]string{"diff", "--type", "Pod", "testdata/none.yaml", "-"}, "cannot read ORIGINAL: open testdata/none.yaml: "},
@@ -83,7 +83,7 @@ func TestRunHelp(t *testing.T) {
 		{[]string{"help", "diff"}, "Usage: smp diff [FLAGS] ORIGINAL MODIFIED"},
 		{[]string{"apply", "-h"}, "Usage: smp apply [FLAGS] ORIGINAL PATCH"},
 		{[]string{"three-way", "--type", "Pod", "--help"}, "Usage: smp three-way [FLAGS] ORIGINAL MODIFIED CURRENT"},
-		{[]string{"explain", "-help"}, "Usage: smp explain --type T [PATH]"},
+		{[]string{"explain", "--help"}, "Usage: smp explain --type T [PATH]"},
 		{[]string{"vet", "-h"}, "Usage: smp vet --type T"},
 	} {
 		stdout, stderr, exit := runInProcess(tc.args, "")
@@ -131,8 +131,8 @@ func TestRunStdin(t *testing.T) {
 		}
 	}
 	stdout, stderr, exit = runInProcess(args, "list: [b\n")
-	if want := "smp: ORIGINAL (standard input): not a YAML or JSON document: "; exit != exitFail || stdout != "" || !strings.HasPrefix(stderr, want) {
-		t.Errorf("invalid YAML on standard input: exit %d, stdout %q, stderr %q; want exit 1 and %q", exit, stdout, stderr, want)
+	if want := "smp: ORIGINAL (standard input): not a YAML or JSON document: "; exit != exitUsage || stdout != "" || !strings.HasPrefix(stderr, want) {
+		t.Errorf("invalid YAML on standard input: exit %d, stdout %q, stderr %q; want exit 2 and %q", exit, stdout, stderr, want)
 	}
 }
 

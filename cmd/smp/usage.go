@@ -33,7 +33,9 @@ var commandFlagsHelp = map[string]string{
 	"apply": `  -p, --patch PATCH    the patch itself, in YAML or JSON; ORIGINAL is then
                        the only file
 `,
-	"three-way": `  --conflicts          fail on a field CURRENT changed since ORIGINAL that
+	"three-way": `  --exit-code          exit 1 when the patch is not empty or an object is in
+                       some files only
+  --conflicts          fail on a field CURRENT changed since ORIGINAL that
                        the patch changes too: print it, exit 1
   --overwrite          take MODIFIED's side on such a field (the default,
                        as kubectl apply does)
@@ -60,6 +62,15 @@ not in ("missingFrom" in JSON). apply prints unchanged the objects no patch
 names; its patch documents must then name their objects.
 `
 
+// exitHelp describes the exit statuses.
+const exitHelp = `Exit status (as kubectl diff's and diff's):
+  0  success, and no difference
+  1  differences found (--exit-code) or conflicts (--conflicts)
+  2  any error: bad usage (unknown command or flag, wrong arguments, unknown
+     type), an unreadable or invalid file, schema or patch, a patch that
+     cannot apply
+`
+
 // usage returns smp's help.
 func usage() string {
 	var b strings.Builder
@@ -74,6 +85,7 @@ Commands:
 		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.summary)
 		fmt.Fprintf(&b, "  %-10s   smp %s %s\n", "", c.name, c.synopsis())
 	}
+	fmt.Fprintf(&b, "  %-10s %s\n", "version", "print smp's module version")
 	fmt.Fprintf(&b, "  %-10s %s\n", "help", "print this help, or a command's: smp help COMMAND")
 	b.WriteString("\n" + filesHelp + `
 Flags of diff, apply and three-way:
@@ -86,10 +98,10 @@ Flags of three-way:
 ` + commandFlagsHelp["three-way"] + `
 Types (--type, explain and vet):
 ` + wrap(typeNames(), "  ", 76) + `
-Exit status: 0 on success, 1 on a conflict, a difference with --exit-code,
-or an invalid document, schema or patch, 2 on bad usage (unknown command or
-flag, wrong arguments, unknown type, unreadable file).
-`)
+Flags take pflag's forms: --output json, --output=json, -o json, -ojson.
+'smp version' (or --version) prints the module version.
+
+` + exitHelp)
 	return b.String()
 }
 
@@ -111,6 +123,7 @@ func (c *command) usage() string {
 		b.WriteString("Flags:\n" + explainFlagsHelp)
 	}
 	b.WriteString("\nTypes:\n" + wrap(typeNames(), "  ", 76))
+	b.WriteString("\n" + exitHelp)
 	return b.String()
 }
 
