@@ -136,3 +136,17 @@ func withCommas(n int) string {
 	}
 	return s
 }
+
+// Every cluster-scoped kind listed is bundled: a typo in the generated
+// list would leave its kind namespaced.
+func TestClusterScopedBundled(t *testing.T) {
+	for k := range clusterScoped {
+		apiVersion, kind, _ := strings.Cut(k, " ")
+		if namespaced, ok := Namespaced(apiVersion, kind); !ok || namespaced {
+			t.Errorf("Namespaced(%q, %q) = %v, %v", apiVersion, kind, namespaced, ok)
+		}
+	}
+	if len(clusterScoped) < 50 {
+		t.Errorf("%d cluster-scoped kinds", len(clusterScoped))
+	}
+}
