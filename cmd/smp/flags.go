@@ -27,6 +27,8 @@ type options struct {
 	exitCode     bool     // diff and three-way --exit-code
 	inline       string   // apply -p
 	inlineSet    bool
+	namespace    string // -n: the namespace of objects written without one
+	namespaceSet bool
 }
 
 // inlineName stands, among the operands, for the patch given with -p.
@@ -68,7 +70,7 @@ var orderings = map[string]smp.Ordering{"kubernetes": smp.KubernetesOrder, "seed
 // after its operands, in pflag's forms (--output json, --output=json, -o
 // json, -ojson, -o=json); "--" ends the flags. It returns the operands.
 func parseFlags(c *command, args []string) (*options, []string, error) {
-	o := &options{output: "yaml", ordering: smp.KubernetesOrder, directives: smp.DirectivesRetainKeys, overwrite: true}
+	o := &options{output: "yaml", namespace: "default", ordering: smp.KubernetesOrder, directives: smp.DirectivesRetainKeys, overwrite: true}
 	fs := newFlagSet(c, o)
 	err := fs.Parse(args)
 	if errors.Is(err, pflag.ErrHelp) {
@@ -120,6 +122,13 @@ func newFlagSet(c *command, o *options) *pflag.FlagSet {
 		return nil
 	})
 	fs.BoolVar(&o.mergeUnknown, "merge-unknown", false, "")
+	fs.FuncP("namespace", "n", "", func(v string) error {
+		if v == "" {
+			return errors.New("must not be empty")
+		}
+		o.namespace, o.namespaceSet = v, true
+		return nil
+	})
 	addCommandFlags(c, fs, o)
 	return fs
 }

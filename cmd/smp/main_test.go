@@ -105,15 +105,16 @@ const (
 	kinds  = td + "kinds/"
 	crd    = td + "crd/"
 	multi  = td + "multi/"
+	ns     = td + "ns/"
 	kdOrig = kinds + "deployment-original.yaml"
 	kdMod  = kinds + "deployment-modified.yaml"
 )
 
 var cliCases = append(kindCases(), []cliCase{
 	// real manifests: several documents, inline patches, flags
-	{name: "diff-multi", args: "diff " + multi + "original.yaml " + multi + "modified.yaml"},
-	{name: "diff-multi-json", args: "diff -o json " + multi + "original.yaml " + multi + "modified.yaml"},
-	{name: "three-way-multi", args: "three-way " + multi + "original.yaml " + multi + "modified.yaml " + multi + "current.yaml"},
+	{name: "diff-multi", args: "diff " + multi + "original.yaml " + multi + "modified.yaml", warns: true},
+	{name: "diff-multi-json", args: "diff -o json " + multi + "original.yaml " + multi + "modified.yaml", warns: true},
+	{name: "three-way-multi", args: "three-way " + multi + "original.yaml " + multi + "modified.yaml " + multi + "current.yaml", warns: true},
 	{name: "three-way-multi-conflicts", args: "three-way --conflicts " + multi + "original.yaml " + multi + "modified.yaml " + multi + "current.yaml", exit: 1},
 	{name: "error-lookalike-unknown-field", args: "diff --type Deployment " + kdOrig + " " + kdMod, exit: 2},
 	{name: "error-kinds-differ", args: "diff " + kinds + "job-original.yaml " + kinds + "cronjob-modified.yaml", exit: 2},
@@ -140,6 +141,22 @@ var cliCases = append(kindCases(), []cliCase{
 	{name: "error-multi-unnamed", args: "apply " + multi + "original.yaml " + td + "apply/deployment-patch.yaml", exit: 2},
 	{name: "error-schema-unreadable", args: "diff --schema " + td + "none.yaml " + kdOrig + " " + kdMod, exit: 2},
 	{name: "error-schema-invalid", args: "diff --schema " + kdOrig + " " + kdOrig + " " + kdMod, exit: 2},
+
+	// namespaces: manifests without one pair with live objects in
+	// "default" or -n's; nothing unmatched passes silently
+	{name: "three-way-ns-default", args: "three-way --schema " + ns + "crds.yaml " + ns + "app.yaml " + ns + "app-modified.yaml " + ns + "live.yaml", warns: true},
+	{name: "three-way-ns-exit-code", args: "three-way --exit-code --schema " + ns + "crds.yaml " + ns + "app.yaml " + ns + "app-modified.yaml " + ns + "live.yaml", exit: 1, printsOnFail: true},
+	{name: "three-way-ns-flag", args: "three-way -n prod --schema " + ns + "crds.yaml " + ns + "app.yaml " + ns + "app-modified.yaml " + ns + "live-prod.yaml", warns: true},
+	{name: "three-way-ns-unpaired", args: "three-way --schema " + ns + "crds.yaml " + ns + "app.yaml " + ns + "app-modified.yaml " + ns + "live-prod.yaml", warns: true},
+	{name: "diff-ns-new-object", args: "diff --exit-code --schema " + ns + "crds.yaml " + ns + "app.yaml " + ns + "app-modified.yaml", exit: 1, printsOnFail: true},
+	{name: "apply-ns-default", args: "apply --schema " + ns + "crds.yaml " + ns + "live.yaml " + ns + "patch.yaml"},
+	{name: "apply-ns-flag", args: "apply --namespace=prod --schema " + ns + "crds.yaml " + ns + "live-prod.yaml " + ns + "patch.yaml"},
+	{name: "error-apply-ns-other-namespace", args: "apply " + ns + "live-prod.yaml " + ns + "patch.yaml", exit: 2},
+	{name: "error-apply-ns-flag-mismatch", args: "apply -n dev " + ns + "live-prod.yaml " + ns + "patch.yaml", exit: 2},
+	{name: "error-apply-ns-typo", args: "apply --schema " + ns + "crds.yaml " + ns + "live.yaml " + ns + "patch-typo.yaml", exit: 2},
+	{name: "error-apply-other-object", args: "apply " + kdOrig + " " + ns + "patch-other.yaml", exit: 2},
+	{name: "error-cr-unserved-version", args: "diff --schema " + ns + "crds.yaml " + ns + "tenant-v1alpha1.yaml " + ns + "tenant-v1alpha1.yaml", exit: 2},
+	{name: "error-cr-undefined-version", args: "diff --schema " + ns + "crds.yaml " + ns + "tenant-v2.yaml " + ns + "tenant-v2.yaml", exit: 2},
 
 	// the look-alike types of package fixtures
 	{name: "diff-example", args: "diff --type Deployment " + exOrig + " " + exMod},

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // identity names a Kubernetes object: the four fields that pair the
@@ -127,4 +128,36 @@ func pairObjects(roles []string, sides [][]object) ([]*group, error) {
 		}
 	}
 	return groups, nil
+}
+
+// unmatched reports the patch documents (of the second operand) that name
+// no object of the first: a typo in a name or namespace must not pass for
+// a patch that changes nothing.
+func unmatched(roles []string, groups []*group, sides [][]object) error {
+	if len(groups) == 1 && len(sides[0]) == 1 && len(sides[1]) == 1 {
+		target, patch := sides[0][0].id, sides[1][0].id
+		if target.complete() && patch.complete() && target != patch {
+			return &inputError{role: roles[1], noName: true, err: fmt.Errorf("the patch is for %s, but %s is %s", patch, roles[0], target)}
+		}
+		return nil
+	}
+	var msgs []string
+	for _, g := range groups {
+		p := g.objs[1]
+		if p == nil || g.objs[0] != nil {
+			continue
+		}
+		msg := fmt.Sprintf("document %d, %s, matches no object of %s", p.index, p.id, roles[0])
+		for _, o := range sides[0] {
+			if o.id.APIVersion == p.id.APIVersion && o.id.Kind == p.id.Kind && o.id.Name == p.id.Name {
+				msg += fmt.Sprintf(" (it has one in namespace %s: give metadata.namespace, or -n)", quote(o.id.Namespace))
+				break
+			}
+		}
+		msgs = append(msgs, msg)
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return &inputError{role: roles[1], noName: true, err: fmt.Errorf("%s", strings.Join(msgs, ";\n"))}
 }

@@ -38,6 +38,10 @@ type patchRun struct {
 	// is then an empty object (three-way's ORIGINAL, for an object never
 	// applied, as kubectl apply does without its annotation).
 	empty int
+	// note says what it means that an object is missing from some
+	// operands (diff, three-way); nil where a patch document that
+	// matches no object is an error (apply).
+	note func(missing []string) string
 }
 
 func (r *patchRun) run(e *env, o *options, operands []string) error {
@@ -56,9 +60,19 @@ func (r *patchRun) run(e *env, o *options, operands []string) error {
 			return err
 		}
 	}
+	if o.typeName == "" {
+		if err := sc.defaultNamespace(sides, o.namespace, o.namespaceSet); err != nil {
+			return err
+		}
+	}
 	groups, err := pairObjects(r.roles, sides)
 	if err != nil {
 		return err
+	}
+	if r.note == nil {
+		if err := unmatched(r.roles, groups, sides); err != nil {
+			return err
+		}
 	}
 	results := make([]result, 0, len(groups))
 	for _, g := range groups {
@@ -73,6 +87,13 @@ func (r *patchRun) run(e *env, o *options, operands []string) error {
 	}
 	if err := writeResults(e, results, o.output, r.key); err != nil {
 		return err
+	}
+	if r.note != nil {
+		for _, res := range results {
+			if len(res.missing) > 0 {
+				fmt.Fprintf(e.stderr, "smp: %s: not in %s: %s\n", res.id, strings.Join(res.missing, " or "), r.note(res.missing))
+			}
+		}
 	}
 	if o.exitCode && changed(results) {
 		return errChanged

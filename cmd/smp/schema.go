@@ -15,6 +15,7 @@ import (
 type schemas struct {
 	typeName string
 	files    []*openapischema.Schemas
+	crds     []crdInfo // the CustomResourceDefinitions among the files
 }
 
 // loadSchemas reads the --schema files.
@@ -35,6 +36,9 @@ func loadSchemas(o *options) (*schemas, error) {
 			return nil, &inputError{role: "--schema", name: name, err: err}
 		}
 		s.files = append(s.files, sc)
+		if objs, err := parseDocuments("--schema", name, data); err == nil {
+			s.crds = append(s.crds, readCRDs(name, objs)...)
+		}
 	}
 	return s, nil
 }
@@ -78,6 +82,9 @@ func (s *schemas) forGroup(g *group) (any, string, error) {
 
 // lookup finds a kind in the --schema files, then among the built-in ones.
 func (s *schemas) lookup(apiVersion, kind string) (*reflectschema.Type, error) {
+	if err := s.checkServed(apiVersion, kind); err != nil {
+		return nil, err
+	}
 	for _, f := range s.files {
 		if t := f.Lookup(apiVersion, kind); t != nil {
 			return t, nil

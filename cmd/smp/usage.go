@@ -13,6 +13,9 @@ const patchFlagsHelp = `  --schema FILE        a CustomResourceDefinition manife
                        the documents' kind; an error if a document's kind
                        is another
   -o, --output FORMAT  yaml (default) or json (indented, keys sorted)
+  -n, --namespace NS   the namespace of objects of namespaced kinds written
+                       without one (default: default), as kubectl's; with
+                       it, an object in another namespace is an error
   --directives SET     the directives written and obeyed, by generation:
                        legacy, setElementOrder, retainKeys (default: what
                        Kubernetes servers understand today) or all (adds
@@ -54,12 +57,16 @@ apiVersion and kind: every built-in kind of Kubernetes 1.37, or a kind of a
 a field the schema lacks (see --merge-unknown).
 
 A file may hold several documents separated by "---". Objects are then
-paired by apiVersion, kind, namespace and name; each output document follows
-a comment naming its object ("# apps/v1 Deployment default/web"), or with
--o json the output is a list of {"object", "patch"} entries ("result" for
-apply); an object found in some files only is named with the files it is
-not in ("missingFrom" in JSON). apply prints unchanged the objects no patch
-names; its patch documents must then name their objects.
+paired by apiVersion, kind, namespace and name; an object of a namespaced
+kind (from the built-in kinds, or a CustomResourceDefinition's spec.scope)
+without metadata.namespace is in -n's namespace, or "default". Each output
+document follows a comment naming its object ("# apps/v1 Deployment
+default/web"), or with -o json the output is a list of {"object", "patch"}
+entries ("result" for apply). An object found in some files only is named
+there ("missingFrom" in JSON) and on standard error, and is a difference
+for --exit-code. apply prints unchanged the objects no patch names; its
+patch documents must then name their objects, and one that names no object
+is an error.
 `
 
 // exitHelp describes the exit statuses.
