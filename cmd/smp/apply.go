@@ -15,7 +15,7 @@ the object it patches; objects no patch names are printed unchanged.`,
 	patch: true,
 	min:   2, max: 2,
 	run: (&patchRun{
-		roles: []string{"ORIGINAL", "PATCH"}, keep: 0, empty: -1, key: "result",
+		roles: []string{"ORIGINAL", "PATCH"}, keep: 0, empty: -1, live: -1, key: "result",
 		fn: func(ds any, docs [][]byte, opts []smp.Option) ([]byte, error) {
 			return smp.ApplyJSON(docs[0], docs[1], ds, opts...)
 		},

@@ -27,6 +27,7 @@ type options struct {
 	exitCode     bool     // diff and three-way --exit-code
 	inline       string   // apply -p
 	inlineSet    bool
+	validate     string // --validate: strict, warn or ignore
 	namespace    string // -n: the namespace of objects written without one
 	namespaceSet bool
 }
@@ -70,7 +71,7 @@ var orderings = map[string]smp.Ordering{"kubernetes": smp.KubernetesOrder, "seed
 // after its operands, in pflag's forms (--output json, --output=json, -o
 // json, -ojson, -o=json); "--" ends the flags. It returns the operands.
 func parseFlags(c *command, args []string) (*options, []string, error) {
-	o := &options{output: "yaml", namespace: "default", ordering: smp.KubernetesOrder, directives: smp.DirectivesRetainKeys, overwrite: true}
+	o := &options{output: "yaml", namespace: "default", validate: validateStrict, ordering: smp.KubernetesOrder, directives: smp.DirectivesRetainKeys, overwrite: true}
 	fs := newFlagSet(c, o)
 	err := fs.Parse(args)
 	if errors.Is(err, pflag.ErrHelp) {
@@ -122,6 +123,13 @@ func newFlagSet(c *command, o *options) *pflag.FlagSet {
 		return nil
 	})
 	fs.BoolVar(&o.mergeUnknown, "merge-unknown", false, "")
+	fs.Func("validate", "", func(v string) error {
+		if v != validateStrict && v != validateWarn && v != validateIgnore {
+			return errors.New("must be strict, warn or ignore")
+		}
+		o.validate = v
+		return nil
+	})
 	fs.FuncP("namespace", "n", "", func(v string) error {
 		if v == "" {
 			return errors.New("must not be empty")

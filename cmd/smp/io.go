@@ -74,7 +74,7 @@ func parseDocuments(role, name string, data []byte) ([]object, error) {
 			}
 			return nil, &inputError{role: role, name: name, err: fmt.Errorf("not a YAML or JSON document: %w", err)}
 		}
-		objs = append(objs, object{role: role, index: i + 1, json: js, id: identify(js)})
+		objs = append(objs, object{role: role, index: i + 1, json: js, text: c.text, id: identify(js)})
 	}
 	return objs, nil
 }

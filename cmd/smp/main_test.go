@@ -106,6 +106,7 @@ const (
 	crd    = td + "crd/"
 	multi  = td + "multi/"
 	ns     = td + "ns/"
+	vd     = td + "validate/"
 	kdOrig = kinds + "deployment-original.yaml"
 	kdMod  = kinds + "deployment-modified.yaml"
 )
@@ -132,8 +133,9 @@ var cliCases = append(kindCases(), []cliCase{
 	{name: "diff-output-attached", args: "diff -ojson " + kdOrig + " " + kdMod},
 	{name: "diff-kind-deployment-all", args: "diff --directives all " + kdOrig + " " + kdMod},
 	{name: "three-way-example-default", args: "three-way " + exOrig + " " + exMod + " " + exCur},
-	{name: "diff-merge-unknown", args: "diff --merge-unknown " + td + "errors/unknown-field-original.yaml " + td + "errors/unknown-field-modified.yaml", warns: true},
+	{name: "diff-merge-unknown", args: "diff --validate=warn --merge-unknown " + td + "errors/unknown-field-original.yaml " + td + "errors/unknown-field-modified.yaml", warns: true},
 	{name: "error-unknown-kind", args: "diff " + td + "errors/unknown-kind.yaml " + td + "errors/unknown-kind-modified.yaml", exit: 2},
+	{name: "error-unknown-field-merge", args: "diff --validate ignore " + td + "errors/unknown-field-original.yaml " + td + "errors/unknown-field-modified.yaml", exit: 2},
 	{name: "error-unknown-field", args: "diff " + td + "errors/unknown-field-original.yaml " + td + "errors/unknown-field-modified.yaml", exit: 2},
 	{name: "error-type-against-kind", args: "diff --type Deployment " + kinds + "cronjob-original.yaml " + kinds + "cronjob-modified.yaml", exit: 2},
 	{name: "error-tab", args: "apply " + td + "errors/tab.yaml " + kinds + "configmap-modified.yaml", exit: 2},
@@ -157,6 +159,23 @@ var cliCases = append(kindCases(), []cliCase{
 	{name: "error-apply-other-object", args: "apply " + kdOrig + " " + ns + "patch-other.yaml", exit: 2},
 	{name: "error-cr-unserved-version", args: "diff --schema " + ns + "crds.yaml " + ns + "tenant-v1alpha1.yaml " + ns + "tenant-v1alpha1.yaml", exit: 2},
 	{name: "error-cr-undefined-version", args: "diff --schema " + ns + "crds.yaml " + ns + "tenant-v2.yaml " + ns + "tenant-v2.yaml", exit: 2},
+
+	// --validate: unknown fields in what the user writes; scalars as the
+	// schema says
+	{name: "error-validate-typo", args: "apply " + kdOrig + " " + vd + "patch-typo.yaml", exit: 2},
+	{name: "apply-validate-warn", args: "apply --validate=warn " + kdOrig + " " + vd + "patch-typo.yaml", warns: true},
+	{name: "apply-validate-ignore", args: "apply --validate ignore " + kdOrig + " " + vd + "patch-typo.yaml"},
+	{name: "usage-validate-bad", args: "apply --validate=lax " + kdOrig + " " + vd + "patch-typo.yaml", exit: 2},
+	{name: "three-way-validate-current", args: "three-way " + kdOrig + " " + kdMod + " " + vd + "current-newer.yaml", warns: true},
+	{name: "three-way-validate-current-ignore", args: "three-way --validate=ignore " + kdOrig + " " + kdMod + " " + vd + "current-newer.yaml"},
+	{name: "error-validate-modified", args: "three-way " + kdOrig + " " + vd + "current-newer.yaml " + kdMod, exit: 2},
+	{name: "apply-validate-preserve-unknown", args: "apply --schema " + ns + "crds.yaml " + vd + "tenant.yaml " + vd + "tenant-patch-ok.yaml"},
+	{name: "error-validate-cr-typo", args: "apply --schema " + ns + "crds.yaml " + vd + "tenant.yaml " + vd + "tenant-patch.yaml", exit: 2},
+	{name: "error-scalar-yaml11", args: "diff " + vd + "configmap.yaml " + vd + "configmap-yaml11.yaml", exit: 2},
+	{name: "error-scalar-yaml11-ignore", args: "diff --validate=ignore " + vd + "configmap.yaml " + vd + "configmap-yaml11.yaml", exit: 2},
+	{name: "diff-scalar-quoted", args: "diff " + vd + "configmap.yaml " + vd + "configmap-quoted.yaml"},
+	{name: "error-scalar-json", args: "apply " + kdOrig + " " + vd + "env-patch.json", exit: 2},
+	{name: "error-scalar-inline", args: "apply " + vd + `configmap.yaml -p {"data":{"host":off}}`, exit: 2},
 
 	// the look-alike types of package fixtures
 	{name: "diff-example", args: "diff --type Deployment " + exOrig + " " + exMod},

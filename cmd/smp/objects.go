@@ -38,6 +38,7 @@ type object struct {
 	role  string // the operand it came from, such as ORIGINAL
 	index int    // its place in the file, from 1
 	json  []byte
+	text  []byte // the YAML or JSON it was read from, for messages
 	id    identity
 }
 

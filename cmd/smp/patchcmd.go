@@ -42,6 +42,10 @@ type patchRun struct {
 	// operands (diff, three-way); nil where a patch document that
 	// matches no object is an error (apply).
 	note func(missing []string) string
+	// live, if not -1, is the operand read from a server (three-way's
+	// CURRENT), which may be newer than the schemas: an unknown field
+	// there is at most a warning.
+	live int
 }
 
 func (r *patchRun) run(e *env, o *options, operands []string) error {
@@ -115,6 +119,9 @@ func (r *patchRun) runGroup(e *env, o *options, sc *schemas, g *group) (result, 
 	}
 	ds, name, err := sc.forGroup(g)
 	if err != nil {
+		return res, err
+	}
+	if err := r.validate(e, o, ds, name, g); err != nil {
 		return res, err
 	}
 	docs := make([][]byte, len(g.objs))

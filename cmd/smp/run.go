@@ -170,6 +170,7 @@ func (e *env) report(err error) int {
 	var (
 		ue *usageError
 		ie *inputError
+		ve *validationError
 		se *smp.Error
 	)
 	switch {
@@ -180,6 +181,9 @@ func (e *env) report(err error) int {
 		} else {
 			fmt.Fprintln(e.stderr, "Run 'smp help' for usage.")
 		}
+		return exitUsage
+	case errors.As(err, &ve):
+		fmt.Fprintf(e.stderr, "smp: %s\n", err.Error()) // with the object it is about, if several
 		return exitUsage
 	case errors.As(err, &ie):
 		fmt.Fprintf(e.stderr, "smp: %s\n", ie.Error())

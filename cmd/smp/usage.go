@@ -20,6 +20,13 @@ const patchFlagsHelp = `  --schema FILE        a CustomResourceDefinition manife
                        legacy, setElementOrder, retainKeys (default: what
                        Kubernetes servers understand today) or all (adds
                        $patchMergeKey, this project's extension)
+  --validate MODE      a field the schema does not declare (outside
+                       x-kubernetes-preserve-unknown-fields) is an error
+                       (strict, the default), a warning (warn) or accepted
+                       (ignore); in three-way's CURRENT, from a server that
+                       may be newer, it is at most a warning. A string
+                       field given a boolean or number (YAML 1.1 reads
+                       unquoted y, n, on, off, 1.0 so) is always an error
   --merge-unknown      merge a change under a field the schema lacks as
                        plain JSON, with a warning, instead of failing
   --ordering ORDER     where a merge puts live list items the patch does
@@ -53,8 +60,8 @@ const explainFlagsHelp = `  --type T             the type to describe or vet (re
 const filesHelp = `Files are YAML or JSON; "-" reads one of them from standard input. Flags
 may come before or after the files. Each document's schema comes from its
 apiVersion and kind: every built-in kind of Kubernetes 1.37, or a kind of a
---schema file. A kind found in neither is an error, and so is a change under
-a field the schema lacks (see --merge-unknown).
+--schema file. A kind found in neither is an error, and so are a field the
+schema lacks (see --validate) and a change under it (see --merge-unknown).
 
 A file may hold several documents separated by "---". Objects are then
 paired by apiVersion, kind, namespace and name; an object of a namespaced
