@@ -160,6 +160,14 @@ var cliCases = append(kindCases(), []cliCase{
 	{name: "error-cr-unserved-version", args: "diff --schema " + ns + "crds.yaml " + ns + "tenant-v1alpha1.yaml " + ns + "tenant-v1alpha1.yaml", exit: 2},
 	{name: "error-cr-undefined-version", args: "diff --schema " + ns + "crds.yaml " + ns + "tenant-v2.yaml " + ns + "tenant-v2.yaml", exit: 2},
 
+	// List and typed ...List documents: their items are objects
+	{name: "three-way-list-live", args: "three-way --schema " + ns + "crds.yaml " + ns + "app.yaml " + ns + "app-modified.yaml " + ns + "live-list.yaml", warns: true},
+	{name: "apply-list", args: "apply --schema " + ns + "crds.yaml " + ns + "live-list.yaml " + ns + "patch.yaml"},
+	{name: "apply-list-json", args: "apply -o json --schema " + ns + "crds.yaml " + ns + "live-list.yaml " + ns + "patch.yaml"},
+	{name: "apply-rolelist", args: "apply " + ns + "rolelist.yaml " + ns + "rolelist-patch.yaml"},
+	{name: "error-list-item-yaml11", args: "diff " + ns + "list-item-yaml11.yaml " + ns + "list-item-yaml11.yaml", exit: 2},
+	{name: "error-list-patch-typo", args: "apply --schema " + ns + "crds.yaml " + ns + "live-list.yaml " + ns + "patch-typo.yaml", exit: 2},
+
 	// --validate: unknown fields in what the user writes; scalars as the
 	// schema says
 	{name: "error-validate-typo", args: "apply " + kdOrig + " " + vd + "patch-typo.yaml", exit: 2},

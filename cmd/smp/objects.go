@@ -40,6 +40,19 @@ type object struct {
 	json  []byte
 	text  []byte // the YAML or JSON it was read from, for messages
 	id    identity
+	item  int      // its place among the items of a List, from 1; 0 if none
+	list  *listDoc // the List it is an item of, or nil
+	// inferred says its apiVersion and kind are its typed List's.
+	inferred bool
+}
+
+// place names where the object is in its file: "document 2", or "document
+// 2, item 5" for an item of a List.
+func (o *object) place() string {
+	if o.item > 0 {
+		return fmt.Sprintf("document %d, item %d", o.index, o.item)
+	}
+	return fmt.Sprintf("document %d", o.index)
 }
 
 // identify reads a document's apiVersion, kind, namespace and name; a
@@ -114,7 +127,7 @@ func pairObjects(roles []string, sides [][]object) ([]*group, error) {
 		for j := range side {
 			o := &side[j]
 			if !o.id.complete() {
-				return nil, &inputError{role: roles[i], name: "", err: fmt.Errorf("document %d has no apiVersion, kind or metadata.name; smp pairs the documents of several by them", o.index), noName: true}
+				return nil, &inputError{role: roles[i], name: "", err: fmt.Errorf("%s has no apiVersion, kind or metadata.name; smp pairs the documents of several by them", o.place()), noName: true}
 			}
 			g := byID[o.id]
 			if g == nil {
@@ -123,7 +136,7 @@ func pairObjects(roles []string, sides [][]object) ([]*group, error) {
 				groups = append(groups, g)
 			}
 			if g.objs[i] != nil {
-				return nil, &inputError{role: roles[i], err: fmt.Errorf("documents %d and %d are both %s", g.objs[i].index, o.index, o.id), noName: true}
+				return nil, &inputError{role: roles[i], err: fmt.Errorf("%s and %s are both %s", g.objs[i].place(), o.place(), o.id), noName: true}
 			}
 			g.objs[i] = o
 		}
@@ -148,7 +161,7 @@ func unmatched(roles []string, groups []*group, sides [][]object) error {
 		if p == nil || g.objs[0] != nil {
 			continue
 		}
-		msg := fmt.Sprintf("document %d, %s, matches no object of %s", p.index, p.id, roles[0])
+		msg := fmt.Sprintf("%s, %s, matches no object of %s", p.place(), p.id, roles[0])
 		for _, o := range sides[0] {
 			if o.id.APIVersion == p.id.APIVersion && o.id.Kind == p.id.Kind && o.id.Name == p.id.Name {
 				msg += fmt.Sprintf(" (it has one in namespace %s: give metadata.namespace, or -n)", quote(o.id.Namespace))

@@ -19,6 +19,9 @@ type result struct {
 	id      identity
 	doc     []byte
 	missing []string
+	list    *listDoc // the List apply's ORIGINAL had the object in, if any
+	// inferred says the object was written without apiVersion and kind
+	inferred bool
 }
 
 // engineFunc computes one object's output from its documents, in the
@@ -111,6 +114,9 @@ func (r *patchRun) runGroup(e *env, o *options, sc *schemas, g *group) (result, 
 		g.objs[r.empty] = &object{role: r.roles[r.empty], json: []byte("{}")}
 	}
 	res := result{id: g.id, missing: g.missing(r.roles)}
+	if r.keep >= 0 && g.objs[r.keep] != nil {
+		res.list, res.inferred = g.objs[r.keep].list, g.objs[r.keep].inferred
+	}
 	if len(res.missing) > 0 {
 		if r.keep >= 0 && g.objs[r.keep] != nil && len(res.missing) == len(g.objs)-1 {
 			res.doc, res.missing = g.objs[r.keep].json, nil
@@ -165,6 +171,10 @@ func changed(results []result) bool {
 // documents, each after a comment naming its object, or as a JSON list of
 // {"object": ..., key: ...} entries.
 func writeResults(e *env, results []result, format, key string) error {
+	results, err := relist(results)
+	if err != nil {
+		return err
+	}
 	if len(results) == 1 && len(results[0].missing) == 0 {
 		return writeDocument(e, results[0].doc, format)
 	}

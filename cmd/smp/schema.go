@@ -55,7 +55,7 @@ func (s *schemas) forGroup(g *group) (any, string, error) {
 	if s.typeName != "" {
 		for _, o := range g.objs {
 			if o != nil && o.id.Kind != "" && o.id.Kind != s.typeName {
-				return nil, "", usageErrorf("--type %s contradicts the kind %s of %s (document %d)", s.typeName, quote(o.id.Kind), o.role, o.index)
+				return nil, "", usageErrorf("--type %s contradicts the kind %s of %s (%s)", s.typeName, quote(o.id.Kind), o.role, o.place())
 			}
 		}
 		v, _ := fixtures.Lookup(s.typeName)

@@ -121,7 +121,7 @@ func (s *schemas) defaultNamespace(sides [][]object, namespace string, explicit 
 			case o.id.Namespace == "":
 				o.id.Namespace = namespace
 			case explicit && o.id.Namespace != namespace:
-				return &inputError{role: o.role, noName: true, err: fmt.Errorf("document %d, %s, is in namespace %s, not in %s of --namespace", o.index, o.id, quote(o.id.Namespace), quote(namespace))}
+				return &inputError{role: o.role, noName: true, err: fmt.Errorf("%s, %s, is in namespace %s, not in %s of --namespace", o.place(), o.id, quote(o.id.Namespace), quote(namespace))}
 			}
 		}
 	}

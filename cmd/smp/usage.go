@@ -63,7 +63,10 @@ apiVersion and kind: every built-in kind of Kubernetes 1.37, or a kind of a
 --schema file. A kind found in neither is an error, and so are a field the
 schema lacks (see --validate) and a change under it (see --merge-unknown).
 
-A file may hold several documents separated by "---". Objects are then
+A file may hold several documents separated by "---", and a List ("v1
+List", as kubectl get prints several objects, or a typed one such as
+RoleList) holds its items as objects; apply writes them back into it.
+Objects are then
 paired by apiVersion, kind, namespace and name; an object of a namespaced
 kind (from the built-in kinds, or a CustomResourceDefinition's spec.scope)
 without metadata.namespace is in -n's namespace, or "default". Each output

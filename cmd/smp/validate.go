@@ -269,7 +269,11 @@ func (r *patchRun) validate(e *env, o *options, ds any, name string, g *group) e
 		var errs []string
 		hint := ""
 		for _, f := range found {
-			msg := describeFinding(f, scalarText(obj.text, f.at), name)
+			at := f.at
+			if obj.item > 0 {
+				at = append([]step{{key: "items", index: -1}, {index: obj.item - 1}}, at...)
+			}
+			msg := describeFinding(f, scalarText(obj.text, at), name)
 			switch {
 			case !f.unknown:
 				errs = append(errs, msg)
