@@ -39,7 +39,7 @@ func TestLookup(t *testing.T) {
 func TestLookupUnknown(t *testing.T) {
 	for _, c := range [][2]string{
 		{"apps/v1", "DeploymentList"}, {"v1", "PodLogOptions"}, {"v1", "Status"},
-		{"apiextensions.k8s.io/v1", "CustomResourceDefinition"}, {"apps/v2", "Deployment"},
+		{"apiextensions.k8s.io/v1beta1", "CustomResourceDefinition"}, {"apps/v2", "Deployment"},
 		{"", ""}, {"apps/v1", "deployment"}, {"v1", strings.Repeat("K", 1000)},
 	} {
 		typ, err := Lookup(c[0], c[1])

@@ -52,7 +52,7 @@ func ExampleKinds() {
 	// batch/v1 CronJob
 	// batch/v1 Job
 	// batch/v1beta1 CronJob
-	// 172 kinds
+	// 174 kinds
 }
 
 // Objects of a namespaced kind written without metadata.namespace go to

@@ -23,6 +23,8 @@ var clusterScoped = map[string]bool{
 	"admissionregistration.k8s.io/v1beta1 ValidatingWebhookConfiguration":    true,
 	"apidiscovery.k8s.io/v2 APIGroupDiscovery":                               true,
 	"apidiscovery.k8s.io/v2beta1 APIGroupDiscovery":                          true,
+	"apiextensions.k8s.io/v1 CustomResourceDefinition":                       true,
+	"apiregistration.k8s.io/v1 APIService":                                   true,
 	"authentication.k8s.io/v1 SelfSubjectReview":                             true,
 	"authentication.k8s.io/v1 TokenReview":                                   true,
 	"authentication.k8s.io/v1alpha1 SelfSubjectReview":                       true,

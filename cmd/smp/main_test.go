@@ -74,7 +74,7 @@ const readmeCase = "diff-kind-deployment"
 // NAME-modified.yaml of real manifests of built-in kinds; bench compares
 // their patches with Kubernetes' own.
 var builtinKinds = []string{"deployment", "statefulset", "daemonset", "cronjob", "job", "ingress",
-	"networkpolicy", "hpa", "serviceaccount", "role", "rolebinding", "pdb", "configmap", "secret", "pvc"}
+	"networkpolicy", "hpa", "serviceaccount", "role", "rolebinding", "pdb", "configmap", "secret", "pvc", "crd", "apiservice"}
 
 // customResources names the custom resources of testdata/crd, each with
 // NAME-original.yaml, NAME-modified.yaml and NAME-current.yaml, and the
