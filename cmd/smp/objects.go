@@ -44,6 +44,8 @@ type object struct {
 	list  *listDoc // the List it is an item of, or nil
 	// inferred says its apiVersion and kind are its typed List's.
 	inferred bool
+	// checked says it is the result of a patch already validated.
+	checked bool
 }
 
 // place names where the object is in its file: "document 2", or "document

@@ -22,6 +22,7 @@ type result struct {
 	list    *listDoc // the List apply's ORIGINAL had the object in, if any
 	// inferred says the object was written without apiVersion and kind
 	inferred bool
+	src      *object // apply's ORIGINAL object
 }
 
 // engineFunc computes one object's output from its documents, in the
@@ -58,10 +59,11 @@ func (r *patchRun) run(e *env, o *options, operands []string) error {
 	}
 	sides := make([][]object, len(operands))
 	for i, name := range operands {
+		role := r.role(i, len(operands))
 		if name == inlineName {
-			sides[i], err = parseDocuments(r.roles[i], "--patch", []byte(o.inline))
+			sides[i], err = parseDocuments(role, "--patch", []byte(o.inline))
 		} else {
-			sides[i], err = readFile(e, r.roles[i], name)
+			sides[i], err = readFile(e, role, name)
 		}
 		if err != nil {
 			return err
@@ -72,25 +74,14 @@ func (r *patchRun) run(e *env, o *options, operands []string) error {
 			return err
 		}
 	}
-	groups, err := pairObjects(r.roles, sides)
+	var results []result
+	if len(sides) <= len(r.roles) {
+		results, err = r.pass(e, o, sc, r.roles, sides)
+	} else {
+		results, err = r.applyInTurn(e, o, sc, sides)
+	}
 	if err != nil {
 		return err
-	}
-	if r.note == nil {
-		if err := unmatched(r.roles, groups, sides); err != nil {
-			return err
-		}
-	}
-	results := make([]result, 0, len(groups))
-	for _, g := range groups {
-		res, err := r.runGroup(e, o, sc, g)
-		if err != nil {
-			if len(groups) > 1 {
-				return fmt.Errorf("%s: %w", g.id, err)
-			}
-			return err
-		}
-		results = append(results, res)
 	}
 	if err := writeResults(e, results, o.output, r.key); err != nil {
 		return err
@@ -108,6 +99,62 @@ func (r *patchRun) run(e *env, o *options, operands []string) error {
 	return nil
 }
 
+// pass pairs the objects of the operands and computes each one's output.
+func (r *patchRun) pass(e *env, o *options, sc *schemas, roles []string, sides [][]object) ([]result, error) {
+	groups, err := pairObjects(roles, sides)
+	if err != nil {
+		return nil, err
+	}
+	if r.note == nil {
+		if err := unmatched(roles, groups, sides); err != nil {
+			return nil, err
+		}
+	}
+	rr := *r
+	rr.roles = roles
+	results := make([]result, 0, len(groups))
+	for _, g := range groups {
+		res, err := rr.runGroup(e, o, sc, g)
+		if err != nil {
+			if len(groups) > 1 {
+				return nil, fmt.Errorf("%s: %w", g.id, err)
+			}
+			return nil, err
+		}
+		results = append(results, res)
+	}
+	return results, nil
+}
+
+// applyInTurn applies several patches (apply's operands after ORIGINAL)
+// one after the other: each to the result of the ones before it.
+func (r *patchRun) applyInTurn(e *env, o *options, sc *schemas, sides [][]object) ([]result, error) {
+	current := sides[0]
+	var results []result
+	for i := 1; i < len(sides); i++ {
+		var err error
+		results, err = r.pass(e, o, sc, []string{r.roles[0], r.role(i, len(sides))}, [][]object{current, sides[i]})
+		if err != nil {
+			return nil, err
+		}
+		current = make([]object, len(results))
+		for j, res := range results {
+			current[j] = *res.src
+			current[j].json, current[j].checked = res.doc, true
+		}
+	}
+	return results, nil
+}
+
+// role names operand i of n: apply's patches are PATCH 1, PATCH 2 and so
+// on when there are several.
+func (r *patchRun) role(i, n int) string {
+	if i < len(r.roles)-1 || n <= len(r.roles) {
+		return r.roles[i]
+	}
+	return fmt.Sprintf("%s %d", r.roles[len(r.roles)-1], i-len(r.roles)+2)
+}
+
 // runGroup computes the output for one object.
 func (r *patchRun) runGroup(e *env, o *options, sc *schemas, g *group) (result, error) {
 	if r.empty >= 0 && g.objs[r.empty] == nil && len(g.missing(r.roles)) == 1 {
@@ -115,7 +162,8 @@ func (r *patchRun) runGroup(e *env, o *options, sc *schemas, g *group) (result, 
 	}
 	res := result{id: g.id, missing: g.missing(r.roles)}
 	if r.keep >= 0 && g.objs[r.keep] != nil {
-		res.list, res.inferred = g.objs[r.keep].list, g.objs[r.keep].inferred
+		res.src = g.objs[r.keep]
+		res.list, res.inferred = res.src.list, res.src.inferred
 	}
 	if len(res.missing) > 0 {
 		if r.keep >= 0 && g.objs[r.keep] != nil && len(res.missing) == len(g.objs)-1 {

@@ -30,7 +30,7 @@ type command struct {
 	detail    string // the paragraph `smp help NAME` prints
 	patch     bool   // takes the flags of the patch commands
 	overwrite bool   // takes --overwrite
-	min, max  int    // how many operands it takes
+	min, max  int    // how many operands it takes; max -1 for any number
 	run       func(e *env, o *options, operands []string) error
 }
 
@@ -109,7 +109,7 @@ func checkOperands(c *command, o *options, operands []string) ([]string, error) 
 		operands = append(operands, inlineName)
 	}
 	switch {
-	case len(operands) < c.min || len(operands) > c.max:
+	case len(operands) < c.min || c.max >= 0 && len(operands) > c.max:
 		return nil, usageErrorf("%s takes %s, got %d argument%s", c.name, describeCount(c), len(operands), plural(len(operands)))
 	case !c.patch && o.typeName == "":
 		return nil, usageErrorf("--type is required; it is one of: %s", strings.Join(typeNames(), ", "))
@@ -131,6 +131,8 @@ func describeCount(c *command) string {
 	switch {
 	case c.max == 0:
 		return "no arguments"
+	case c.max < 0:
+		return fmt.Sprintf("at least %d arguments (%s)", c.min, c.operands)
 	case c.min == c.max:
 		return fmt.Sprintf("%d argument%s (%s)", c.min, plural(c.min), c.operands)
 	case c.min == 0:

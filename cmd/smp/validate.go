@@ -262,6 +262,9 @@ func (r *patchRun) validate(e *env, o *options, ds any, name string, g *group) e
 		}
 	}
 	for i, obj := range g.objs {
+		if obj.checked {
+			continue
+		}
 		found, err := check(obj.json, t)
 		if err != nil {
 			return err
