@@ -28,6 +28,7 @@ type options struct {
 	inline       string   // apply -p
 	inlineSet    bool
 	validate     string // --validate: strict, warn or ignore
+	apiVersion   string // explain and vet --api-version
 	namespace    string // -n: the namespace of objects written without one
 	namespaceSet bool
 }
@@ -91,7 +92,12 @@ func newFlagSet(c *command, o *options) *pflag.FlagSet {
 	fs.Usage = func() {}
 	fs.SortFlags = false
 	fs.StringVar(&o.typeName, "type", "", "")
+	fs.Func("schema", "", func(v string) error {
+		o.schemaFiles = append(o.schemaFiles, v)
+		return nil
+	})
 	if !c.patch {
+		fs.StringVar(&o.apiVersion, "api-version", "", "")
 		return fs
 	}
 	fs.FuncP("output", "o", "", func(v string) error {
@@ -118,10 +124,6 @@ func newFlagSet(c *command, o *options) *pflag.FlagSet {
 		return nil
 	})
 	fs.BoolVar(&o.skewSafe, "skew-safe", false, "")
-	fs.Func("schema", "", func(v string) error {
-		o.schemaFiles = append(o.schemaFiles, v)
-		return nil
-	})
 	fs.BoolVar(&o.mergeUnknown, "merge-unknown", false, "")
 	fs.Func("validate", "", func(v string) error {
 		if v != validateStrict && v != validateWarn && v != validateIgnore {

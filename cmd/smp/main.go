@@ -5,19 +5,21 @@
 // Usage:
 //
 //	smp diff      [FLAGS] ORIGINAL MODIFIED
-//	smp apply     [FLAGS] ORIGINAL PATCH   (or ORIGINAL -p PATCH)
+//	smp apply     [FLAGS] ORIGINAL PATCH...   (or ORIGINAL -p PATCH)
 //	smp three-way [FLAGS] ORIGINAL MODIFIED CURRENT
-//	smp explain   --type T [PATH]
-//	smp vet       --type T
+//	smp explain   [FLAGS] RESOURCE[.PATH]     (or --type T [PATH])
+//	smp vet       [FLAGS] RESOURCE            (or --type T)
 //	smp version
 //	smp help      [COMMAND]
 //
 // diff prints the two-way patch that turns ORIGINAL into MODIFIED. apply
-// prints ORIGINAL with PATCH applied. three-way prints the patch that brings
+// prints ORIGINAL with the PATCHes applied in order. three-way prints the patch that brings
 // CURRENT to MODIFIED while keeping the changes made to CURRENT since
 // ORIGINAL, taking MODIFIED's side where both changed a field unless
-// --conflicts. explain prints the patch schema of an example type; vet
-// lists its patch tags that have no effect, which are ignored.
+// --conflicts. explain prints how a kind (named as kubectl explain names
+// it) or an example type is patched; vet lists a kind's lists of objects
+// that a patch replaces whole, or an example type's patch tags that have
+// no effect.
 //
 // Each document's schema comes from its apiVersion and kind: the built-in
 // kinds of package builtin, or the CRDs and OpenAPI documents of --schema.

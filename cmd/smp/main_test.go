@@ -220,6 +220,18 @@ var cliCases = append(kindCases(), []cliCase{
 	{name: "explain-into-scalar", args: "explain --type Pod spec.restartPolicy.x", exit: 2},
 	{name: "explain-too-many", args: "explain --type Pod spec metadata", exit: 2},
 
+	// explain and vet of real kinds, named as kubectl names them
+	{name: "explain-kind-path", args: "explain deployment.spec.template.spec.containers[name=web].ports"},
+	{name: "explain-short-name", args: "explain deploy.spec.strategy"},
+	{name: "explain-resource-api-version", args: "explain events --api-version events.k8s.io/v1"},
+	{name: "explain-crd", args: "explain crd.spec.versions"},
+	{name: "explain-cr-schema", args: "explain --schema " + ns + "crds.yaml tenants.spec"},
+	{name: "explain-cr-short-name", args: "explain --schema openapischema/testdata/certificate-crd.yaml cert.spec.usages"},
+	{name: "error-explain-unknown-resource", args: "explain deploymentz.spec", exit: 2},
+	{name: "error-explain-unknown-field", args: "explain pod.spec.containerz", exit: 2},
+	{name: "vet-kind", args: "vet --schema openapischema/testdata/rollout-crd.yaml rollout"},
+	{name: "vet-kind-builtin", args: "vet cm"},
+
 	// vet
 	{name: "vet-deployment", args: "vet --type Deployment"},
 	{name: "vet-argument", args: "vet --type Pod spec", exit: 2},

@@ -111,8 +111,8 @@ func checkOperands(c *command, o *options, operands []string) ([]string, error) 
 	switch {
 	case len(operands) < c.min || c.max >= 0 && len(operands) > c.max:
 		return nil, usageErrorf("%s takes %s, got %d argument%s", c.name, describeCount(c), len(operands), plural(len(operands)))
-	case !c.patch && o.typeName == "":
-		return nil, usageErrorf("--type is required; it is one of: %s", strings.Join(typeNames(), ", "))
+	case !c.patch && o.typeName == "" && len(operands) == 0:
+		return nil, usageErrorf("%s takes a RESOURCE (a kind, resource or short name such as deploy), or --type T, one of: %s", c.name, strings.Join(typeNames(), ", "))
 	}
 	stdins := 0
 	for _, op := range operands {

@@ -28,10 +28,13 @@ func TestRunUsageErrors(t *testing.T) {
 		{[]string{"diff", "--type", "Pod", "a"}, "diff takes 2 arguments (ORIGINAL MODIFIED), got 1 argument"},
 		{[]string{"apply", "--type", "Pod", "a"}, "apply takes at least 2 arguments (ORIGINAL PATCH...), got 1 argument"},
 		{[]string{"three-way", "--type", "Pod"}, "three-way takes 3 arguments"},
-		{[]string{"explain", "--type", "Pod", "a", "b"}, "explain takes at most 1 argument ([PATH]), got 2"},
-		{[]string{"explain"}, "--type is required; it is one of: ConfigMap, "},
-		{[]string{"vet", "--type", "Pod", "spec"}, "vet takes no arguments, got 1 argument"},
-		{[]string{"vet"}, "--type is required"},
+		{[]string{"explain", "--type", "Pod", "a", "b"}, "explain takes at most 1 argument (RESOURCE[.PATH]), got 2"},
+		{[]string{"explain"}, "explain takes a RESOURCE (a kind, resource or short name such as deploy), or --type T, one of: ConfigMap, "},
+		{[]string{"vet", "--type", "Pod", "spec"}, "vet --type takes no arguments, got 1"},
+		{[]string{"vet"}, "vet takes a RESOURCE"},
+		{[]string{"explain", "deploymentz"}, `"deploymentz" is no kind, resource or short name`},
+		{[]string{"explain", "deploy", "--api-version", "apps/v2"}, `Deployment is not served at --api-version "apps/v2"; it is at apps/v1, apps/v1beta1, apps/v1beta2`},
+		{[]string{"vet", "deploy.spec"}, `vet takes a RESOURCE without a PATH, got "deploy.spec"`},
 		{[]string{"apply", "-p", "{}", "a", "b"}, "apply -p takes 1 argument (ORIGINAL), got 2"},
 		{[]string{"diff", "--exit-code=maybe", "a", "b"}, `invalid argument "maybe" for "--exit-code" flag`},
 		{[]string{"apply", "--exit-code", "a", "b"}, "unknown flag: --exit-code"},
@@ -83,8 +86,8 @@ func TestRunHelp(t *testing.T) {
 		{[]string{"help", "diff"}, "Usage: smp diff [FLAGS] ORIGINAL MODIFIED"},
 		{[]string{"apply", "-h"}, "Usage: smp apply [FLAGS] ORIGINAL PATCH..."},
 		{[]string{"three-way", "--type", "Pod", "--help"}, "Usage: smp three-way [FLAGS] ORIGINAL MODIFIED CURRENT"},
-		{[]string{"explain", "--help"}, "Usage: smp explain --type T [PATH]"},
-		{[]string{"vet", "-h"}, "Usage: smp vet --type T"},
+		{[]string{"explain", "--help"}, "Usage: smp explain [FLAGS] RESOURCE[.PATH]"},
+		{[]string{"vet", "-h"}, "Usage: smp vet [FLAGS] RESOURCE"},
 	} {
 		stdout, stderr, exit := runInProcess(tc.args, "")
 		if exit != exitOK || stderr != "" {

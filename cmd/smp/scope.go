@@ -16,6 +16,9 @@ type crdInfo struct {
 	group      string
 	kind       string
 	namespaced bool
+	plural     string
+	singular   string
+	shortNames []string
 	versions   []string // every version defined
 	served     []string // the versions served
 }
@@ -32,7 +35,10 @@ func readCRDs(source string, objs []object) []crdInfo {
 				Group string `json:"group"`
 				Scope string `json:"scope"`
 				Names struct {
-					Kind string `json:"kind"`
+					Kind       string   `json:"kind"`
+					Plural     string   `json:"plural"`
+					Singular   string   `json:"singular"`
+					ShortNames []string `json:"shortNames"`
 				} `json:"names"`
 				Versions []struct {
 					Name   string `json:"name"`
@@ -43,7 +49,9 @@ func readCRDs(source string, objs []object) []crdInfo {
 		if json.Unmarshal(o.json, &crd) != nil || crd.Spec.Group == "" || crd.Spec.Names.Kind == "" {
 			continue // openapischema.Read reports what is wrong with it
 		}
-		info := crdInfo{source: source, group: crd.Spec.Group, kind: crd.Spec.Names.Kind, namespaced: crd.Spec.Scope != "Cluster"}
+		n := crd.Spec.Names
+		info := crdInfo{source: source, group: crd.Spec.Group, kind: n.Kind, namespaced: crd.Spec.Scope != "Cluster",
+			plural: n.Plural, singular: n.Singular, shortNames: n.ShortNames}
 		for _, v := range crd.Spec.Versions {
 			info.versions = append(info.versions, v.Name)
 			if v.Served {

@@ -53,7 +53,12 @@ var commandFlagsHelp = map[string]string{
 }
 
 // explainFlagsHelp describes the flag of explain and vet.
-const explainFlagsHelp = `  --type T             the type to describe or vet (required); see Types
+const explainFlagsHelp = `  --api-version V      the apiVersion (or group) of RESOURCE, where several
+                       serve it
+  --schema FILE        a CustomResourceDefinition manifest or an OpenAPI v2
+                       or v3 document giving more kinds; repeatable
+  --type T             describe or vet one of the example types below
+                       instead of a kind
 `
 
 // filesHelp says how documents are read, paired and printed.
@@ -127,7 +132,7 @@ func (c *command) synopsis() string {
 	if c.patch {
 		return "[FLAGS] " + c.operands
 	}
-	return strings.TrimSpace("--type T " + c.operands)
+	return "[FLAGS] " + c.operands
 }
 
 // usage returns the help of one command.
