@@ -16,10 +16,13 @@ metadata.name of the object it patches, and one that names no object is
 an error; objects no patch names are printed unchanged.`,
 	patch: true,
 	min:   2, max: -1,
-	run: (&patchRun{
-		roles: []string{"ORIGINAL", "PATCH"}, keep: 0, empty: -1, live: -1, key: "result",
-		fn: func(ds any, docs [][]byte, opts []smp.Option) ([]byte, error) {
-			return smp.ApplyJSON(docs[0], docs[1], ds, opts...)
-		},
-	}).run,
+	run: func(e *env, o *options, operands []string) error { return applyRun.run(e, o, operands) },
+}
+
+// applyRun applies patches, in turn, to the objects they name.
+var applyRun = &patchRun{
+	roles: []string{"ORIGINAL", "PATCH"}, keep: 0, empty: -1, live: -1, key: "result",
+	fn: func(ds any, docs [][]byte, opts []smp.Option) ([]byte, error) {
+		return smp.ApplyJSON(docs[0], docs[1], ds, opts...)
+	},
 }

@@ -57,7 +57,8 @@ func unwrapList(obj object) ([]object, error) {
 			}
 		}
 		items = append(items, object{role: obj.role, index: obj.index, item: i + 1, list: list,
-			json: js, text: obj.text, id: identify(js), inferred: changed})
+			json: js, text: obj.text, id: identify(js), inferred: changed,
+			prefix: []step{{key: "items", index: -1}, {index: i}}})
 	}
 	return items, nil
 }

@@ -107,6 +107,7 @@ const (
 	multi  = td + "multi/"
 	ns     = td + "ns/"
 	vd     = td + "validate/"
+	fnd    = td + "fn/"
 	kdOrig = kinds + "deployment-original.yaml"
 	kdMod  = kinds + "deployment-modified.yaml"
 )
@@ -171,6 +172,19 @@ var cliCases = append(kindCases(), []cliCase{
 	{name: "apply-rolelist", args: "apply " + ns + "rolelist.yaml " + ns + "rolelist-patch.yaml"},
 	{name: "error-list-item-yaml11", args: "diff " + ns + "list-item-yaml11.yaml " + ns + "list-item-yaml11.yaml", exit: 2},
 	{name: "error-list-patch-typo", args: "apply --schema " + ns + "crds.yaml " + ns + "live-list.yaml " + ns + "patch-typo.yaml", exit: 2},
+
+	// smp fn: a KRM function for kustomize and kpt
+	{name: "fn", args: "fn", stdin: fnd + "resourcelist.yaml"},
+	{name: "fn-unmatched", args: "fn", stdin: fnd + "unmatched.yaml", exit: 1, printsOnFail: true},
+	{name: "fn-invalid", args: "fn", stdin: fnd + "invalid.yaml", exit: 1, printsOnFail: true},
+	{name: "fn-yaml11", args: "fn", stdin: fnd + "yaml11.yaml", exit: 1, printsOnFail: true},
+	{name: "fn-wrong-config", args: "fn", stdin: fnd + "wrong-config.yaml", exit: 1, printsOnFail: true},
+	{name: "error-fn-not-resourcelist", args: "fn", stdin: kdOrig, exit: 2},
+
+	// smp apply - PATCH as a Helm post-renderer: the rendered chart on
+	// standard input, as helm install --post-renderer writes it
+	{name: "helm-post-renderer", args: "apply - " + td + "helm/patch.yaml", stdin: td + "helm/rendered.yaml"},
+	{name: "error-helm-post-renderer-unmatched", args: "apply - " + ns + "patch.yaml", stdin: td + "helm/rendered.yaml", exit: 2},
 
 	// --validate: unknown fields in what the user writes; scalars as the
 	// schema says

@@ -46,11 +46,19 @@ type object struct {
 	inferred bool
 	// checked says it is the result of a patch already validated.
 	checked bool
+	// prefix is where the object is in text, if not at its root: an item
+	// of a List, a patch of a KRM function's config.
+	prefix []step
+	// where, if not "", names its place for messages instead of place.
+	where string
 }
 
 // place names where the object is in its file: "document 2", or "document
 // 2, item 5" for an item of a List.
 func (o *object) place() string {
+	if o.where != "" {
+		return o.where
+	}
 	if o.item > 0 {
 		return fmt.Sprintf("document %d, item %d", o.index, o.item)
 	}

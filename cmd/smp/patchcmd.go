@@ -78,7 +78,7 @@ func (r *patchRun) run(e *env, o *options, operands []string) error {
 	if len(sides) <= len(r.roles) {
 		results, err = r.pass(e, o, sc, r.roles, sides)
 	} else {
-		results, err = r.applyInTurn(e, o, sc, sides)
+		results, err = r.applyInTurn(e, o, sc, sides, func(i int) string { return r.role(i, len(sides)) })
 	}
 	if err != nil {
 		return err
@@ -127,13 +127,14 @@ func (r *patchRun) pass(e *env, o *options, sc *schemas, roles []string, sides [
 }
 
 // applyInTurn applies several patches (apply's operands after ORIGINAL)
-// one after the other: each to the result of the ones before it.
-func (r *patchRun) applyInTurn(e *env, o *options, sc *schemas, sides [][]object) ([]result, error) {
+// one after the other: each to the result of the ones before it. role
+// names operand i.
+func (r *patchRun) applyInTurn(e *env, o *options, sc *schemas, sides [][]object, role func(i int) string) ([]result, error) {
 	current := sides[0]
 	var results []result
 	for i := 1; i < len(sides); i++ {
 		var err error
-		results, err = r.pass(e, o, sc, []string{r.roles[0], r.role(i, len(sides))}, [][]object{current, sides[i]})
+		results, err = r.pass(e, o, sc, []string{role(0), role(i)}, [][]object{current, sides[i]})
 		if err != nil {
 			return nil, err
 		}

@@ -35,7 +35,7 @@ type command struct {
 }
 
 // commands lists smp's commands in the order the usage shows them.
-var commands = []*command{diffCommand, applyCommand, threeWayCommand, explainCommand, vetCommand}
+var commands = []*command{diffCommand, applyCommand, threeWayCommand, explainCommand, vetCommand, fnCommand}
 
 // lookupCommand returns the command with that name, or nil.
 func lookupCommand(name string) *command {
@@ -166,7 +166,7 @@ func (e *env) report(err error) int {
 	if err == nil {
 		return exitOK
 	}
-	if errors.Is(err, errChanged) {
+	if errors.Is(err, errChanged) || errors.Is(err, errFnFailed) {
 		return exitFail
 	}
 	var (

@@ -115,7 +115,7 @@ func TestUsageFits(t *testing.T) {
 	}
 	flags := []string{"--schema", "--type", "--output", "--directives", "--merge-unknown", "--ordering",
 		"--skew-safe", "--exit-code", "--namespace", "--validate", "--patch", "--conflicts", "--overwrite", "---", "apiVersion", "missingFrom"}
-	for _, name := range append(append(typeNames(), "diff", "apply", "three-way", "explain", "vet"), flags...) {
+	for _, name := range append(append(typeNames(), "diff", "apply", "three-way", "explain", "vet", "fn", "version"), flags...) {
 		if !strings.Contains(usage(), name) {
 			t.Errorf("the usage does not name %s", name)
 		}

@@ -91,6 +91,8 @@ const exitHelp = `Exit status (as kubectl diff's and diff's):
   2  any error: bad usage (unknown command or flag, wrong arguments, unknown
      type), an unreadable or invalid file, schema or patch, a patch that
      cannot apply
+smp fn exits 1 when the ResourceList it writes holds an error result, as
+KRM functions do, and 2 when it cannot read a ResourceList.
 `
 
 // usage returns smp's help.

@@ -272,11 +272,7 @@ func (r *patchRun) validate(e *env, o *options, ds any, name string, g *group) e
 		var errs []string
 		hint := ""
 		for _, f := range found {
-			at := f.at
-			if obj.item > 0 {
-				at = append([]step{{key: "items", index: -1}, {index: obj.item - 1}}, at...)
-			}
-			msg := describeFinding(f, scalarText(obj.text, at), name)
+			msg := describeFinding(f, scalarText(obj.text, append(slices.Clip(obj.prefix), f.at...)), name)
 			switch {
 			case !f.unknown:
 				errs = append(errs, msg)
