@@ -8,8 +8,6 @@ import (
 	"io"
 
 	"sigs.k8s.io/yaml"
-
-	"github.com/typedpatch/typedpatch/openapischema"
 )
 
 // The kinds of a KRM function's input and configuration.
@@ -187,31 +185,4 @@ func fnApply(e *env, o *options, items, patches []object) ([][]byte, error) {
 		docs[i] = res.doc
 	}
 	return docs, nil
-}
-
-// addItemCRDs adds the schemas of the CustomResourceDefinitions among a
-// ResourceList's items, after the --schema files.
-func (s *schemas) addItemCRDs(items []object) error {
-	var crds []json.RawMessage
-	for _, it := range items {
-		if it.id.Kind == "CustomResourceDefinition" && it.id.APIVersion == "apiextensions.k8s.io/v1" {
-			crds = append(crds, it.json)
-		}
-	}
-	if len(crds) == 0 {
-		return nil
-	}
-	js, err := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": crds})
-	if err != nil {
-		return err
-	}
-	sc, err := openapischema.Read(js)
-	if err != nil {
-		return fmt.Errorf("a CustomResourceDefinition among the items: %w", err)
-	}
-	s.files = append(s.files, sc)
-	for i := range items {
-		s.crds = append(s.crds, readCRDs(items[i].where, items[i:i+1])...)
-	}
-	return nil
 }

@@ -70,6 +70,13 @@ func (r *patchRun) run(e *env, o *options, operands []string) error {
 		}
 	}
 	if o.typeName == "" {
+		var all []object
+		for _, side := range sides {
+			all = append(all, side...)
+		}
+		if err := sc.addItemCRDs(all); err != nil {
+			return err
+		}
 		if err := sc.defaultNamespace(sides, o.namespace, o.namespaceSet); err != nil {
 			return err
 		}

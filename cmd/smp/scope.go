@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/typedpatch/typedpatch/builtin"
+	"github.com/typedpatch/typedpatch/openapischema"
 )
 
 // crdInfo is what a CustomResourceDefinition says of its kind beyond the
@@ -133,5 +134,43 @@ func (s *schemas) defaultNamespace(sides [][]object, namespace string, explicit 
 			}
 		}
 	}
+	return nil
+}
+
+// addItemCRDs adds the schemas of the CustomResourceDefinitions among the
+// documents read, after the --schema files; of two with one name, the
+// later (MODIFIED's, CURRENT's) is taken.
+func (s *schemas) addItemCRDs(objs []object) error {
+	byName := map[string]int{}
+	var crds []*object
+	for i := range objs {
+		o := &objs[i]
+		if o.id.Kind != "CustomResourceDefinition" || o.id.APIVersion != "apiextensions.k8s.io/v1" {
+			continue
+		}
+		if j, ok := byName[o.id.Name]; ok {
+			crds[j] = o
+			continue
+		}
+		byName[o.id.Name] = len(crds)
+		crds = append(crds, o)
+	}
+	if len(crds) == 0 {
+		return nil
+	}
+	raw := make([]json.RawMessage, len(crds))
+	for i, c := range crds {
+		raw[i] = c.json
+		s.crds = append(s.crds, readCRDs(c.role+" "+c.place(), []object{*c})...)
+	}
+	js, err := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": raw})
+	if err != nil {
+		return err
+	}
+	sc, err := openapischema.Read(js)
+	if err != nil {
+		return &inputError{role: "a CustomResourceDefinition among the documents", noName: true, err: err}
+	}
+	s.files = append(s.files, sc)
 	return nil
 }

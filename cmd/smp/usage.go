@@ -64,9 +64,10 @@ const explainFlagsHelp = `  --api-version V      the apiVersion (or group) of RE
 // filesHelp says how documents are read, paired and printed.
 const filesHelp = `Files are YAML or JSON; "-" reads one of them from standard input. Flags
 may come before or after the files. Each document's schema comes from its
-apiVersion and kind: every built-in kind of Kubernetes 1.37, or a kind of a
---schema file. A kind found in neither is an error, and so are a field the
-schema lacks (see --validate) and a change under it (see --merge-unknown).
+apiVersion and kind: every built-in kind of Kubernetes 1.37, a kind of a
+--schema file, or of a CustomResourceDefinition among the documents. A kind
+found in none is an error, and so are a field the schema lacks (see
+--validate) and a change under it (see --merge-unknown).
 
 A file may hold several documents separated by "---", and a List ("v1
 List", as kubectl get prints several objects, or a typed one such as
