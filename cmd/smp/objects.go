@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 )
 
 // identity names a Kubernetes object: the four fields that pair the
@@ -166,22 +165,36 @@ func unmatched(roles []string, groups []*group, sides [][]object) error {
 		return nil
 	}
 	var msgs []string
+	var elsewhere map[identity]string // an object of the first operand, without its namespace -> the namespace
 	for _, g := range groups {
 		p := g.objs[1]
 		if p == nil || g.objs[0] != nil {
 			continue
 		}
-		msg := fmt.Sprintf("%s, %s, matches no object of %s", p.place(), p.id, roles[0])
-		for _, o := range sides[0] {
-			if o.id.APIVersion == p.id.APIVersion && o.id.Kind == p.id.Kind && o.id.Name == p.id.Name {
-				msg += fmt.Sprintf(" (it has one in namespace %s: give metadata.namespace, or -n)", quote(o.id.Namespace))
-				break
+		if elsewhere == nil {
+			elsewhere = map[identity]string{}
+			for _, o := range sides[0] {
+				id := o.id
+				id.Namespace = ""
+				if _, ok := elsewhere[id]; !ok {
+					elsewhere[id] = o.id.Namespace
+				}
 			}
+		}
+		msg := fmt.Sprintf("%s, %s, matches no object of %s", p.place(), p.id, roles[0])
+		id := p.id
+		id.Namespace = ""
+		if ns, ok := elsewhere[id]; ok {
+			msg += fmt.Sprintf(" (it has one in namespace %s: give metadata.namespace, or -n)", quote(ns))
 		}
 		msgs = append(msgs, msg)
 	}
 	if len(msgs) == 0 {
 		return nil
 	}
-	return &inputError{role: roles[1], noName: true, err: fmt.Errorf("%s", strings.Join(msgs, ";\n"))}
+	const most = 5 // the message names at most this many
+	if len(msgs) > most {
+		msgs = append(msgs[:most], fmt.Sprintf("and %d more documents match no object", len(msgs)-most))
+	}
+	return &validationError{role: roles[1], lines: msgs}
 }

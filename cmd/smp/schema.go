@@ -15,7 +15,8 @@ import (
 type schemas struct {
 	typeName string
 	files    []*openapischema.Schemas
-	crds     []crdInfo // the CustomResourceDefinitions among the files
+	crds     []crdInfo         // the CustomResourceDefinitions among the files
+	crdIndex map[[2]string]int // group and kind -> the first of crds
 }
 
 // loadSchemas reads the --schema files.
@@ -37,7 +38,7 @@ func loadSchemas(o *options) (*schemas, error) {
 		}
 		s.files = append(s.files, sc)
 		if objs, err := parseDocuments("--schema", name, data); err == nil {
-			s.crds = append(s.crds, readCRDs(name, objs)...)
+			s.addCRDs(readCRDs(name, objs))
 		}
 	}
 	return s, nil

@@ -71,12 +71,25 @@ func (s *schemas) findCRD(apiVersion, kind string) *crdInfo {
 	if !ok {
 		return nil
 	}
-	for i := range s.crds {
-		if c := &s.crds[i]; c.group == group && c.kind == kind {
-			return c
-		}
+	if i, ok := s.crdIndex[[2]string{group, kind}]; ok {
+		return &s.crds[i]
 	}
 	return nil
+}
+
+// addCRDs records CustomResourceDefinitions; of two for one kind, the
+// first counts.
+func (s *schemas) addCRDs(infos []crdInfo) {
+	if s.crdIndex == nil {
+		s.crdIndex = map[[2]string]int{}
+	}
+	for _, c := range infos {
+		key := [2]string{c.group, c.kind}
+		if _, ok := s.crdIndex[key]; !ok {
+			s.crdIndex[key] = len(s.crds)
+		}
+		s.crds = append(s.crds, c)
+	}
 }
 
 // checkServed reports a custom resource whose version its definition does
@@ -161,7 +174,7 @@ func (s *schemas) addItemCRDs(objs []object) error {
 	raw := make([]json.RawMessage, len(crds))
 	for i, c := range crds {
 		raw[i] = c.json
-		s.crds = append(s.crds, readCRDs(c.role+" "+c.place(), []object{*c})...)
+		s.addCRDs(readCRDs(c.role+" "+c.place(), []object{*c}))
 	}
 	js, err := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": raw})
 	if err != nil {

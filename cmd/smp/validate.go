@@ -269,10 +269,20 @@ func (r *patchRun) validate(e *env, o *options, ds any, name string, g *group) e
 		if err != nil {
 			return err
 		}
-		var errs []string
-		hint := ""
+		var (
+			errs []string
+			hint string
+			text *textTree // obj.text parsed, once, if a message needs it
+		)
 		for _, f := range found {
-			msg := describeFinding(f, scalarText(obj.text, append(slices.Clip(obj.prefix), f.at...)), name)
+			written := ""
+			if !f.unknown {
+				if text == nil {
+					text = parseText(obj.text)
+				}
+				written = text.scalar(append(slices.Clip(obj.prefix), f.at...))
+			}
+			msg := describeFinding(f, written, name)
 			switch {
 			case !f.unknown:
 				errs = append(errs, msg)

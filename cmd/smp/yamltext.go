@@ -4,17 +4,30 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// scalarText returns the text a YAML document wrote for the scalar at the
-// given place, or "" if it cannot be found (an alias, a merge key, JSON
-// parsed differently). Only messages need it, so the document is parsed
-// again, once per message.
-func scalarText(text []byte, at []step) string {
-	var root yaml.Node
-	if yaml.Unmarshal(text, &root) != nil || root.Kind != yaml.DocumentNode || len(root.Content) == 0 {
-		return ""
+// textTree is a document's YAML (or JSON) parsed into nodes, which keep
+// each scalar's text as written. Only messages need it: a document is
+// parsed again, once, when one of its messages quotes a scalar.
+type textTree struct {
+	root *yaml.Node // nil if the text does not parse
+}
+
+// parseText parses a document's text.
+func parseText(text []byte) *textTree {
+	var doc yaml.Node
+	if yaml.Unmarshal(text, &doc) != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		return &textTree{}
 	}
-	n := root.Content[0]
+	return &textTree{root: doc.Content[0]}
+}
+
+// scalar returns the text written for the scalar at the given place, or
+// "" if it cannot be found (behind a merge key, say).
+func (t *textTree) scalar(at []step) string {
+	n := t.root
 	for _, s := range at {
+		if n == nil {
+			return ""
+		}
 		for n.Kind == yaml.AliasNode && n.Alias != nil {
 			n = n.Alias
 		}
@@ -28,15 +41,12 @@ func scalarText(text []byte, at []step) string {
 					next = n.Content[i+1]
 				}
 			}
-			if next == nil {
-				return ""
-			}
 			n = next
 		default:
 			return ""
 		}
 	}
-	if n.Kind != yaml.ScalarNode {
+	if n == nil || n.Kind != yaml.ScalarNode {
 		return ""
 	}
 	return n.Value
