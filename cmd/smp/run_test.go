@@ -114,7 +114,7 @@ func TestUsageFits(t *testing.T) {
 		}
 	}
 	flags := []string{"--schema", "--type", "--output", "--directives", "--merge-unknown", "--ordering",
-		"--skew-safe", "--exit-code", "--namespace", "--validate", "--patch", "--conflicts", "--overwrite", "---", "apiVersion", "missingFrom"}
+		"--skew-safe", "--exit-code", "--namespace", "--validate", "--api-version", "--version", "Exit status", "--patch", "--conflicts", "--overwrite", "---", "apiVersion", "missingFrom"}
 	for _, name := range append(append(typeNames(), "diff", "apply", "three-way", "explain", "vet", "fn", "version"), flags...) {
 		if !strings.Contains(usage(), name) {
 			t.Errorf("the usage does not name %s", name)

@@ -72,17 +72,16 @@ found in none is an error, and so are a field the schema lacks (see
 A file may hold several documents separated by "---", and a List ("v1
 List", as kubectl get prints several objects, or a typed one such as
 RoleList) holds its items as objects; apply writes them back into it.
-Objects are then
-paired by apiVersion, kind, namespace and name; an object of a namespaced
-kind (from the built-in kinds, or a CustomResourceDefinition's spec.scope)
-without metadata.namespace is in -n's namespace, or "default". Each output
-document follows a comment naming its object ("# apps/v1 Deployment
-default/web"), or with -o json the output is a list of {"object", "patch"}
-entries ("result" for apply). An object found in some files only is named
-there ("missingFrom" in JSON) and on standard error, and is a difference
-for --exit-code. apply prints unchanged the objects no patch names; its
-patch documents must then name their objects, and one that names no object
-is an error.
+Objects are then paired by apiVersion, kind, namespace and name; an object
+of a namespaced kind (from the built-in kinds, or a CustomResourceDefinition's
+spec.scope) without metadata.namespace is in -n's namespace, or "default".
+Each output document follows a comment naming its object ("# apps/v1
+Deployment default/web"), or with -o json the output is a list of
+{"object", "patch"} entries ("result" for apply). An object found in some
+files only is named there ("missingFrom" in JSON) and on standard error,
+and is a difference for --exit-code. apply prints unchanged the objects no
+patch names; its patch documents must then name their objects, and one
+that names no object is an error.
 `
 
 // exitHelp describes the exit statuses.
@@ -113,7 +112,7 @@ Commands:
 	fmt.Fprintf(&b, "  %-10s %s\n", "version", "print smp's module version")
 	fmt.Fprintf(&b, "  %-10s %s\n", "help", "print this help, or a command's: smp help COMMAND")
 	b.WriteString("\n" + filesHelp + `
-Flags of diff, apply and three-way:
+Flags of diff, apply, three-way and fn:
 ` + patchFlagsHelp + `
 Flag of diff:
 ` + commandFlagsHelp["diff"] + `
@@ -121,6 +120,8 @@ Flag of apply:
 ` + commandFlagsHelp["apply"] + `
 Flags of three-way:
 ` + commandFlagsHelp["three-way"] + `
+Flags of explain and vet:
+` + explainFlagsHelp + `
 Types (--type, explain and vet):
 ` + wrap(typeNames(), "  ", 76) + `
 Flags take pflag's forms: --output json, --output=json, -o json, -ojson.
@@ -132,10 +133,7 @@ Flags take pflag's forms: --output json, --output=json, -o json, -ojson.
 
 // synopsis returns the flags and operands of the command's usage line.
 func (c *command) synopsis() string {
-	if c.patch {
-		return "[FLAGS] " + c.operands
-	}
-	return "[FLAGS] " + c.operands
+	return strings.TrimSpace("[FLAGS] " + c.operands)
 }
 
 // usage returns the help of one command.
