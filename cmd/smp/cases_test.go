@@ -92,6 +92,8 @@ var cliCases = append(kindCases(), []cliCase{
 	{name: "error-validate-cr-typo", args: "apply --schema " + ns + "crds.yaml " + vd + "tenant.yaml " + vd + "tenant-patch.yaml", exit: 2},
 	{name: "error-scalar-yaml11", args: "diff " + vd + "configmap.yaml " + vd + "configmap-yaml11.yaml", exit: 2},
 	{name: "error-scalar-yaml11-ignore", args: "diff --validate=ignore " + vd + "configmap.yaml " + vd + "configmap-yaml11.yaml", exit: 2},
+	{name: "error-scalar-yaml11-keys", args: "diff " + vd + "configmap-keys.yaml " + vd + "configmap-keys.yaml", exit: 2},
+	{name: "diff-scalar-keys-quoted", args: "diff " + vd + "configmap-keys-quoted.yaml " + vd + "configmap.yaml"},
 	{name: "diff-scalar-quoted", args: "diff " + vd + "configmap.yaml " + vd + "configmap-quoted.yaml"},
 	{name: "error-scalar-json", args: "apply " + kdOrig + " " + vd + "env-patch.json", exit: 2},
 	{name: "error-scalar-inline", args: "apply " + vd + `configmap.yaml -p {"data":{"host":off}}`, exit: 2},

@@ -25,8 +25,9 @@ const patchFlagsHelp = `  --schema FILE        a CustomResourceDefinition manife
                        (strict, the default), a warning (warn) or accepted
                        (ignore); in three-way's CURRENT, from a server that
                        may be newer, it is at most a warning. A string
-                       field given a boolean or number (YAML 1.1 reads
-                       unquoted y, n, on, off, 1.0 so) is always an error
+                       field given a boolean or number, or a map key on
+                       or yes read as true (YAML 1.1 reads unquoted y, n,
+                       on, off, 1.0 so), is always an error
   --merge-unknown      merge a change under a field the schema lacks as
                        plain JSON, with a warning, instead of failing
   --ordering ORDER     where a merge puts live list items the patch does

@@ -32,7 +32,9 @@ type step struct {
 // JSON type.
 type finding struct {
 	at      []step
-	unknown bool   // an undeclared field; else a scalar of the wrong type
+	unknown bool   // an undeclared field
+	key     bool   // a map's key "true" or "false", maybe written otherwise
+	// else a scalar of the wrong type
 	want    string // the JSON type the schema asks for
 	got     any    // the value found
 }
@@ -115,6 +117,9 @@ func (c *checker) walk(v any, t *rs.Type, meta *rs.PatchMeta) {
 				continue
 			}
 			c.push(step{step: smp.FieldStep(k), key: k, index: -1})
+			if k == "true" || k == "false" {
+				c.add(finding{key: true}) // if YAML 1.1 read on or yes so
+			}
 			c.walk(obj[k], t.Elem, nil)
 			c.pop()
 		}
@@ -205,6 +210,9 @@ func describeFinding(f finding, text string, schema string) string {
 	if f.unknown {
 		return fmt.Sprintf("%s: unknown field: %s does not declare it", f.path(), schema)
 	}
+	if f.key {
+		return fmt.Sprintf("%s: the key %s is read as the boolean %s (YAML 1.1 reads it so), but keys are strings: write it quoted", f.path(), quote(text), f.at[len(f.at)-1].key)
+	}
 	js, _ := json.Marshal(f.got)
 	if text == "" {
 		text = string(js)
@@ -280,7 +288,14 @@ func (r *patchRun) validate(e *env, o *options, ds any, name string, g *group) e
 				if text == nil {
 					text = parseText(obj.text)
 				}
-				written = text.scalar(append(slices.Clip(obj.prefix), f.at...))
+				at := append(slices.Clip(obj.prefix), f.at...)
+				if f.key {
+					if written = text.key(at); written == "" || written == f.at[len(f.at)-1].key {
+						continue // written as it is read
+					}
+				} else {
+					written = text.scalar(at)
+				}
 			}
 			msg := describeFinding(f, written, name)
 			switch {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -23,10 +25,43 @@ func parseText(text []byte) *textTree {
 // scalar returns the text written for the scalar at the given place, or
 // "" if it cannot be found (behind a merge key, say).
 func (t *textTree) scalar(at []step) string {
+	n, _ := t.find(at)
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return ""
+	}
+	return n.Value
+}
+
+// key returns the text written for the key of the map entry at the given
+// place, or "".
+func (t *textTree) key(at []step) string {
+	if _, k := t.find(at); k != nil {
+		return k.Value
+	}
+	return ""
+}
+
+// yaml11Bool returns the boolean YAML 1.1 reads an unquoted key as, as
+// sigs.k8s.io/yaml's keys print it ("true", "false"), or "".
+func yaml11Bool(k *yaml.Node) string {
+	if k.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+		return ""
+	}
+	switch strings.ToLower(k.Value) {
+	case "y", "yes", "on", "true":
+		return "true"
+	case "n", "no", "off", "false":
+		return "false"
+	}
+	return ""
+}
+
+// find returns the node at the given place and, for a map entry, its key.
+func (t *textTree) find(at []step) (node, key *yaml.Node) {
 	n := t.root
 	for _, s := range at {
 		if n == nil {
-			return ""
+			return nil, nil
 		}
 		for n.Kind == yaml.AliasNode && n.Alias != nil {
 			n = n.Alias
@@ -37,17 +72,14 @@ func (t *textTree) scalar(at []step) string {
 		case s.index < 0 && n.Kind == yaml.MappingNode:
 			var next *yaml.Node
 			for i := 0; i+1 < len(n.Content); i += 2 {
-				if n.Content[i].Value == s.key {
-					next = n.Content[i+1]
+				if k := n.Content[i]; k.Value == s.key || yaml11Bool(k) == s.key {
+					next, key = n.Content[i+1], k
 				}
 			}
 			n = next
 		default:
-			return ""
+			return nil, nil
 		}
 	}
-	if n == nil || n.Kind != yaml.ScalarNode {
-		return ""
-	}
-	return n.Value
+	return n, key
 }
