@@ -56,6 +56,7 @@ var cliCases = append(kindCases(), []cliCase{
 
 	// CustomResourceDefinitions among the documents give their kinds' schemas
 	{name: "apply-cr-crd-in-input", args: "apply " + ns + "with-crd.yaml " + ns + "widget-patch.yaml"},
+	{name: "apply-cr-crd-patched", args: "apply " + ns + "with-crd.yaml " + ns + "crd-patch.yaml"},
 	{name: "error-cr-crd-in-input-typo", args: "apply " + ns + "with-crd.yaml " + ns + "widget-patch-typo.yaml", exit: 2},
 
 	// List and typed ...List documents: their items are objects

@@ -70,9 +70,11 @@ func (r *patchRun) run(e *env, o *options, operands []string) error {
 		}
 	}
 	if o.typeName == "" {
-		var all []object
-		for _, side := range sides {
-			all = append(all, side...)
+		var all []object // whole objects: not apply's patches
+		for i, side := range sides {
+			if r.keep < 0 || i == r.keep {
+				all = append(all, side...)
+			}
 		}
 		if err := sc.addItemCRDs(all); err != nil {
 			return err
