@@ -34,9 +34,8 @@ type finding struct {
 	at      []step
 	unknown bool   // an undeclared field
 	key     bool   // a map's key "true" or "false", maybe written otherwise
-	// else a scalar of the wrong type
-	want    string // the JSON type the schema asks for
-	got     any    // the value found
+	want    string // else a scalar of the wrong type: the JSON type the schema asks for
+	got     any    // and the value found
 }
 
 // path returns where the finding is, as engine errors print paths.
