@@ -1,10 +1,7 @@
 package bench
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,24 +23,14 @@ func helmTemplate(dir, patch string) (stdout, stderr string, err error) {
 		args = append(args, "--post-renderer", filepath.Join(dir, "smp"),
 			"--post-renderer-args", "apply", "--post-renderer-args", "-", "--post-renderer-args", patch)
 	}
-	cmd := exec.Command(filepath.Join(dir, "helm"), args...)
-	cmd.Env = append(os.Environ(), "HELM_CACHE_HOME="+dir, "HELM_CONFIG_HOME="+dir, "HELM_DATA_HOME="+dir)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err = cmd.Run()
-	return out.String(), errOut.String(), err
+	return runTool(dir, "helm", args...)
 }
 
 // smp apply - PATCH, run by helm template as its post-renderer, patches
 // the rendered chart as Kubernetes' strategicpatch does with the Go type;
 // a patch that names no object fails the render with smp's message.
 func TestHelmPostRenderer(t *testing.T) {
-	dir := buildTools(t)
-	install := exec.Command("go", "install", helmVersion)
-	install.Env = append(os.Environ(), "GOBIN="+dir, "GOFLAGS=")
-	if out, err := install.CombinedOutput(); err != nil {
-		t.Fatalf("go install %s: %v\n%s", helmVersion, err, out)
-	}
+	dir := buildTools(t, helmVersion)
 	patchFile, err := filepath.Abs(filepath.Join(cliDir, "helm", "patch.yaml"))
 	if err != nil {
 		t.Fatal(err)

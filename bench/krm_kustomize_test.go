@@ -20,14 +20,17 @@ import (
 // newest release that builds with this repository's Go.
 const kustomizeVersion = "sigs.k8s.io/kustomize/kustomize/v5@v5.7.1"
 
-// buildTools installs kustomize and builds smp into a directory for PATH.
-func buildTools(t *testing.T) string {
+// buildTools builds smp and installs the given tools (go install
+// arguments) into a directory, for PATH.
+func buildTools(t *testing.T, tools ...string) string {
 	t.Helper()
 	dir := t.TempDir()
-	install := exec.Command("go", "install", kustomizeVersion)
-	install.Env = append(os.Environ(), "GOBIN="+dir, "GOFLAGS=")
-	if out, err := install.CombinedOutput(); err != nil {
-		t.Fatalf("go install %s: %v\n%s", kustomizeVersion, err, out)
+	for _, tool := range tools {
+		install := exec.Command("go", "install", tool)
+		install.Env = append(os.Environ(), "GOBIN="+dir, "GOFLAGS=")
+		if out, err := install.CombinedOutput(); err != nil {
+			t.Fatalf("go install %s: %v\n%s", tool, err, out)
+		}
 	}
 	if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "smp"), "../cmd/smp").CombinedOutput(); err != nil {
 		t.Fatalf("building smp: %v\n%s", err, out)
@@ -35,14 +38,21 @@ func buildTools(t *testing.T) string {
 	return dir
 }
 
-// kustomizeBuild runs kustomize build with exec functions on PATH dir.
-func kustomizeBuild(dir, kustomization string) (stdout, stderr string, err error) {
-	cmd := exec.Command(filepath.Join(dir, "kustomize"), "build", "--enable-alpha-plugins", "--enable-exec", kustomization)
-	cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+// runTool runs the tool dir/name with dir first on PATH and the tool's
+// state under dir.
+func runTool(dir, name string, args ...string) (stdout, stderr string, err error) {
+	cmd := exec.Command(filepath.Join(dir, name), args...)
+	cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"HELM_CACHE_HOME="+dir, "HELM_CONFIG_HOME="+dir, "HELM_DATA_HOME="+dir)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err = cmd.Run()
 	return out.String(), errOut.String(), err
+}
+
+// kustomizeBuild runs kustomize build with exec functions on PATH dir.
+func kustomizeBuild(dir, kustomization string) (stdout, stderr string, err error) {
+	return runTool(dir, "kustomize", "build", "--enable-alpha-plugins", "--enable-exec", kustomization)
 }
 
 // smp fn, run by kustomize as an exec KRM function from the kustomization
@@ -50,7 +60,7 @@ func kustomizeBuild(dir, kustomization string) (stdout, stderr string, err error
 // Kubernetes' strategicpatch does with the real Go types; a patch that
 // matches no resource fails the build with smp's message.
 func TestKustomizeRunsSmpFn(t *testing.T) {
-	dir := buildTools(t)
+	dir := buildTools(t, kustomizeVersion)
 	kdir := filepath.Join(cliDir, "kustomize")
 	out, stderr, err := kustomizeBuild(dir, kdir)
 	if err != nil {
