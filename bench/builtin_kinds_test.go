@@ -69,10 +69,14 @@ import (
 	storagev1beta1 "k8s.io/api/storage/v1beta1"
 	storagemigrationv1 "k8s.io/api/storagemigration/v1"
 	storagemigrationv1beta1 "k8s.io/api/storagemigration/v1beta1"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apiregistrationv1 "k8s.io/kube-aggregator/pkg/apis/apiregistration/v1"
 )
 
 // k8sGroupVersions registers every group/version package of k8s.io/api
-// v0.37.2 (every directory holding a register.go).
+// v0.37.2 (every directory holding a register.go), and the v1 kinds of
+// k8s.io/apiextensions-apiserver and k8s.io/kube-aggregator.
 var k8sGroupVersions = []func(*runtime.Scheme) error{
 	admissionv1.AddToScheme,
 	admissionv1beta1.AddToScheme,
@@ -134,6 +138,11 @@ var k8sGroupVersions = []func(*runtime.Scheme) error{
 	storagev1beta1.AddToScheme,
 	storagemigrationv1.AddToScheme,
 	storagemigrationv1beta1.AddToScheme,
+	// Served by every cluster beside k8s.io/api's kinds: the
+	// CustomResourceDefinitions of the API extensions server and the
+	// APIServices of the aggregator.
+	apiextensionsv1.AddToScheme,
+	apiregistrationv1.AddToScheme,
 }
 
 // builtinKind is one kind k8s.io/api registers, with its Go type.

@@ -46,7 +46,7 @@ func TestBuiltinMatchesGoTypes(t *testing.T) {
 			left = append(left, kind)
 		}
 	}
-	want := []string{"APIGroup", "APIVersions", "AdmissionReview", "CreateOptions", "DeleteOptions",
+	want := []string{"APIGroup", "APIVersions", "AdmissionReview", "ConversionReview", "CreateOptions", "DeleteOptions",
 		"DeploymentRollback", "GetOptions", "ListOptions", "NodeProxyOptions", "PatchOptions",
 		"PodAttachOptions", "PodExecOptions", "PodLogOptions", "PodPortForwardOptions", "PodProxyOptions",
 		"SerializedReference", "ServiceProxyOptions", "Status", "UpdateOptions", "WatchEvent"}

@@ -32,14 +32,7 @@ func TestCLIManifestsAgreeWithKubernetes(t *testing.T) {
 	if len(originals) < 13 {
 		t.Fatalf("only %d manifests under %s/kinds", len(originals), cliDir)
 	}
-	registered, _, err := builtinKinds()
-	if err != nil {
-		t.Fatal(err)
-	}
-	kinds := map[[2]string]reflect.Type{}
-	for _, k := range registered {
-		kinds[[2]string{k.APIVersion(), k.GVK.Kind}] = k.Go
-	}
+	kinds := builtinGoTypes(t)
 	for _, orig := range originals {
 		name := strings.TrimSuffix(filepath.Base(orig), "-original.yaml")
 		t.Run(name, func(t *testing.T) {
@@ -96,4 +89,19 @@ func yamlFile(t *testing.T, name string) []byte {
 		t.Fatalf("%s: %v", name, err)
 	}
 	return js
+}
+
+// builtinGoTypes maps each built-in kind's apiVersion and kind to its Go
+// type.
+func builtinGoTypes(t *testing.T) map[[2]string]reflect.Type {
+	t.Helper()
+	registered, _, err := builtinKinds()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[[2]string]reflect.Type{}
+	for _, k := range registered {
+		kinds[[2]string{k.APIVersion(), k.GVK.Kind}] = k.Go
+	}
+	return kinds
 }

@@ -8,8 +8,10 @@ require (
 	github.com/stretchr/testify v1.12.1
 	github.com/typedpatch/typedpatch v0.0.0
 	k8s.io/api v0.37.2
+	k8s.io/apiextensions-apiserver v0.37.2
 	k8s.io/apimachinery v0.37.2
 	k8s.io/client-go v0.37.2
+	k8s.io/kube-aggregator v0.37.2
 	pgregory.net/rapid v1.3.0
 )
 

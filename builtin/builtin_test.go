@@ -39,7 +39,7 @@ func TestLookup(t *testing.T) {
 func TestLookupUnknown(t *testing.T) {
 	for _, c := range [][2]string{
 		{"apps/v1", "DeploymentList"}, {"v1", "PodLogOptions"}, {"v1", "Status"},
-		{"apiextensions.k8s.io/v1", "CustomResourceDefinition"}, {"apps/v2", "Deployment"},
+		{"apiextensions.k8s.io/v1beta1", "CustomResourceDefinition"}, {"apps/v2", "Deployment"},
 		{"", ""}, {"apps/v1", "deployment"}, {"v1", strings.Repeat("K", 1000)},
 	} {
 		typ, err := Lookup(c[0], c[1])
@@ -135,4 +135,18 @@ func withCommas(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// Every cluster-scoped kind listed is bundled: a typo in the generated
+// list would leave its kind namespaced.
+func TestClusterScopedBundled(t *testing.T) {
+	for k := range clusterScoped {
+		apiVersion, kind, _ := strings.Cut(k, " ")
+		if namespaced, ok := Namespaced(apiVersion, kind); !ok || namespaced {
+			t.Errorf("Namespaced(%q, %q) = %v, %v", apiVersion, kind, namespaced, ok)
+		}
+	}
+	if len(clusterScoped) < 50 {
+		t.Errorf("%d cluster-scoped kinds", len(clusterScoped))
+	}
 }

@@ -52,5 +52,18 @@ func ExampleKinds() {
 	// batch/v1 CronJob
 	// batch/v1 Job
 	// batch/v1beta1 CronJob
-	// 172 kinds
+	// 174 kinds
+}
+
+// Objects of a namespaced kind written without metadata.namespace go to
+// the namespace of the request, as kubectl's -n or "default".
+func ExampleNamespaced() {
+	for _, k := range [][2]string{{"apps/v1", "Deployment"}, {"rbac.authorization.k8s.io/v1", "ClusterRole"}, {"example.com/v1", "Widget"}} {
+		namespaced, ok := builtin.Namespaced(k[0], k[1])
+		fmt.Println(k[1], namespaced, ok)
+	}
+	// Output:
+	// Deployment true true
+	// ClusterRole false true
+	// Widget false false
 }

@@ -39,6 +39,14 @@ func TestHostileArgumentsInMessages(t *testing.T) {
 		{"apply", "--type", "Pod", okFile, write("bad\x07name.json", "{\"a\x1b\":")},
 		{"apply", "--type", "Pod", okFile, write("deep.json", `{"spec":{"containers":[{"name":"`+esc+`","image":5}]}}`)},
 		{"apply", "--type", "Pod", okFile, write("num.json", `{"spec":{"terminationGracePeriodSeconds":`+huge+`}}`)},
+		{"explain", esc},
+		{"explain", huge + ".spec"},
+		{"explain", "pod." + esc},
+		{"explain", "deploy", "--api-version", esc},
+		{"apply", write("pod.json", `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"x"}}`), write("field.json", `{"spec":{"`+esc+`":1}}`)},
+		{"apply", write("cm.json", `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}`), write("str.json", `{"data":{"`+nl+`":true}}`)},
+		{"apply", "-n", esc, write("pods.yaml", "{apiVersion: v1, kind: Pod, metadata: {name: a, namespace: b}}\n---\n{apiVersion: v1, kind: Pod, metadata: {name: c}}\n"), okFile},
+		{"apply", filepath.Join(dir, "pods.yaml"), write("typo.yaml", "{apiVersion: v1, kind: Pod, metadata: {name: \""+esc+"\"}}\n")},
 	}
 	seen := map[string][]string{}
 	for _, args := range cases {

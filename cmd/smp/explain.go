@@ -8,15 +8,24 @@ import (
 	"github.com/typedpatch/typedpatch/reflectschema"
 )
 
-// explainCommand prints the patch schema of a type.
+// explainCommand prints the patch schema of a kind or type.
 var explainCommand = &command{
 	name:     "explain",
-	operands: "[PATH]",
-	summary:  "print the patch schema of T, or of the field at PATH",
-	detail: `Explain prints the patch schema of T, or of the field at PATH: each field's
-JSON name and kind, indented under its parent; for lists, how they merge
-(strategy, merge key, recommended merge key); for retainKeys fields, the
-members of the union. A struct type is described once; later uses say where.
+	operands: "RESOURCE[.PATH]",
+	summary:  "print how a kind, or the field at PATH, is patched",
+	detail: `Explain prints the patch schema of a kind, or of the field at PATH: each
+field's JSON name and kind, indented under its parent; for lists, how they
+merge (strategy, merge key, recommended merge key); for retainKeys fields,
+the members of the union. A struct type is described once; later uses say
+where.
+
+RESOURCE is named as kubectl explain names it: a kind in any case
+(Deployment, deployment), its resource (deployments) or a short name
+(deploy), of the built-in kinds or of --schema files (with a CRD's plural,
+singular and short names); --api-version chooses among its versions, else
+a --schema kind comes first, then the core group and the most stable
+version. With --type, the example type T is described instead and the
+operand is PATH alone.
 
 PATH is a dotted field path such as spec.template.spec.containers. List
 elements and map values are followed (a map's key is any name, written * in
@@ -26,26 +35,53 @@ error messages can be pasted.`,
 	run: runExplain,
 }
 
-// runExplain prints the schema of the type, or of the field at PATH.
+// runExplain prints the schema of the kind or type, or of the field at
+// PATH.
 func runExplain(e *env, o *options, operands []string) error {
-	gt, err := o.goType()
+	header, label, t, path, err := explainTarget(o, operands)
 	if err != nil {
 		return err
 	}
-	t, err := reflectschema.Of(gt)
-	if err != nil {
-		return err
-	}
-	if len(operands) == 0 || operands[0] == "" {
-		explain(e.stdout, o.typeName, "", t, nil)
+	if path == "" {
+		fmt.Fprint(e.stdout, header)
+		explain(e.stdout, label, "", t, nil)
 		return nil
 	}
-	label, at, meta, err := resolvePath(t, operands[0])
+	label, at, meta, err := resolvePath(t, path)
 	if err != nil {
 		return err
 	}
+	fmt.Fprint(e.stdout, header)
 	explain(e.stdout, label, label, at, meta)
 	return nil
+}
+
+// explainTarget returns the schema explain and vet describe, a header
+// line naming it, its label, and the PATH within it: --type's example
+// type, else the kind RESOURCE names.
+func explainTarget(o *options, operands []string) (header, label string, t *reflectschema.Type, path string, err error) {
+	arg := ""
+	if len(operands) > 0 {
+		arg = operands[0]
+	}
+	if o.typeName != "" {
+		gt, err := o.goType()
+		if err != nil {
+			return "", "", nil, "", err
+		}
+		t, err := reflectschema.Of(gt)
+		return "", o.typeName, t, arg, err
+	}
+	resource, path, _ := strings.Cut(arg, ".")
+	sc, err := loadSchemas(o)
+	if err != nil {
+		return "", "", nil, "", err
+	}
+	k, err := sc.resolveResource(resource, o.apiVersion)
+	if err != nil {
+		return "", "", nil, "", err
+	}
+	return "# " + k.String() + "\n", k.gvk.Kind, k.t, path, nil
 }
 
 // explain writes the schema of t, labelled label, and of every field below

@@ -2,10 +2,12 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"io"
 	"reflect"
+	"strconv"
 	"strings"
+
+	"github.com/spf13/pflag"
 
 	"github.com/typedpatch/typedpatch/fixtures"
 	"github.com/typedpatch/typedpatch/smp"
@@ -22,9 +24,13 @@ type options struct {
 
 	schemaFiles  []string // --schema, in order
 	mergeUnknown bool     // --merge-unknown
-	exitCode     bool     // diff --exit-code
+	exitCode     bool     // diff and three-way --exit-code
 	inline       string   // apply -p
 	inlineSet    bool
+	validate     string // --validate: strict, warn or ignore
+	apiVersion   string // explain and vet --api-version
+	namespace    string // -n: the namespace of objects written without one
+	namespaceSet bool
 }
 
 // inlineName stands, among the operands, for the patch given with -p.
@@ -63,50 +69,44 @@ var errHelp = errors.New("help requested")
 var orderings = map[string]smp.Ordering{"kubernetes": smp.KubernetesOrder, "seed": smp.SeedOrder}
 
 // parseFlags parses a command's flags, which may come before, between or
-// after its operands; "--" ends the flags. It returns the operands.
+// after its operands, in pflag's forms (--output json, --output=json, -o
+// json, -ojson, -o=json); "--" ends the flags. It returns the operands.
 func parseFlags(c *command, args []string) (*options, []string, error) {
-	o := &options{output: "yaml", ordering: smp.KubernetesOrder, directives: smp.DirectivesRetainKeys, overwrite: true}
+	o := &options{output: "yaml", namespace: "default", validate: validateStrict, ordering: smp.KubernetesOrder, directives: smp.DirectivesRetainKeys, overwrite: true}
 	fs := newFlagSet(c, o)
-	var operands []string
-	for {
-		err := fs.Parse(args)
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, nil, errHelp
-		}
-		if err != nil {
-			return nil, nil, &usageError{msg: bounded(fixFlagError(err))}
-		}
-		rest := fs.Args()
-		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" && !isFlagValue(fs, args[:consumed-1]) {
-			return o, append(operands, rest...), nil
-		}
-		if len(rest) == 0 {
-			return o, operands, nil
-		}
-		operands = append(operands, rest[0])
-		args = rest[1:]
+	err := fs.Parse(args)
+	if errors.Is(err, pflag.ErrHelp) {
+		return nil, nil, errHelp
 	}
+	if err != nil {
+		return nil, nil, &usageError{msg: bounded(err.Error())}
+	}
+	return o, fs.Args(), nil
 }
 
 // newFlagSet returns the flags of command c, set in o. It prints nothing:
 // parseFlags reports its errors.
-func newFlagSet(c *command, o *options) *flag.FlagSet {
-	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+func newFlagSet(c *command, o *options) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(c.name, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
+	fs.SortFlags = false
 	fs.StringVar(&o.typeName, "type", "", "")
+	fs.Func("schema", "", func(v string) error {
+		o.schemaFiles = append(o.schemaFiles, v)
+		return nil
+	})
 	if !c.patch {
+		fs.StringVar(&o.apiVersion, "api-version", "", "")
 		return fs
 	}
-	output := func(v string) error {
+	fs.FuncP("output", "o", "", func(v string) error {
 		if v != "yaml" && v != "json" {
 			return errors.New("must be yaml or json")
 		}
 		o.output = v
 		return nil
-	}
-	fs.Func("o", "", output)
-	fs.Func("output", "", output)
+	})
 	fs.Func("ordering", "", func(v string) error {
 		ord, ok := orderings[v]
 		if !ok {
@@ -124,78 +124,42 @@ func newFlagSet(c *command, o *options) *flag.FlagSet {
 		return nil
 	})
 	fs.BoolVar(&o.skewSafe, "skew-safe", false, "")
-	fs.Func("schema", "", func(v string) error {
-		o.schemaFiles = append(o.schemaFiles, v)
+	fs.BoolVar(&o.mergeUnknown, "merge-unknown", false, "")
+	fs.Func("validate", "", func(v string) error {
+		if v != validateStrict && v != validateWarn && v != validateIgnore {
+			return errors.New("must be strict, warn or ignore")
+		}
+		o.validate = v
 		return nil
 	})
-	fs.BoolVar(&o.mergeUnknown, "merge-unknown", false, "")
+	fs.FuncP("namespace", "n", "", func(v string) error {
+		if v == "" {
+			return errors.New("must not be empty")
+		}
+		o.namespace, o.namespaceSet = v, true
+		return nil
+	})
 	addCommandFlags(c, fs, o)
 	return fs
 }
 
 // addCommandFlags adds the flags of one patch command.
-func addCommandFlags(c *command, fs *flag.FlagSet, o *options) {
+func addCommandFlags(c *command, fs *pflag.FlagSet, o *options) {
 	switch c.name {
-	case "diff":
+	case "diff", "three-way":
 		fs.BoolVar(&o.exitCode, "exit-code", false, "")
 	case "apply":
-		inline := func(v string) error {
+		fs.FuncP("patch", "p", "", func(v string) error {
 			o.inline, o.inlineSet = v, true
-			return nil
-		}
-		fs.Func("p", "", inline)
-		fs.Func("patch", "", inline)
-	}
-	if c.overwrite {
-		fs.BoolVar(&o.overwrite, "overwrite", true, "")
-		fs.BoolFunc("conflicts", "", func(string) error {
-			o.overwrite = false
 			return nil
 		})
 	}
-}
-
-// isFlagValue reports whether the argument after args is the value of a
-// flag given as "-name value": true when the last of args is such a flag.
-func isFlagValue(fs *flag.FlagSet, args []string) bool {
-	if len(args) == 0 {
-		return false
+	if c.overwrite {
+		fs.BoolVar(&o.overwrite, "overwrite", true, "")
+		fs.BoolFunc("conflicts", "", func(v string) error {
+			b, err := strconv.ParseBool(v)
+			o.overwrite = !b
+			return err
+		})
 	}
-	last := args[len(args)-1]
-	name := strings.TrimLeft(last, "-")
-	if !strings.HasPrefix(last, "-") || strings.Contains(name, "=") {
-		return false
-	}
-	f := fs.Lookup(name)
-	if f == nil {
-		return false
-	}
-	bf, ok := f.Value.(interface{ IsBoolFlag() bool })
-	return !ok || !bf.IsBoolFlag()
-}
-
-// fixFlagError rewords the flag package's messages to name flags as the
-// usage does: with two dashes, but -o with one.
-func fixFlagError(err error) string {
-	msg := err.Error()
-	for _, prefix := range []string{"flag provided but not defined: -", "flag needs an argument: -"} {
-		if name, ok := strings.CutPrefix(msg, prefix); ok {
-			return prefix[:len(prefix)-1] + dashes(name) + name
-		}
-	}
-	for _, sep := range []string{" for flag -", " for -"} {
-		if before, after, ok := strings.Cut(msg, sep); ok {
-			name, _, _ := strings.Cut(after, ":")
-			return before + sep[:len(sep)-1] + dashes(name) + after
-		}
-	}
-	return msg
-}
-
-// dashes returns the dashes the usage writes before a flag name.
-func dashes(name string) string {
-	if len(name) == 1 {
-		return "-"
-	}
-	return "--"
 }

@@ -74,7 +74,15 @@ func parseDocuments(role, name string, data []byte) ([]object, error) {
 			}
 			return nil, &inputError{role: role, name: name, err: fmt.Errorf("not a YAML or JSON document: %w", err)}
 		}
-		objs = append(objs, object{role: role, index: i + 1, json: js, id: identify(js)})
+		obj := object{role: role, index: i + 1, json: js, text: c.text, id: identify(js)}
+		items, err := unwrapList(obj)
+		if err != nil {
+			return nil, &inputError{role: role, name: name, err: err}
+		}
+		if items == nil {
+			items = []object{obj}
+		}
+		objs = append(objs, items...)
 	}
 	return objs, nil
 }

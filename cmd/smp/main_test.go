@@ -74,7 +74,7 @@ const readmeCase = "diff-kind-deployment"
 // NAME-modified.yaml of real manifests of built-in kinds; bench compares
 // their patches with Kubernetes' own.
 var builtinKinds = []string{"deployment", "statefulset", "daemonset", "cronjob", "job", "ingress",
-	"networkpolicy", "hpa", "serviceaccount", "role", "rolebinding", "pdb", "configmap", "secret", "pvc"}
+	"networkpolicy", "hpa", "serviceaccount", "role", "rolebinding", "pdb", "configmap", "secret", "pvc", "crd", "apiservice"}
 
 // customResources names the custom resources of testdata/crd, each with
 // NAME-original.yaml, NAME-modified.yaml and NAME-current.yaml, and the
@@ -105,106 +105,12 @@ const (
 	kinds  = td + "kinds/"
 	crd    = td + "crd/"
 	multi  = td + "multi/"
+	ns     = td + "ns/"
+	vd     = td + "validate/"
+	fnd    = td + "fn/"
 	kdOrig = kinds + "deployment-original.yaml"
 	kdMod  = kinds + "deployment-modified.yaml"
 )
-
-var cliCases = append(kindCases(), []cliCase{
-	// real manifests: several documents, inline patches, flags
-	{name: "diff-multi", args: "diff " + multi + "original.yaml " + multi + "modified.yaml"},
-	{name: "diff-multi-json", args: "diff -o json " + multi + "original.yaml " + multi + "modified.yaml"},
-	{name: "three-way-multi", args: "three-way " + multi + "original.yaml " + multi + "modified.yaml " + multi + "current.yaml"},
-	{name: "three-way-multi-conflicts", args: "three-way --conflicts " + multi + "original.yaml " + multi + "modified.yaml " + multi + "current.yaml", exit: 1},
-	{name: "error-lookalike-unknown-field", args: "diff --type Deployment " + kdOrig + " " + kdMod, exit: 1},
-	{name: "error-kinds-differ", args: "diff " + kinds + "job-original.yaml " + kinds + "cronjob-modified.yaml", exit: 1},
-	{name: "error-multi-bad-patch", args: "apply " + multi + "original.yaml " + td + "errors/multi-bad-patch.yaml", exit: 1},
-	{name: "apply-multi", args: "apply " + multi + "original.yaml " + multi + "patch.yaml"},
-	{name: "apply-inline", args: "apply " + kdOrig + " -p {\"spec\":{\"replicas\":5}}"},
-	{name: "apply-inline-stdin", args: "apply -o json - --patch {\"spec\":{\"paused\":true}}", stdin: kdOrig},
-	{name: "diff-exit-code", args: "diff --exit-code " + kdOrig + " " + kdMod, exit: 1, printsOnFail: true},
-	{name: "diff-exit-code-same", args: "diff --exit-code " + kdOrig + " " + kdOrig},
-	{name: "diff-kind-deployment-all", args: "diff --directives all " + kdOrig + " " + kdMod},
-	{name: "three-way-example-default", args: "three-way " + exOrig + " " + exMod + " " + exCur},
-	{name: "diff-merge-unknown", args: "diff --merge-unknown " + td + "errors/unknown-field-original.yaml " + td + "errors/unknown-field-modified.yaml", warns: true},
-	{name: "error-unknown-kind", args: "diff " + td + "errors/unknown-kind.yaml " + td + "errors/unknown-kind-modified.yaml", exit: 1},
-	{name: "error-unknown-field", args: "diff " + td + "errors/unknown-field-original.yaml " + td + "errors/unknown-field-modified.yaml", exit: 1},
-	{name: "error-type-against-kind", args: "diff --type Deployment " + kinds + "cronjob-original.yaml " + kinds + "cronjob-modified.yaml", exit: 2},
-	{name: "error-tab", args: "apply " + td + "errors/tab.yaml " + kinds + "configmap-modified.yaml", exit: 1},
-	{name: "error-not-a-patch", args: "apply " + kdOrig + " -p [1,2]", exit: 1},
-	{name: "error-multi-unnamed", args: "apply " + multi + "original.yaml " + td + "apply/deployment-patch.yaml", exit: 1},
-	{name: "error-schema-unreadable", args: "diff --schema " + td + "none.yaml " + kdOrig + " " + kdMod, exit: 2},
-	{name: "error-schema-invalid", args: "diff --schema " + kdOrig + " " + kdOrig + " " + kdMod, exit: 1},
-
-	// the look-alike types of package fixtures
-	{name: "diff-example", args: "diff --type Deployment " + exOrig + " " + exMod},
-	{name: "diff-example-json", args: "diff --type Deployment -o json " + exOrig + " " + exMod},
-	{name: "diff-example-kubernetes", args: "diff --type Deployment " + exOrig + " " + exMod + " --directives retainKeys"},
-	{name: "diff-example-legacy", args: "diff --type Deployment --directives legacy " + exOrig + " " + exMod},
-	{name: "diff-service", args: "diff --type Service " + td + "service/original.yaml " + td + "service/modified.yaml"},
-	{name: "diff-service-skew-safe", args: "diff --type Service --skew-safe " + td + "service/original.yaml " + td + "service/modified.yaml"},
-	{name: "diff-stdin", args: "diff --type Pod " + td + "pod/original.json -", stdin: td + "pod/modified.yaml"},
-	{name: "diff-identical", args: "diff --type Deployment " + exOrig + " " + exOrig},
-
-	// apply
-	{name: "apply-example", args: "apply --type Deployment " + exOrig + " " + td + "apply/deployment-patch.yaml"},
-	{name: "apply-stdin-json", args: "apply --type Deployment --output json " + exOrig + " -", stdin: td + "apply/deployment-patch.yaml"},
-	{name: "apply-order-kubernetes", args: "apply --type SeedOrderedList -o json " + td + "seed/ordered-live.yaml " + td + "seed/ordered-patch.yaml"},
-	{name: "apply-order-seed", args: "apply --type SeedOrderedList -o json --ordering seed " + td + "seed/ordered-live.yaml " + td + "seed/ordered-patch.yaml"},
-
-	// three-way
-	{name: "three-way-example-conflict", args: "three-way --conflicts --type Deployment " + exOrig + " " + exMod + " " + exCur, exit: 1},
-	{name: "three-way-example-overwrite", args: "three-way --type Deployment " + exOrig + " " + exMod + " " + exCur + " --overwrite"},
-	{name: "three-way-pod", args: "three-way --type Pod " + td + "pod/original.json " + td + "pod/modified.yaml " + td + "pod/current.yaml"},
-
-	// explain
-	{name: "explain-deployment", args: "explain --type Deployment"},
-	{name: "explain-path", args: "explain --type Deployment spec.template.spec.containers[name=web].ports"},
-	{name: "explain-union", args: "explain --type Deployment spec.strategy"},
-	{name: "explain-flag-after-path", args: "explain strategy --type DeploymentSpec"},
-	{name: "explain-map-value", args: "explain --type Pod spec.containers.resources.limits.cpu"},
-	{name: "explain-unknown-field", args: "explain --type Pod spec.containers.foo", exit: 2},
-	{name: "explain-into-scalar", args: "explain --type Pod spec.restartPolicy.x", exit: 2},
-	{name: "explain-too-many", args: "explain --type Pod spec metadata", exit: 2},
-
-	// vet
-	{name: "vet-deployment", args: "vet --type Deployment"},
-	{name: "vet-argument", args: "vet --type Pod spec", exit: 2},
-
-	// invalid documents and patches: exit 1
-	{name: "error-invalid-yaml", args: "apply --type Deployment " + exOrig + " " + td + "errors/invalid.yaml", exit: 1},
-	{name: "error-not-object", args: "apply --type Deployment " + exOrig + " " + td + "errors/not-object.yaml", exit: 1},
-	{name: "error-missing-merge-key", args: "apply --type Deployment " + exOrig + " " + td + "errors/missing-merge-key.yaml", exit: 1},
-	{name: "error-unknown-directive", args: "apply --type Deployment " + exOrig + " " + td + "errors/unknown-directive.yaml", exit: 1},
-	{name: "error-type-mismatch", args: "apply --type Deployment " + exOrig + " " + td + "errors/type-mismatch.yaml", exit: 1},
-	{name: "error-two-documents", args: "apply --type Deployment " + exOrig + " " + td + "errors/two-documents.yaml", exit: 1},
-	{name: "error-duplicate-key", args: "apply --type Deployment " + exOrig + " " + td + "errors/duplicate-key.yaml", exit: 1},
-	{name: "error-diff-not-object", args: "diff --type Deployment " + exOrig + " " + td + "errors/not-object.yaml", exit: 1},
-
-	// bad usage: exit 2
-	{name: "usage-no-arguments", args: "", exit: 2},
-	{name: "usage-unknown-command", args: "patch --type Deployment " + exOrig, exit: 2},
-	{name: "usage-unknown-type", args: "diff --type deployment " + exOrig + " " + exMod, exit: 2},
-	{name: "usage-missing-type", args: "explain", exit: 2},
-	{name: "usage-unknown-flag", args: "diff --type Deployment --color " + exOrig + " " + exMod, exit: 2},
-	{name: "usage-overwrite-on-diff", args: "diff --type Deployment --overwrite " + exOrig + " " + exMod, exit: 2},
-	{name: "usage-bad-output", args: "diff --type Deployment -o xml " + exOrig + " " + exMod, exit: 2},
-	{name: "usage-bad-ordering", args: "apply --type Deployment --ordering random " + exOrig + " " + exMod, exit: 2},
-	{name: "usage-bad-directives", args: "diff --type Deployment --directives newest " + exOrig + " " + exMod, exit: 2},
-	{name: "usage-too-few", args: "three-way --type Deployment " + exOrig + " " + exMod, exit: 2},
-	{name: "usage-two-stdins", args: "diff --type Deployment - -", exit: 2},
-	{name: "usage-missing-file", args: "diff --type Deployment " + example + "deployment-missing.yaml " + exMod, exit: 2},
-	{name: "usage-directory", args: "apply --type Deployment " + exOrig + " " + example, exit: 2},
-
-	// help: exit 0, on standard output
-	{name: "help", args: "help"},
-	{name: "help-dash-h", args: "-h"},
-	{name: "help-command", args: "help three-way"},
-	{name: "help-command-flag", args: "explain -h"},
-	{name: "help-unknown-command", args: "help frobnicate", exit: 2},
-	{name: "help-diff", args: "help diff"},
-	{name: "help-apply", args: "help apply"},
-	{name: "help-vet", args: "help vet"},
-}...)
 
 // runBinary runs the built smp on a case from the repository root.
 func runBinary(t *testing.T, c cliCase) (stdout, stderr string, exit int) {

@@ -37,7 +37,31 @@ type object struct {
 	role  string // the operand it came from, such as ORIGINAL
 	index int    // its place in the file, from 1
 	json  []byte
+	text  []byte // the YAML or JSON it was read from, for messages
 	id    identity
+	item  int      // its place among the items of a List, from 1; 0 if none
+	list  *listDoc // the List it is an item of, or nil
+	// inferred says its apiVersion and kind are its typed List's.
+	inferred bool
+	// checked says it is the result of a patch already validated.
+	checked bool
+	// prefix is where the object is in text, if not at its root: an item
+	// of a List, a patch of a KRM function's config.
+	prefix []step
+	// where, if not "", names its place for messages instead of place.
+	where string
+}
+
+// place names where the object is in its file: "document 2", or "document
+// 2, item 5" for an item of a List.
+func (o *object) place() string {
+	if o.where != "" {
+		return o.where
+	}
+	if o.item > 0 {
+		return fmt.Sprintf("document %d, item %d", o.index, o.item)
+	}
+	return fmt.Sprintf("document %d", o.index)
 }
 
 // identify reads a document's apiVersion, kind, namespace and name; a
@@ -112,7 +136,7 @@ func pairObjects(roles []string, sides [][]object) ([]*group, error) {
 		for j := range side {
 			o := &side[j]
 			if !o.id.complete() {
-				return nil, &inputError{role: roles[i], name: "", err: fmt.Errorf("document %d has no apiVersion, kind or metadata.name; smp pairs the documents of several by them", o.index), noName: true}
+				return nil, &inputError{role: roles[i], name: "", err: fmt.Errorf("%s has no apiVersion, kind or metadata.name; smp pairs the documents of several by them", o.place()), noName: true}
 			}
 			g := byID[o.id]
 			if g == nil {
@@ -121,10 +145,56 @@ func pairObjects(roles []string, sides [][]object) ([]*group, error) {
 				groups = append(groups, g)
 			}
 			if g.objs[i] != nil {
-				return nil, &inputError{role: roles[i], err: fmt.Errorf("documents %d and %d are both %s", g.objs[i].index, o.index, o.id), noName: true}
+				return nil, &inputError{role: roles[i], err: fmt.Errorf("%s and %s are both %s", g.objs[i].place(), o.place(), o.id), noName: true}
 			}
 			g.objs[i] = o
 		}
 	}
 	return groups, nil
+}
+
+// unmatched reports the patch documents (of the second operand) that name
+// no object of the first: a typo in a name or namespace must not pass for
+// a patch that changes nothing.
+func unmatched(roles []string, groups []*group, sides [][]object) error {
+	if len(groups) == 1 && len(sides[0]) == 1 && len(sides[1]) == 1 {
+		target, patch := sides[0][0].id, sides[1][0].id
+		if target.complete() && patch.complete() && target != patch {
+			return &inputError{role: roles[1], noName: true, err: fmt.Errorf("the patch is for %s, but %s is %s", patch, roles[0], target)}
+		}
+		return nil
+	}
+	var msgs []string
+	var elsewhere map[identity]string // an object of the first operand, without its namespace -> the namespace
+	for _, g := range groups {
+		p := g.objs[1]
+		if p == nil || g.objs[0] != nil {
+			continue
+		}
+		if elsewhere == nil {
+			elsewhere = map[identity]string{}
+			for _, o := range sides[0] {
+				id := o.id
+				id.Namespace = ""
+				if _, ok := elsewhere[id]; !ok {
+					elsewhere[id] = o.id.Namespace
+				}
+			}
+		}
+		msg := fmt.Sprintf("%s, %s, matches no object of %s", p.place(), p.id, roles[0])
+		id := p.id
+		id.Namespace = ""
+		if ns, ok := elsewhere[id]; ok {
+			msg += fmt.Sprintf(" (it has one in namespace %s: give metadata.namespace, or -n)", quote(ns))
+		}
+		msgs = append(msgs, msg)
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	const most = 5 // the message names at most this many
+	if len(msgs) > most {
+		msgs = append(msgs[:most], fmt.Sprintf("and %d more documents match no object", len(msgs)-most))
+	}
+	return &validationError{role: roles[1], lines: msgs}
 }

@@ -64,7 +64,7 @@ func TestPairObjects(t *testing.T) {
 	if strings.Join(got, "; ") != strings.Join(want, "; ") {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
-	if _, err := pairObjects(roles, [][]object{{doc("Service", "x", "a"), doc("Service", "x", "a")}, {}}); err == nil || !strings.Contains(err.Error(), "documents 0 and 0 are both v1 Service x/a") {
+	if _, err := pairObjects(roles, [][]object{{doc("Service", "x", "a"), doc("Service", "x", "a")}, {}}); err == nil || !strings.Contains(err.Error(), "document 0 and document 0 are both v1 Service x/a") {
 		t.Errorf("a duplicate object: %v", err)
 	}
 }

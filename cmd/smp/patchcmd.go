@@ -19,6 +19,10 @@ type result struct {
 	id      identity
 	doc     []byte
 	missing []string
+	list    *listDoc // the List apply's ORIGINAL had the object in, if any
+	// inferred says the object was written without apiVersion and kind
+	inferred bool
+	src      *object // apply's ORIGINAL object
 }
 
 // engineFunc computes one object's output from its documents, in the
@@ -38,6 +42,14 @@ type patchRun struct {
 	// is then an empty object (three-way's ORIGINAL, for an object never
 	// applied, as kubectl apply does without its annotation).
 	empty int
+	// note says what it means that an object is missing from some
+	// operands (diff, three-way); nil where a patch document that
+	// matches no object is an error (apply).
+	note func(missing []string) string
+	// live, if not -1, is the operand read from a server (three-way's
+	// CURRENT), which may be newer than the schemas: an unknown field
+	// there is at most a warning.
+	live int
 }
 
 func (r *patchRun) run(e *env, o *options, operands []string) error {
@@ -47,37 +59,110 @@ func (r *patchRun) run(e *env, o *options, operands []string) error {
 	}
 	sides := make([][]object, len(operands))
 	for i, name := range operands {
+		role := r.role(i, len(operands))
 		if name == inlineName {
-			sides[i], err = parseDocuments(r.roles[i], "--patch", []byte(o.inline))
+			sides[i], err = parseDocuments(role, "--patch", []byte(o.inline))
 		} else {
-			sides[i], err = readFile(e, r.roles[i], name)
+			sides[i], err = readFile(e, role, name)
 		}
 		if err != nil {
 			return err
 		}
 	}
-	groups, err := pairObjects(r.roles, sides)
+	if o.typeName == "" {
+		var all []object // whole objects: not apply's patches
+		for i, side := range sides {
+			if r.keep < 0 || i == r.keep {
+				all = append(all, side...)
+			}
+		}
+		if err := sc.addItemCRDs(all); err != nil {
+			return err
+		}
+		if err := sc.defaultNamespace(sides, o.namespace, o.namespaceSet); err != nil {
+			return err
+		}
+	}
+	var results []result
+	if len(sides) <= len(r.roles) {
+		results, err = r.pass(e, o, sc, r.roles, sides)
+	} else {
+		results, err = r.applyInTurn(e, o, sc, sides, func(i int) string { return r.role(i, len(sides)) })
+	}
 	if err != nil {
 		return err
 	}
-	results := make([]result, 0, len(groups))
-	for _, g := range groups {
-		res, err := r.runGroup(e, o, sc, g)
-		if err != nil {
-			if len(groups) > 1 {
-				return fmt.Errorf("%s: %w", g.id, err)
-			}
-			return err
-		}
-		results = append(results, res)
-	}
 	if err := writeResults(e, results, o.output, r.key); err != nil {
 		return err
+	}
+	if r.note != nil {
+		for _, res := range results {
+			if len(res.missing) > 0 {
+				fmt.Fprintf(e.stderr, "smp: %s: not in %s: %s\n", res.id, strings.Join(res.missing, " or "), r.note(res.missing))
+			}
+		}
 	}
 	if o.exitCode && changed(results) {
 		return errChanged
 	}
 	return nil
+}
+
+// pass pairs the objects of the operands and computes each one's output.
+func (r *patchRun) pass(e *env, o *options, sc *schemas, roles []string, sides [][]object) ([]result, error) {
+	groups, err := pairObjects(roles, sides)
+	if err != nil {
+		return nil, err
+	}
+	if r.note == nil {
+		if err := unmatched(roles, groups, sides); err != nil {
+			return nil, err
+		}
+	}
+	rr := *r
+	rr.roles = roles
+	results := make([]result, 0, len(groups))
+	for _, g := range groups {
+		res, err := rr.runGroup(e, o, sc, g)
+		if err != nil {
+			if len(groups) > 1 {
+				return nil, fmt.Errorf("%s: %w", g.id, err)
+			}
+			return nil, err
+		}
+		results = append(results, res)
+	}
+	return results, nil
+}
+
+// applyInTurn applies several patches (apply's operands after ORIGINAL)
+// one after the other: each to the result of the ones before it. role
+// names operand i.
+func (r *patchRun) applyInTurn(e *env, o *options, sc *schemas, sides [][]object, role func(i int) string) ([]result, error) {
+	current := sides[0]
+	var results []result
+	for i := 1; i < len(sides); i++ {
+		var err error
+		results, err = r.pass(e, o, sc, []string{role(0), role(i)}, [][]object{current, sides[i]})
+		if err != nil {
+			return nil, err
+		}
+		current = make([]object, len(results))
+		for j, res := range results {
+			current[j] = *res.src
+			current[j].json, current[j].checked = res.doc, true
+		}
+	}
+	return results, nil
+}
+
+// role names operand i of n: apply's patches are PATCH 1, PATCH 2 and so
+// on when there are several.
+func (r *patchRun) role(i, n int) string {
+	if i < len(r.roles)-1 || n <= len(r.roles) {
+		return r.roles[i]
+	}
+	return fmt.Sprintf("%s %d", r.roles[len(r.roles)-1], i-len(r.roles)+2)
 }
 
 // runGroup computes the output for one object.
@@ -86,6 +171,10 @@ func (r *patchRun) runGroup(e *env, o *options, sc *schemas, g *group) (result, 
 		g.objs[r.empty] = &object{role: r.roles[r.empty], json: []byte("{}")}
 	}
 	res := result{id: g.id, missing: g.missing(r.roles)}
+	if r.keep >= 0 && g.objs[r.keep] != nil {
+		res.src = g.objs[r.keep]
+		res.list, res.inferred = res.src.list, res.src.inferred
+	}
 	if len(res.missing) > 0 {
 		if r.keep >= 0 && g.objs[r.keep] != nil && len(res.missing) == len(g.objs)-1 {
 			res.doc, res.missing = g.objs[r.keep].json, nil
@@ -94,6 +183,9 @@ func (r *patchRun) runGroup(e *env, o *options, sc *schemas, g *group) (result, 
 	}
 	ds, name, err := sc.forGroup(g)
 	if err != nil {
+		return res, err
+	}
+	if err := r.validate(e, o, ds, name, g); err != nil {
 		return res, err
 	}
 	docs := make([][]byte, len(g.objs))
@@ -137,6 +229,10 @@ func changed(results []result) bool {
 // documents, each after a comment naming its object, or as a JSON list of
 // {"object": ..., key: ...} entries.
 func writeResults(e *env, results []result, format, key string) error {
+	results, err := relist(results)
+	if err != nil {
+		return err
+	}
 	if len(results) == 1 && len(results[0].missing) == 0 {
 		return writeDocument(e, results[0].doc, format)
 	}

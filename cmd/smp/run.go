@@ -9,11 +9,11 @@ import (
 	"github.com/typedpatch/typedpatch/smp"
 )
 
-// Exit statuses.
+// Exit statuses, as kubectl diff's and diff's.
 const (
-	exitOK    = 0 // success
-	exitFail  = 1 // a conflict, or an invalid document or patch
-	exitUsage = 2 // bad usage: command, flag, arguments, type, or an unreadable file
+	exitOK    = 0 // success, and no difference
+	exitFail  = 1 // differences found (--exit-code) or conflicts (--conflicts)
+	exitUsage = 2 // any error: bad usage, unreadable or invalid input, a patch that cannot apply
 )
 
 // env is what a command runs with: the process's standard streams.
@@ -30,12 +30,12 @@ type command struct {
 	detail    string // the paragraph `smp help NAME` prints
 	patch     bool   // takes the flags of the patch commands
 	overwrite bool   // takes --overwrite
-	min, max  int    // how many operands it takes
+	min, max  int    // how many operands it takes; max -1 for any number
 	run       func(e *env, o *options, operands []string) error
 }
 
 // commands lists smp's commands in the order the usage shows them.
-var commands = []*command{diffCommand, applyCommand, threeWayCommand, explainCommand, vetCommand}
+var commands = []*command{diffCommand, applyCommand, threeWayCommand, explainCommand, vetCommand, fnCommand}
 
 // lookupCommand returns the command with that name, or nil.
 func lookupCommand(name string) *command {
@@ -56,8 +56,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	switch args[0] {
-	case "help", "-h", "-help", "--help":
+	case "help", "-h", "--help":
 		return e.help(args[1:])
+	case "version", "--version":
+		return e.version(args[1:])
 	}
 	c := lookupCommand(args[0])
 	if c == nil {
@@ -107,10 +109,10 @@ func checkOperands(c *command, o *options, operands []string) ([]string, error) 
 		operands = append(operands, inlineName)
 	}
 	switch {
-	case len(operands) < c.min || len(operands) > c.max:
+	case len(operands) < c.min || c.max >= 0 && len(operands) > c.max:
 		return nil, usageErrorf("%s takes %s, got %d argument%s", c.name, describeCount(c), len(operands), plural(len(operands)))
-	case !c.patch && o.typeName == "":
-		return nil, usageErrorf("--type is required; it is one of: %s", strings.Join(typeNames(), ", "))
+	case !c.patch && o.typeName == "" && len(operands) == 0:
+		return nil, usageErrorf("%s takes a RESOURCE (a kind, resource or short name such as deploy), or --type T, one of: %s", c.name, strings.Join(typeNames(), ", "))
 	}
 	stdins := 0
 	for _, op := range operands {
@@ -129,6 +131,8 @@ func describeCount(c *command) string {
 	switch {
 	case c.max == 0:
 		return "no arguments"
+	case c.max < 0:
+		return fmt.Sprintf("at least %d arguments (%s)", c.min, c.operands)
 	case c.min == c.max:
 		return fmt.Sprintf("%d argument%s (%s)", c.min, plural(c.min), c.operands)
 	case c.min == 0:
@@ -162,12 +166,13 @@ func (e *env) report(err error) int {
 	if err == nil {
 		return exitOK
 	}
-	if errors.Is(err, errChanged) {
+	if errors.Is(err, errChanged) || errors.Is(err, errFnFailed) {
 		return exitFail
 	}
 	var (
 		ue *usageError
 		ie *inputError
+		ve *validationError
 		se *smp.Error
 	)
 	switch {
@@ -179,12 +184,12 @@ func (e *env) report(err error) int {
 			fmt.Fprintln(e.stderr, "Run 'smp help' for usage.")
 		}
 		return exitUsage
+	case errors.As(err, &ve):
+		fmt.Fprintf(e.stderr, "smp: %s\n", err.Error()) // with the object it is about, if several
+		return exitUsage
 	case errors.As(err, &ie):
 		fmt.Fprintf(e.stderr, "smp: %s\n", ie.Error())
-		if ie.unreadable {
-			return exitUsage
-		}
-		return exitFail
+		return exitUsage
 	case errors.As(err, &se):
 		fmt.Fprintf(e.stderr, "smp: %s\n", err.Error()) // with the object it is about, if several
 		if se.Kind == smp.ErrConflict {
@@ -192,9 +197,10 @@ func (e *env) report(err error) int {
 				fmt.Fprintf(e.stderr, "conflict: %s\n", p)
 			}
 			fmt.Fprintln(e.stderr, "smp: CURRENT changed these fields since ORIGINAL; without --conflicts MODIFIED's side is taken")
+			return exitFail
 		}
-		return exitFail
+		return exitUsage
 	}
 	fmt.Fprintf(e.stderr, "smp: %s\n", clean(bounded(err.Error())))
-	return exitFail
+	return exitUsage
 }

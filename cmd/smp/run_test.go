@@ -26,29 +26,32 @@ func TestRunUsageErrors(t *testing.T) {
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
 		{[]string{"--type", "Pod"}, `unknown command "--type"`},
 		{[]string{"diff", "--type", "Pod", "a"}, "diff takes 2 arguments (ORIGINAL MODIFIED), got 1 argument"},
-		{[]string{"apply", "--type", "Pod", "a", "b", "c"}, "apply takes 2 arguments (ORIGINAL PATCH), got 3 arguments"},
+		{[]string{"apply", "--type", "Pod", "a"}, "apply takes at least 2 arguments (ORIGINAL PATCH...), got 1 argument"},
 		{[]string{"three-way", "--type", "Pod"}, "three-way takes 3 arguments"},
-		{[]string{"explain", "--type", "Pod", "a", "b"}, "explain takes at most 1 argument ([PATH]), got 2"},
-		{[]string{"explain"}, "--type is required; it is one of: ConfigMap, "},
-		{[]string{"vet", "--type", "Pod", "spec"}, "vet takes no arguments, got 1 argument"},
-		{[]string{"vet"}, "--type is required"},
+		{[]string{"explain", "--type", "Pod", "a", "b"}, "explain takes at most 1 argument (RESOURCE[.PATH]), got 2"},
+		{[]string{"explain"}, "explain takes a RESOURCE (a kind, resource or short name such as deploy), or --type T, one of: ConfigMap, "},
+		{[]string{"vet", "--type", "Pod", "spec"}, "vet --type takes no arguments, got 1"},
+		{[]string{"vet"}, "vet takes a RESOURCE"},
+		{[]string{"explain", "deploymentz"}, `"deploymentz" is no kind, resource or short name`},
+		{[]string{"explain", "deploy", "--api-version", "apps/v2"}, `Deployment is not served at --api-version "apps/v2"; it is at apps/v1, apps/v1beta1, apps/v1beta2`},
+		{[]string{"vet", "deploy.spec"}, `vet takes a RESOURCE without a PATH, got "deploy.spec"`},
 		{[]string{"apply", "-p", "{}", "a", "b"}, "apply -p takes 1 argument (ORIGINAL), got 2"},
-		{[]string{"diff", "--exit-code=maybe", "a", "b"}, `invalid boolean value "maybe" for --exit-code`},
-		{[]string{"apply", "--exit-code", "a", "b"}, "flag provided but not defined: --exit-code"},
-		{[]string{"diff", "-p", "{}", "a"}, "flag provided but not defined: -p"},
-		{[]string{"diff", "--conflicts", "a", "b"}, "flag provided but not defined: --conflicts"},
+		{[]string{"diff", "--exit-code=maybe", "a", "b"}, `invalid argument "maybe" for "--exit-code" flag`},
+		{[]string{"apply", "--exit-code", "a", "b"}, "unknown flag: --exit-code"},
+		{[]string{"diff", "-p", "{}", "a"}, "unknown shorthand flag: 'p' in -p"},
+		{[]string{"diff", "--conflicts", "a", "b"}, "unknown flag: --conflicts"},
 		{[]string{"diff", "--type", "pod", "a", "b"}, `unknown type "pod"; --type is one of: `},
 		{[]string{"explain", "--type", "Nope"}, `unknown type "Nope"`},
 		{[]string{"diff", "--type"}, "flag needs an argument: --type"},
-		{[]string{"diff", "--nope", "a", "b"}, "flag provided but not defined: --nope"},
-		{[]string{"diff", "-x", "a", "b"}, "flag provided but not defined: -x"},
-		{[]string{"apply", "--overwrite", "a", "b"}, "flag provided but not defined: --overwrite"},
-		{[]string{"explain", "-o", "json"}, "flag provided but not defined: -o"},
-		{[]string{"diff", "--type", "Pod", "-o", "xml", "a", "b"}, `invalid value "xml" for flag -o: must be yaml or json`},
-		{[]string{"diff", "--type", "Pod", "--output=xml", "a", "b"}, `invalid value "xml" for flag --output`},
-		{[]string{"diff", "--type", "Pod", "--ordering", "lexical", "a", "b"}, `invalid value "lexical" for flag --ordering`},
-		{[]string{"diff", "--type", "Pod", "--directives", "none", "a", "b"}, `invalid value "none" for flag --directives`},
-		{[]string{"diff", "--type", "Pod", "--skew-safe=perhaps", "a", "b"}, `invalid boolean value "perhaps" for --skew-safe`},
+		{[]string{"diff", "--nope", "a", "b"}, "unknown flag: --nope"},
+		{[]string{"diff", "-x", "a", "b"}, "unknown shorthand flag: 'x' in -x"},
+		{[]string{"apply", "--overwrite", "a", "b"}, "unknown flag: --overwrite"},
+		{[]string{"explain", "-o", "json"}, "unknown shorthand flag: 'o' in -o"},
+		{[]string{"diff", "--type", "Pod", "-o", "xml", "a", "b"}, `invalid argument "xml" for "-o, --output" flag: must be yaml or json`},
+		{[]string{"diff", "--type", "Pod", "-oxml", "a", "b"}, `invalid argument "xml" for "-o, --output" flag`},
+		{[]string{"diff", "--type", "Pod", "--ordering", "lexical", "a", "b"}, `invalid argument "lexical" for "--ordering" flag`},
+		{[]string{"diff", "--type", "Pod", "--directives", "none", "a", "b"}, `invalid argument "none" for "--directives" flag`},
+		{[]string{"diff", "--type", "Pod", "--skew-safe=perhaps", "a", "b"}, `invalid argument "perhaps" for "--skew-safe" flag`},
 		{[]string{"diff", "--type", "Pod", "-", "-"}, `at most one argument may be "-"`},
 		{[]string{"three-way", "--type", "Pod", "-", "x", "-"}, `at most one argument may be "-"`},
 		{[]string{"diff", "--type", "Pod", "testdata/none.yaml", "-"}, "cannot read ORIGINAL: open testdata/none.yaml: "},
@@ -81,10 +84,10 @@ func TestRunHelp(t *testing.T) {
 		{[]string{"-h"}, "Usage: smp COMMAND [FLAGS] ARGUMENTS"},
 		{[]string{"--help"}, "Usage: smp COMMAND [FLAGS] ARGUMENTS"},
 		{[]string{"help", "diff"}, "Usage: smp diff [FLAGS] ORIGINAL MODIFIED"},
-		{[]string{"apply", "-h"}, "Usage: smp apply [FLAGS] ORIGINAL PATCH"},
+		{[]string{"apply", "-h"}, "Usage: smp apply [FLAGS] ORIGINAL PATCH..."},
 		{[]string{"three-way", "--type", "Pod", "--help"}, "Usage: smp three-way [FLAGS] ORIGINAL MODIFIED CURRENT"},
-		{[]string{"explain", "-help"}, "Usage: smp explain --type T [PATH]"},
-		{[]string{"vet", "-h"}, "Usage: smp vet --type T"},
+		{[]string{"explain", "--help"}, "Usage: smp explain [FLAGS] RESOURCE[.PATH]"},
+		{[]string{"vet", "-h"}, "Usage: smp vet [FLAGS] RESOURCE"},
 	} {
 		stdout, stderr, exit := runInProcess(tc.args, "")
 		if exit != exitOK || stderr != "" {
@@ -111,8 +114,8 @@ func TestUsageFits(t *testing.T) {
 		}
 	}
 	flags := []string{"--schema", "--type", "--output", "--directives", "--merge-unknown", "--ordering",
-		"--skew-safe", "--exit-code", "--patch", "--conflicts", "--overwrite", "---", "apiVersion", "missingFrom"}
-	for _, name := range append(append(typeNames(), "diff", "apply", "three-way", "explain", "vet"), flags...) {
+		"--skew-safe", "--exit-code", "--namespace", "--validate", "--api-version", "--version", "Exit status", "--patch", "--conflicts", "--overwrite", "---", "apiVersion", "missingFrom"}
+	for _, name := range append(append(typeNames(), "diff", "apply", "three-way", "explain", "vet", "fn", "version"), flags...) {
 		if !strings.Contains(usage(), name) {
 			t.Errorf("the usage does not name %s", name)
 		}
@@ -131,8 +134,8 @@ func TestRunStdin(t *testing.T) {
 		}
 	}
 	stdout, stderr, exit = runInProcess(args, "list: [b\n")
-	if want := "smp: ORIGINAL (standard input): not a YAML or JSON document: "; exit != exitFail || stdout != "" || !strings.HasPrefix(stderr, want) {
-		t.Errorf("invalid YAML on standard input: exit %d, stdout %q, stderr %q; want exit 1 and %q", exit, stdout, stderr, want)
+	if want := "smp: ORIGINAL (standard input): not a YAML or JSON document: "; exit != exitUsage || stdout != "" || !strings.HasPrefix(stderr, want) {
+		t.Errorf("invalid YAML on standard input: exit %d, stdout %q, stderr %q; want exit 2 and %q", exit, stdout, stderr, want)
 	}
 }
 

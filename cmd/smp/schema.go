@@ -15,6 +15,8 @@ import (
 type schemas struct {
 	typeName string
 	files    []*openapischema.Schemas
+	crds     []crdInfo         // the CustomResourceDefinitions among the files
+	crdIndex map[[2]string]int // group and kind -> the first of crds
 }
 
 // loadSchemas reads the --schema files.
@@ -35,6 +37,9 @@ func loadSchemas(o *options) (*schemas, error) {
 			return nil, &inputError{role: "--schema", name: name, err: err}
 		}
 		s.files = append(s.files, sc)
+		if objs, err := parseDocuments("--schema", name, data); err == nil {
+			s.addCRDs(readCRDs(name, objs))
+		}
 	}
 	return s, nil
 }
@@ -51,7 +56,7 @@ func (s *schemas) forGroup(g *group) (any, string, error) {
 	if s.typeName != "" {
 		for _, o := range g.objs {
 			if o != nil && o.id.Kind != "" && o.id.Kind != s.typeName {
-				return nil, "", usageErrorf("--type %s contradicts the kind %s of %s (document %d)", s.typeName, quote(o.id.Kind), o.role, o.index)
+				return nil, "", usageErrorf("--type %s contradicts the kind %s of %s (%s)", s.typeName, quote(o.id.Kind), o.role, o.place())
 			}
 		}
 		v, _ := fixtures.Lookup(s.typeName)
@@ -78,6 +83,9 @@ func (s *schemas) forGroup(g *group) (any, string, error) {
 
 // lookup finds a kind in the --schema files, then among the built-in ones.
 func (s *schemas) lookup(apiVersion, kind string) (*reflectschema.Type, error) {
+	if err := s.checkServed(apiVersion, kind); err != nil {
+		return nil, err
+	}
 	for _, f := range s.files {
 		if t := f.Lookup(apiVersion, kind); t != nil {
 			return t, nil

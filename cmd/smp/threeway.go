@@ -1,6 +1,10 @@
 package main
 
-import "github.com/typedpatch/typedpatch/smp"
+import (
+	"slices"
+
+	"github.com/typedpatch/typedpatch/smp"
+)
 
 // threeWayCommand prints the three-way patch of kubectl apply.
 var threeWayCommand = &command{
@@ -20,7 +24,17 @@ applied: its ORIGINAL is empty, as for kubectl apply without its annotation.`,
 	overwrite: true,
 	min:       3, max: 3,
 	run: (&patchRun{
-		roles: []string{"ORIGINAL", "MODIFIED", "CURRENT"}, keep: -1, empty: 0, key: "patch",
+		roles: []string{"ORIGINAL", "MODIFIED", "CURRENT"}, keep: -1, empty: 0, live: 2, key: "patch",
+		note: func(missing []string) string {
+			live, configured := !slices.Contains(missing, "CURRENT"), !slices.Contains(missing, "MODIFIED")
+			switch {
+			case configured:
+				return "it would be created"
+			case live:
+				return "kubectl apply leaves it (apply --prune would delete it)"
+			}
+			return "it was removed from the configuration and is not live"
+		},
 		fn: func(ds any, docs [][]byte, opts []smp.Option) ([]byte, error) {
 			return smp.ThreeWayJSON(docs[0], docs[1], docs[2], ds, opts...)
 		},

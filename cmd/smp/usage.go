@@ -13,10 +13,21 @@ const patchFlagsHelp = `  --schema FILE        a CustomResourceDefinition manife
                        the documents' kind; an error if a document's kind
                        is another
   -o, --output FORMAT  yaml (default) or json (indented, keys sorted)
+  -n, --namespace NS   the namespace of objects of namespaced kinds written
+                       without one (default: default), as kubectl's; with
+                       it, an object in another namespace is an error
   --directives SET     the directives written and obeyed, by generation:
                        legacy, setElementOrder, retainKeys (default: what
                        Kubernetes servers understand today) or all (adds
                        $patchMergeKey, this project's extension)
+  --validate MODE      a field the schema does not declare (outside
+                       x-kubernetes-preserve-unknown-fields) is an error
+                       (strict, the default), a warning (warn) or accepted
+                       (ignore); in three-way's CURRENT, from a server that
+                       may be newer, it is at most a warning. A string
+                       field given a boolean or number, or a map key on
+                       or yes read as true (YAML 1.1 reads unquoted y, n,
+                       on, off, 1.0 so), is always an error
   --merge-unknown      merge a change under a field the schema lacks as
                        plain JSON, with a warning, instead of failing
   --ordering ORDER     where a merge puts live list items the patch does
@@ -33,7 +44,9 @@ var commandFlagsHelp = map[string]string{
 	"apply": `  -p, --patch PATCH    the patch itself, in YAML or JSON; ORIGINAL is then
                        the only file
 `,
-	"three-way": `  --conflicts          fail on a field CURRENT changed since ORIGINAL that
+	"three-way": `  --exit-code          exit 1 when the patch is not empty or an object is in
+                       some files only
+  --conflicts          fail on a field CURRENT changed since ORIGINAL that
                        the patch changes too: print it, exit 1
   --overwrite          take MODIFIED's side on such a field (the default,
                        as kubectl apply does)
@@ -41,23 +54,46 @@ var commandFlagsHelp = map[string]string{
 }
 
 // explainFlagsHelp describes the flag of explain and vet.
-const explainFlagsHelp = `  --type T             the type to describe or vet (required); see Types
+const explainFlagsHelp = `  --api-version V      the apiVersion (or group) of RESOURCE, where several
+                       serve it
+  --schema FILE        a CustomResourceDefinition manifest or an OpenAPI v2
+                       or v3 document giving more kinds; repeatable
+  --type T             describe or vet one of the example types below
+                       instead of a kind
 `
 
 // filesHelp says how documents are read, paired and printed.
 const filesHelp = `Files are YAML or JSON; "-" reads one of them from standard input. Flags
 may come before or after the files. Each document's schema comes from its
-apiVersion and kind: every built-in kind of Kubernetes 1.37, or a kind of a
---schema file. A kind found in neither is an error, and so is a change under
-a field the schema lacks (see --merge-unknown).
+apiVersion and kind: every built-in kind of Kubernetes 1.37, a kind of a
+--schema file, or of a CustomResourceDefinition among the documents. A kind
+found in none is an error, and so are a field the schema lacks (see
+--validate) and a change under it (see --merge-unknown).
 
-A file may hold several documents separated by "---". Objects are then
-paired by apiVersion, kind, namespace and name; each output document follows
-a comment naming its object ("# apps/v1 Deployment default/web"), or with
--o json the output is a list of {"object", "patch"} entries ("result" for
-apply); an object found in some files only is named with the files it is
-not in ("missingFrom" in JSON). apply prints unchanged the objects no patch
-names; its patch documents must then name their objects.
+A file may hold several documents separated by "---", and a List ("v1
+List", as kubectl get prints several objects, or a typed one such as
+RoleList) holds its items as objects; apply writes them back into it.
+Objects are then paired by apiVersion, kind, namespace and name; an object
+of a namespaced kind (from the built-in kinds, or a CustomResourceDefinition's
+spec.scope) without metadata.namespace is in -n's namespace, or "default".
+Each output document follows a comment naming its object ("# apps/v1
+Deployment default/web"), or with -o json the output is a list of
+{"object", "patch"} entries ("result" for apply). An object found in some
+files only is named there ("missingFrom" in JSON) and on standard error,
+and is a difference for --exit-code. apply prints unchanged the objects no
+patch names; its patch documents must then name their objects, and one
+that names no object is an error.
+`
+
+// exitHelp describes the exit statuses.
+const exitHelp = `Exit status (as kubectl diff's and diff's):
+  0  success, and no difference
+  1  differences found (--exit-code) or conflicts (--conflicts)
+  2  any error: bad usage (unknown command or flag, wrong arguments, unknown
+     type), an unreadable or invalid file, schema or patch, a patch that
+     cannot apply
+smp fn exits 1 when the ResourceList it writes holds an error result, as
+KRM functions do, and 2 when it cannot read a ResourceList.
 `
 
 // usage returns smp's help.
@@ -74,9 +110,10 @@ Commands:
 		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.summary)
 		fmt.Fprintf(&b, "  %-10s   smp %s %s\n", "", c.name, c.synopsis())
 	}
+	fmt.Fprintf(&b, "  %-10s %s\n", "version", "print smp's module version")
 	fmt.Fprintf(&b, "  %-10s %s\n", "help", "print this help, or a command's: smp help COMMAND")
 	b.WriteString("\n" + filesHelp + `
-Flags of diff, apply and three-way:
+Flags of diff, apply, three-way and fn:
 ` + patchFlagsHelp + `
 Flag of diff:
 ` + commandFlagsHelp["diff"] + `
@@ -84,21 +121,20 @@ Flag of apply:
 ` + commandFlagsHelp["apply"] + `
 Flags of three-way:
 ` + commandFlagsHelp["three-way"] + `
+Flags of explain and vet:
+` + explainFlagsHelp + `
 Types (--type, explain and vet):
 ` + wrap(typeNames(), "  ", 76) + `
-Exit status: 0 on success, 1 on a conflict, a difference with --exit-code,
-or an invalid document, schema or patch, 2 on bad usage (unknown command or
-flag, wrong arguments, unknown type, unreadable file).
-`)
+Flags take pflag's forms: --output json, --output=json, -o json, -ojson.
+'smp version' (or --version) prints the module version.
+
+` + exitHelp)
 	return b.String()
 }
 
 // synopsis returns the flags and operands of the command's usage line.
 func (c *command) synopsis() string {
-	if c.patch {
-		return "[FLAGS] " + c.operands
-	}
-	return strings.TrimSpace("--type T " + c.operands)
+	return strings.TrimSpace("[FLAGS] " + c.operands)
 }
 
 // usage returns the help of one command.
@@ -111,6 +147,7 @@ func (c *command) usage() string {
 		b.WriteString("Flags:\n" + explainFlagsHelp)
 	}
 	b.WriteString("\nTypes:\n" + wrap(typeNames(), "  ", 76))
+	b.WriteString("\n" + exitHelp)
 	return b.String()
 }
 
