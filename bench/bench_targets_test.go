@@ -3,6 +3,7 @@ package bench
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"reflect"
 	"testing"
 
@@ -29,9 +30,30 @@ import (
 // cmd/benchfloor runs it in interleaved passes and prints the ratios and
 // which targets hold. Each row's implementations are checked against
 // each other before any is timed (targets_check_test.go).
+//
+// With TYPEDPATCH_TARGETS=quick it neither checks the rows nor builds the
+// 100,000-element lists, so that each row measures in seconds under
+// valgrind (instr-bench); BenchmarkTargetsLargeLists measures those rows
+// with nothing else to set up.
 func BenchmarkTargets(b *testing.B) {
-	t := newTargetInputs(b)
-	for _, row := range t.rows() {
+	sizes, check := targetListSizes, true
+	if os.Getenv("TYPEDPATCH_TARGETS") == "quick" {
+		sizes, check = targetListSizes[:1], false
+	}
+	runTargets(b, newTargetInputs(b, sizes, check).rows(sizes))
+}
+
+// BenchmarkTargetsLargeLists is BenchmarkTargets' list rows at 100,000
+// elements alone, without its checks.
+func BenchmarkTargetsLargeLists(b *testing.B) {
+	sizes := targetListSizes[1:]
+	t := &targetInputs{smdDoc: newSMDList(b), lists: map[int]*targetList{}}
+	t.addLists(b, sizes)
+	runTargets(b, t.listRows(sizes))
+}
+
+func runTargets(b *testing.B, rows []targetRow) {
+	for _, row := range rows {
 		for _, impl := range row.impls {
 			b.Run(row.name+"/"+impl.name, func(b *testing.B) { benchLoop(b, impl.op) })
 		}
@@ -80,7 +102,9 @@ type targetList struct {
 	rfcTwoWay                         []byte
 }
 
-func newTargetInputs(tb testing.TB) *targetInputs {
+// newTargetInputs builds the Deployment rows' inputs and the list rows'
+// at sizes, and checks them when check is set.
+func newTargetInputs(tb testing.TB, sizes []int, check bool) *targetInputs {
 	dep := newDeploymentCase(tb, 10)
 	t := &targetInputs{
 		dep:   dep,
@@ -96,7 +120,16 @@ func newTargetInputs(tb testing.TB) *targetInputs {
 		t.copies[i] = [2]*appsv1.Deployment{d, d.DeepCopy()}
 	}
 	t.smdDoc = newSMDList(tb)
-	for _, n := range targetListSizes {
+	t.addLists(tb, sizes)
+	if check {
+		checkTargets(tb, t)
+	}
+	return t
+}
+
+// addLists builds the list rows' inputs at sizes.
+func (t *targetInputs) addLists(tb testing.TB, sizes []int) {
+	for _, n := range sizes {
 		l := &targetList{
 			n:        n,
 			original: marshal(tb, mapList(n, "old-")),
@@ -109,14 +142,17 @@ func newTargetInputs(tb testing.TB) *targetInputs {
 		l.rfcTwoWay = must[[]byte](tb)(jsonpatch.CreateMergePatch(l.original, l.modified))
 		t.lists[n] = l
 	}
-	checkTargets(tb, t)
-	return t
 }
 
-// rows lists every row with its implementations.
-func (t *targetInputs) rows() []targetRow {
-	rows := []targetRow{t.typedApply(), t.typedDiff(), t.typedThreeWay(), t.jsonApply()}
-	for _, n := range targetListSizes {
+// rows lists every row with its implementations, the list rows at sizes.
+func (t *targetInputs) rows(sizes []int) []targetRow {
+	return append([]targetRow{t.typedApply(), t.typedDiff(), t.typedThreeWay(), t.jsonApply()}, t.listRows(sizes)...)
+}
+
+// listRows lists the list rows at sizes.
+func (t *targetInputs) listRows(sizes []int) []targetRow {
+	var rows []targetRow
+	for _, n := range sizes {
 		rows = append(rows, t.listApply(t.lists[n]), t.listTwoWay(t.lists[n]))
 	}
 	return rows
