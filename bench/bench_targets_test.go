@@ -176,6 +176,16 @@ func (t *targetInputs) typedApply() targetRow {
 			_, err := smp.ParsePatch(c.twoWay)
 			return err
 		}},
+		{"inplace", func() error {
+			// On a shallow copy: ApplyInPlace changes nothing the live
+			// object reaches.
+			d := *c.current
+			p, err := smp.ParsePatch(c.twoWay)
+			if err != nil {
+				return err
+			}
+			return smp.ApplyInPlace(&d, p)
+		}},
 		{"k8s", func() error {
 			_, err := k8sTypedApply(c.current, c.twoWay)
 			return err

@@ -2,6 +2,8 @@ package bench
 
 import (
 	"reflect"
+
+	"github.com/google/go-cmp/cmp"
 	"testing"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
@@ -29,6 +31,16 @@ func checkTargetsTyped(tb testing.TB, t *targetInputs) {
 	applied := must[*appsv1.Deployment](tb)(smp.Apply(c.current, p))
 	if !reflect.DeepEqual(applied, must[*appsv1.Deployment](tb)(k8sTypedApply(c.current, c.twoWay))) {
 		tb.Fatal("typed apply differs from Kubernetes'")
+	}
+	before, inPlace := c.current.DeepCopy(), *c.current
+	// cmp compares resource.Quantity by its Equal method: Apply makes
+	// the live object's quantities anew through their JSON, which fills
+	// their cached text, where ApplyInPlace keeps them as they are.
+	if err := smp.ApplyInPlace(&inPlace, p); err != nil || !cmp.Equal(&inPlace, applied) {
+		tb.Fatalf("typed apply in place differs from Apply (%v):\n%s", err, cmp.Diff(applied, &inPlace))
+	}
+	if !reflect.DeepEqual(before, c.current) {
+		tb.Fatal("ApplyInPlace changed the live object it was given a shallow copy of")
 	}
 	d := must[smp.Patch](tb)(smp.Diff(c.original, c.modified))
 	sameJSON(tb, "typed two-way", must[[]byte](tb)(d.MarshalJSON()), c.twoWay)

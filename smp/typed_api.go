@@ -27,13 +27,19 @@ import (
 // depend only on the value. A failed Apply returns the zero T and an
 // *Error.
 func Apply[T any](current T, patch Patch, opts ...Option) (T, error) {
+	return applyTyped(reflect.ValueOf(any(current)), current, patch, opts, false)
+}
+
+// applyTyped is Apply of current, v its reflect.Value; with share, the
+// result shares with current what the patch does not reach.
+func applyTyped[T any](v reflect.Value, current T, patch Patch, opts []Option, share bool) (T, error) {
 	var zero T
 	cfg := newConfig(opts)
 	root, err := goval.RootFor(reflect.TypeFor[T]())
 	if err != nil {
 		return zero, err
 	}
-	cv := root.Value(reflect.ValueOf(any(current)))
+	cv := root.Value(v)
 	if cfg.KubeDirectiveScope {
 		b := goval.NewBudget(cfg.Limits)
 		if err := b.MeasureTyped(cv, root.Node, "original document"); err != nil {
@@ -49,7 +55,11 @@ func Apply[T any](current T, patch Patch, opts ...Option) (T, error) {
 	if err := b.CheckTyped(cv, root.Node, cfg.Limits, "original document"); err != nil {
 		return zero, err
 	}
-	out, err := typedwalk.Apply(root, cv, pm, cfg)
+	apply := typedwalk.Apply
+	if share {
+		apply = typedwalk.ApplyShared
+	}
+	out, err := apply(root, cv, pm, cfg)
 	if err != nil {
 		return zero, err
 	}

@@ -115,3 +115,24 @@ func ExampleParsePatch() {
 	// false {"metadata":{"labels":{"app":null,"tier":"web"}}}
 	// NotObject
 }
+
+// ApplyInPlace changes a value the caller owns, at the cost of what the
+// patch reaches; a patch that fails leaves it as it was.
+func ExampleApplyInPlace() {
+	d := typedExampleDeployment()
+	patch, err := smp.ParsePatch([]byte(`{"spec":{"replicas":5,"template":{"spec":{"containers":[{"name":"nginx","image":"nginx:1.27"}]}}}}`))
+	if err != nil {
+		panic(err)
+	}
+	if err := smp.ApplyInPlace(&d, patch); err != nil {
+		panic(err)
+	}
+	fmt.Println(*d.Spec.Replicas, d.Spec.Template.Spec.Containers[0].Image)
+
+	bad, _ := smp.ParsePatch([]byte(`{"spec":{"replicas":1,"template":{"spec":{"containers":"nginx"}}}}`))
+	err = smp.ApplyInPlace(&d, bad)
+	fmt.Println(*d.Spec.Replicas, err != nil)
+	// Output:
+	// 5 nginx:1.27
+	// 5 true
+}

@@ -19,10 +19,11 @@ type typedFuzzer struct {
 	name     string
 	diff     func(t *testing.T, opts byte, original, modified []byte)
 	threeWay func(t *testing.T, opts byte, original, modified, current []byte)
+	inPlace  func(t *testing.T, opts byte, doc, patch []byte)
 }
 
 func fuzzerFor[T any](name string) typedFuzzer {
-	return typedFuzzer{name: name, diff: fuzzTypedDiff[T], threeWay: fuzzTypedThreeWay[T]}
+	return typedFuzzer{name: name, diff: fuzzTypedDiff[T], threeWay: fuzzTypedThreeWay[T], inPlace: fuzzInPlace[T]}
 }
 
 // typedFuzzers lists the types, richest first: Deployment and Pod (merge

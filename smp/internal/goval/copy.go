@@ -19,6 +19,10 @@ import (
 // marshaller made of plain data (no pointers, slices or maps) is copied
 // as is; others take the round trip through their methods.
 func (c *Copier) CopyValue(dst, src reflect.Value, n *Node) error {
+	if c.Share {
+		dst.Set(src)
+		return nil
+	}
 	if n.Marshaler && !n.plainCopy {
 		// Through its methods, from the pointer down: a value may encode
 		// as null, which decodes as a nil pointer.
@@ -59,6 +63,10 @@ func (c *Copier) CopyValue(dst, src reflect.Value, n *Node) error {
 // plain data is copied through its methods once per content
 // (roundtrips.go).
 type Copier struct {
+	// Share makes CopyValue assign instead of copying: the result shares
+	// what the patch does not reach with the value it came from, kept as
+	// it was (ApplyInPlace).
+	Share bool
 	// maps counts the maps being copied; sorted copies them in key order.
 	maps   int
 	sorted bool

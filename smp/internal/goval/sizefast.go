@@ -8,17 +8,26 @@ import (
 )
 
 // sizeCheck is the measure compiled for a node's values (size.go's walk
-// without reflection): it returns spent plus the units of the value at
-// p, reading lengths and pointers from memory, or memoFrom or more once
-// they reach it, when the walk, which remembers values, must measure
-// instead. Maps with composite values, untyped values and fields behind
+// without reflection): it returns a with the units of the value at p
+// added, reading lengths and pointers from memory, and the structs and
+// elements it visited added to a.work; once those reach memoFrom it gives
+// up, and the walk, which remembers values, must measure instead. Units
+// counted without a visit (a list of flat structs, a map) cost no work,
+// so a long list of them is measured in constant time. Maps with composite values, untyped values and fields behind
 // embedded pointers are left to the walk: no check is compiled for a node
 // that holds them.
 //
 // The check also reads every list's length against maxList (the
-// list-length limit), and gives up (memoFrom) on a longer one, so that a
-// value it passes needs no other check of its lengths.
-type sizeCheck func(p unsafe.Pointer, spent, maxList int) int
+// list-length limit), and gives up on a longer one, so that a value it
+// passes needs no other check of its lengths.
+type sizeCheck func(p unsafe.Pointer, a sizeAcc, maxList int) sizeAcc
+
+// sizeAcc is what a compiled measure has counted: units, and the work
+// done to count them (memoFrom or more: given up).
+type sizeAcc struct{ units, work int }
+
+// giveUp is a with its work at memoFrom.
+func (a sizeAcc) giveUp() sizeAcc { a.work = memoFrom; return a }
 
 // sizePlan is what planOf records of a node's compiled measure: whether
 // one could be compiled, and the check (nil for a node whose values are
@@ -68,14 +77,14 @@ func compileSize(n *Node) (sizeCheck, bool) {
 	if n.size.done {
 		if n.size.check == nil && n.size.ok && composite(n) && !n.Marshaler {
 			// Being compiled: read the result when the check runs.
-			return func(p unsafe.Pointer, spent, maxList int) int {
+			return func(p unsafe.Pointer, a sizeAcc, maxList int) sizeAcc {
 				switch {
 				case !n.size.ok:
-					return memoFrom
+					return a.giveUp()
 				case n.size.check == nil:
-					return spent
+					return a
 				}
-				return n.size.check(p, spent, maxList)
+				return n.size.check(p, a, maxList)
 			}, true
 		}
 		return n.size.check, n.size.ok
@@ -100,9 +109,11 @@ func sizeOf(n *Node) (sizeCheck, bool) {
 		if n.Elem != nil && composite(n.Elem) && !n.Elem.Marshaler {
 			return nil, false
 		}
-		return func(p unsafe.Pointer, spent, _ int) int {
+		return func(p unsafe.Pointer, a sizeAcc, _ int) sizeAcc {
 			// Every map has the runtime's map header: len reads its count.
-			return spent + 1 + len(*(*map[unsafe.Pointer]struct{})(p))
+			a.units += 1 + len(*(*map[unsafe.Pointer]struct{})(p))
+			a.work++
+			return a
 		}, true
 	}
 	return nil, false
@@ -114,41 +125,46 @@ func sizeOf(n *Node) (sizeCheck, bool) {
 // no call.
 func structSize(n *Node) (sizeCheck, bool) {
 	if u := n.size.flat; u >= 0 {
-		return func(_ unsafe.Pointer, spent, _ int) int { return spent + u }, true
+		return func(_ unsafe.Pointer, a sizeAcc, _ int) sizeAcc {
+			a.units += u
+			a.work++
+			return a
+		}, true
 	}
 	units, steps, ok := structSteps(n, 0)
 	if !ok {
 		return nil, false
 	}
-	return func(p unsafe.Pointer, spent, maxList int) int {
-		spent += units
+	return func(p unsafe.Pointer, a sizeAcc, maxList int) sizeAcc {
+		a.units += units
+		a.work++
 		for i := range steps {
-			if spent >= memoFrom {
-				return spent
+			if a.work >= memoFrom {
+				return a
 			}
 			s := &steps[i]
 			q := unsafe.Add(p, s.off)
 			switch s.kind {
 			case stepLen:
 				l := (*reflectSlice)(q).len
-				if spent += 1 + l + l*s.units; l > maxList {
-					return memoFrom
+				if a.units += 1 + l + l*s.units; l > maxList {
+					return a.giveUp()
 				}
 			case stepMap:
-				spent += 1 + len(*(*map[unsafe.Pointer]struct{})(q))
+				a.units += 1 + len(*(*map[unsafe.Pointer]struct{})(q))
 			case stepFlat:
 				if *(*unsafe.Pointer)(q) != nil {
-					spent += s.units
+					a.units += s.units
 				}
 			case stepPtr:
 				if q = *(*unsafe.Pointer)(q); q != nil {
-					spent = s.check(q, spent, maxList)
+					a = s.check(q, a, maxList)
 				}
 			default:
-				spent = s.check(q, spent, maxList)
+				a = s.check(q, a, maxList)
 			}
 		}
-		return spent
+		return a
 	}, true
 }
 
@@ -243,31 +259,32 @@ func listSize(n *Node) (sizeCheck, bool) {
 	size := t.Elem().Size()
 	if t.Kind() == reflect.Array {
 		length := t.Len()
-		return func(p unsafe.Pointer, spent, maxList int) int {
-			return elemsSize(p, length, size, elem, spent, maxList)
+		return func(p unsafe.Pointer, a sizeAcc, maxList int) sizeAcc {
+			return elemsSize(p, length, size, elem, a, maxList)
 		}, true
 	}
-	return func(p unsafe.Pointer, spent, maxList int) int {
+	return func(p unsafe.Pointer, a sizeAcc, maxList int) sizeAcc {
 		s := (*reflectSlice)(p)
-		return elemsSize(s.data, s.len, size, elem, spent, maxList)
+		return elemsSize(s.data, s.len, size, elem, a, maxList)
 	}, true
 }
 
-func elemsSize(data unsafe.Pointer, length int, size uintptr, elem sizeCheck, spent, maxList int) int {
+func elemsSize(data unsafe.Pointer, length int, size uintptr, elem sizeCheck, a sizeAcc, maxList int) sizeAcc {
 	if length > maxList {
-		return memoFrom
+		return a.giveUp()
 	}
-	spent += 1 + length
+	a.units += 1 + length
+	a.work++
 	if elem == nil {
-		return spent
+		return a
 	}
 	for i := range length {
-		if spent >= memoFrom {
-			return spent
+		if a.work >= memoFrom {
+			return a
 		}
-		spent = elem(unsafe.Add(data, uintptr(i)*size), spent, maxList)
+		a = elem(unsafe.Add(data, uintptr(i)*size), a, maxList)
 	}
-	return spent
+	return a
 }
 
 // derefSize is n's check for a value of Go type t: n's own type behind
@@ -283,16 +300,16 @@ func derefSize(t reflect.Type, n *Node) (sizeCheck, bool) {
 	if !ok || inner == nil {
 		return nil, ok
 	}
-	return func(p unsafe.Pointer, spent, maxList int) int {
+	return func(p unsafe.Pointer, a sizeAcc, maxList int) sizeAcc {
 		if q := *(*unsafe.Pointer)(p); q != nil {
-			return inner(q, spent, maxList)
+			return inner(q, a, maxList)
 		}
-		return spent
+		return a
 	}, true
 }
 
 // fastSize measures v, a value of n, by n's compiled check: its units,
-// and whether the check could tell (a compiled check, fewer units than
+// and whether the check could tell (a compiled check, less work than
 // memoFrom, and no list longer than maxList).
 func fastSize(v reflect.Value, n *Node, maxList int) (int, bool) {
 	if !n.size.ok {
@@ -306,6 +323,6 @@ func fastSize(v reflect.Value, n *Node, maxList int) (int, bool) {
 		c.Set(v)
 		v = c
 	}
-	spent := n.size.check(unsafe.Pointer(v.UnsafeAddr()), 0, maxList)
-	return spent, spent < memoFrom
+	a := n.size.check(unsafe.Pointer(v.UnsafeAddr()), sizeAcc{}, maxList)
+	return a.units, a.work < memoFrom
 }

@@ -59,7 +59,17 @@ func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *gov
 			return a.objectAsJSON(dst, cur, pm, n, s, at)
 		}
 	}
-	if cur.IsValid() {
+	if cur.IsValid() && a.Share && cur.Type() == dst.Type() && !viaPointer(n) {
+		// The whole struct, unexported fields too; then the fields the
+		// patch names or $retainKeys drops start from zero, as below.
+		dst.Set(cur)
+		copied := op.copied()
+		for _, f := range n.Fields {
+			if !copied(f.Name) {
+				dst.FieldByIndex(f.Index).SetZero()
+			}
+		}
+	} else if cur.IsValid() {
 		copied := op.copied()
 		for _, f := range n.Fields {
 			if !copied(f.Name) {
@@ -79,6 +89,17 @@ func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *gov
 		first.Keep(name, a.mergeName(&m, name))
 	}
 	return first.Err == nil, first.Err
+}
+
+// viaPointer reports whether a field of n is reached through an
+// embedded pointer, which a struct copied whole would share.
+func viaPointer(n *goval.Node) bool {
+	for _, f := range n.Fields {
+		if f.ViaPtr {
+			return true
+		}
+	}
+	return false
 }
 
 // structMerge is one struct being merged: the destination (a settable

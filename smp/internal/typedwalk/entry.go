@@ -11,8 +11,19 @@ import (
 // the empty object), and returns a pointer to a new root struct holding
 // the result; cv and pm are not changed.
 func Apply(root goval.Root, cv reflect.Value, pm map[string]any, cfg *config) (reflect.Value, error) {
+	return apply(root, cv, pm, cfg, false)
+}
+
+// ApplyShared is Apply whose result shares with cv what the patch does
+// not reach, unchanged: its cost is that of the parts the patch reaches.
+func ApplyShared(root goval.Root, cv reflect.Value, pm map[string]any, cfg *config) (reflect.Value, error) {
+	return apply(root, cv, pm, cfg, true)
+}
+
+func apply(root goval.Root, cv reflect.Value, pm map[string]any, cfg *config, share bool) (reflect.Value, error) {
 	out := reflect.New(root.Node.GoType)
 	a := &tapplier{Applier: &jsonwalk.Applier{Cfg: cfg}}
+	a.Share = share
 	defer a.Release()
 	keep, err := a.mergeStruct(out.Elem(), cv, pm, root.Node, root.Slot(), nil)
 	if err == nil {
