@@ -26,11 +26,13 @@
 //
 // # Options
 //
-// WithDirectives limits the directives written and obeyed to an older
-// generation of the format (DirectivesRetainKeys is what Kubernetes
-// servers understand today). WithOrdering picks where unmentioned live
-// list items go. WithSkewSafe writes whole ($patch: replace) the lists an
-// older applier could merge wrongly. WithOverwrite resolves three-way
+// The differ writes DirectivesRetainKeys, what Kubernetes servers
+// understand today; WithDirectives(DirectivesAll) adds this project's
+// $patchMergeKey, and limits written and obeyed directives to an older
+// generation otherwise. With $patchMergeKey, lists a server could merge
+// wrongly are written whole ($patch: replace) unless WithSkewSafe(false),
+// which is unsafe toward servers. WithOrdering picks where unmentioned
+// live list items go. WithOverwrite resolves three-way
 // conflicts in modified's favour. WithLimits bounds the input; WithPreconditions checks
 // created patches; WithTypeChecks(false) accepts ill-typed patch values as
 // Kubernetes does. WithRepeatedReplaceFields and

@@ -123,7 +123,7 @@ func newFlagSet(c *command, o *options) *flag.FlagSet {
 		o.directives = d
 		return nil
 	})
-	fs.BoolVar(&o.skewSafe, "skew-safe", false, "")
+	fs.BoolVar(&o.skewSafe, "skew-safe", true, "")
 	fs.Func("schema", "", func(v string) error {
 		o.schemaFiles = append(o.schemaFiles, v)
 		return nil

@@ -22,8 +22,9 @@ const patchFlagsHelp = `  --schema FILE        a CustomResourceDefinition manife
   --ordering ORDER     where a merge puts live list items the patch does
                        not name: kubernetes (default: next to their
                        neighbours) or seed (before the patch's items)
-  --skew-safe          write whole the lists whose default merge key is
-                       shared by several items, for older servers
+  --skew-safe=false    with --directives all, patch item by item the
+                       lists whose default merge key several items share:
+                       unsafe toward servers (default: such lists whole)
 `
 
 // commandFlagsHelp describes the flags of one command only.
