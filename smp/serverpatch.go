@@ -2,6 +2,7 @@ package smp
 
 import (
 	"encoding/json"
+	"maps"
 
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
@@ -21,7 +22,9 @@ import (
 // patch replaces lists whole, so it is right only against live itself:
 // where live has metadata.resourceVersion, the patch carries it, and a
 // server refuses the patch (409 Conflict) once the object has changed.
-// WithResourceVersionCheck(false) leaves it out. A merge patch cannot set
+// WithResourceVersionCheck(false) leaves it out; a patch that deletes the
+// resourceVersion leaves it to that precondition, and one that sets
+// another is an ErrInvalidValue error. A merge patch cannot set
 // a member to null (null deletes, and its applier drops the null members
 // of the objects it sets), so a member the result holds as null may be
 // absent after it: the same object to a server that decodes it into Go
@@ -130,7 +133,9 @@ func typedForServer[T any](live T, patch Patch, opts []Option) (lm, rm map[strin
 }
 
 // resourceVersion returns live's metadata.resourceVersion when the
-// precondition is wanted, after checking that the result keeps it.
+// precondition is wanted. A patch that deletes it (a configuration
+// without one) leaves it to the precondition: rm gets it back. One that
+// sets another is an error.
 func resourceVersion(lm, rm map[string]any, cfg *config) (any, bool, error) {
 	if cfg.NoResourceVersion {
 		return nil, false, nil
@@ -139,7 +144,14 @@ func resourceVersion(lm, rm map[string]any, cfg *config) (any, bool, error) {
 	if !ok {
 		return nil, false, nil
 	}
-	if got, ok := metaField(rm, "resourceVersion"); !ok || !jsonval.Equal(rv, got) {
+	got, ok := metaField(rm, "resourceVersion")
+	if md, isMap := rm["metadata"].(map[string]any); !ok && isMap {
+		md = maps.Clone(md) // it may be live's own
+		md["resourceVersion"] = rv
+		rm["metadata"] = md
+		return rv, true, nil
+	}
+	if !ok || !jsonval.Equal(rv, got) {
 		at := (*errpath.Node)(nil).Field("metadata").Field("resourceVersion")
 		return nil, false, newError(ErrInvalidValue, at, "the patch changes the resourceVersion, which a server takes as a precondition (WithResourceVersionCheck(false) sends no precondition)")
 	}

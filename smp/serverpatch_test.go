@@ -80,8 +80,17 @@ func TestServerPatchesResourceVersion(t *testing.T) {
 	require.NoError(t, err)
 	require.JSONEq(t, `{"spec":{"nodeName":"b"}}`, string(mp))
 
-	// A patch that changes the resourceVersion would fail on the server.
-	for _, bad := range []string{`{"metadata":{"resourceVersion":"4"}}`, `{"metadata":{"resourceVersion":null}}`, `{"metadata":null}`} {
+	// A patch that deletes the resourceVersion, as a diff to a
+	// configuration without one does, leaves it to the precondition.
+	mp, err = smp.MergePatchJSON(live, []byte(`{"metadata":{"resourceVersion":null},"spec":{"nodeName":"b"}}`), fixtures.Pod{})
+	require.NoError(t, err)
+	require.JSONEq(t, `{"metadata":{"resourceVersion":"5"},"spec":{"nodeName":"b"}}`, string(mp))
+	jp, err = smp.JSONPatchJSON(live, []byte(`{"metadata":{"resourceVersion":null},"spec":{"nodeName":"b"}}`), fixtures.Pod{})
+	require.NoError(t, err)
+	require.JSONEq(t, `[{"op":"test","path":"/metadata/resourceVersion","value":"5"},{"op":"replace","path":"/spec/nodeName","value":"b"}]`, string(jp))
+
+	// A patch that sets another resourceVersion would fail on the server.
+	for _, bad := range []string{`{"metadata":{"resourceVersion":"4"}}`, `{"metadata":{"name":"y","resourceVersion":"6"}}`, `{"metadata":null}`} {
 		for name, f := range map[string]func([]byte, []byte, any, ...smp.Option) ([]byte, error){"merge": smp.MergePatchJSON, "json": smp.JSONPatchJSON} {
 			_, err := f(live, []byte(bad), fixtures.Pod{})
 			var e *smp.Error
