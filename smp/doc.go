@@ -18,6 +18,15 @@
 // ParsePatch reads a patch from the wire. The JSON API works on bytes:
 // ApplyJSON, DiffJSON and ThreeWayJSON, and on decoded objects: ApplyMap,
 // DiffMap and PatchesConflict. Both APIs give the same results.
+//
+// # Patches for a server
+//
+// A Kubernetes API server refuses strategic merge patches for custom
+// resources. MergePatchJSON and JSONPatchJSON (typed: MergePatch and
+// JSONPatch) turn a live object and a strategic merge patch into the JSON
+// merge patch (RFC 7386) or JSON patch (RFC 6902) that makes the server's
+// object what Apply makes of it, with the live resourceVersion as a
+// precondition.
 // Kubernetes' names and arguments (StrategicMergePatch,
 // CreateTwoWayMergePatch, ...) have one home: the nested module
 // github.com/typedpatch/typedpatch/kube, whose package strategicpatch
