@@ -23,6 +23,7 @@ type options struct {
 	schemaFiles  []string // --schema, in order
 	mergeUnknown bool     // --merge-unknown
 	exitCode     bool     // diff --exit-code
+	patchType    string   // diff and three-way --patch-type
 	inline       string   // apply -p
 	inlineSet    bool
 }
@@ -138,6 +139,9 @@ func addCommandFlags(c *command, fs *flag.FlagSet, o *options) {
 	switch c.name {
 	case "diff":
 		fs.BoolVar(&o.exitCode, "exit-code", false, "")
+		fs.Func("patch-type", "", o.setPatchType)
+	case "three-way":
+		fs.Func("patch-type", "", o.setPatchType)
 	case "apply":
 		inline := func(v string) error {
 			o.inline, o.inlineSet = v, true

@@ -19,6 +19,8 @@ type result struct {
 	id      identity
 	doc     []byte
 	missing []string
+	// unchanged says that a patch converted by --patch-type changes nothing.
+	unchanged bool
 }
 
 // engineFunc computes one object's output from its documents, in the
@@ -38,6 +40,8 @@ type patchRun struct {
 	// is then an empty object (three-way's ORIGINAL, for an object never
 	// applied, as kubectl apply does without its annotation).
 	empty int
+	// live is the operand a --patch-type patch is written against.
+	live int
 }
 
 func (r *patchRun) run(e *env, o *options, operands []string) error {
@@ -102,7 +106,7 @@ func (r *patchRun) runGroup(e *env, o *options, sc *schemas, g *group) (result, 
 	}
 	res.doc, err = r.fn(ds, docs, o.smpOptions())
 	if smp.KindOf(err) != smp.ErrUnknownField {
-		return res, err
+		return asPatchType(o, res, err, ds, docs[r.live], o.smpOptions())
 	}
 	var se *smp.Error
 	errors.As(err, &se)
@@ -110,8 +114,9 @@ func (r *patchRun) runGroup(e *env, o *options, sc *schemas, g *group) (result, 
 		return res, &unknownField{path: se.Path.String(), schema: name}
 	}
 	fmt.Fprintf(e.stderr, "smp: warning: objects or lists meet under %s, a field the schema of %s does not have; merged as plain JSON\n", quote(se.Path.String()), name)
-	res.doc, err = r.fn(ds, docs, append(o.smpOptions(), smp.WithMergeUnknown(true)))
-	return res, err
+	opts := append(o.smpOptions(), smp.WithMergeUnknown(true))
+	res.doc, err = r.fn(ds, docs, opts)
+	return asPatchType(o, res, err, ds, docs[r.live], opts)
 }
 
 // unknownField is the engine's ErrUnknownField in the command's words.
@@ -126,7 +131,7 @@ func (u *unknownField) Error() string {
 // changed reports whether a diff found a change.
 func changed(results []result) bool {
 	for _, r := range results {
-		if len(r.missing) > 0 || !bytes.Equal(bytes.TrimSpace(r.doc), []byte("{}")) {
+		if len(r.missing) > 0 || !r.unchanged && !bytes.Equal(bytes.TrimSpace(r.doc), []byte("{}")) {
 			return true
 		}
 	}

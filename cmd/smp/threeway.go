@@ -20,7 +20,7 @@ applied: its ORIGINAL is empty, as for kubectl apply without its annotation.`,
 	overwrite: true,
 	min:       3, max: 3,
 	run: (&patchRun{
-		roles: []string{"ORIGINAL", "MODIFIED", "CURRENT"}, keep: -1, empty: 0, key: "patch",
+		roles: []string{"ORIGINAL", "MODIFIED", "CURRENT"}, keep: -1, empty: 0, key: "patch", live: 2,
 		fn: func(ds any, docs [][]byte, opts []smp.Option) ([]byte, error) {
 			return smp.ThreeWayJSON(docs[0], docs[1], docs[2], ds, opts...)
 		},

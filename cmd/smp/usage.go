@@ -30,7 +30,7 @@ const patchFlagsHelp = `  --schema FILE        a CustomResourceDefinition manife
 // commandFlagsHelp describes the flags of one command only.
 var commandFlagsHelp = map[string]string{
 	"diff": `  --exit-code          exit 1 when the files differ, as git diff does
-`,
+` + fmt.Sprintf(patchTypeHelp, "ORIGINAL"),
 	"apply": `  -p, --patch PATCH    the patch itself, in YAML or JSON; ORIGINAL is then
                        the only file
 `,
@@ -38,7 +38,7 @@ var commandFlagsHelp = map[string]string{
                        the patch changes too: print it, exit 1
   --overwrite          take MODIFIED's side on such a field (the default,
                        as kubectl apply does)
-`,
+` + fmt.Sprintf(patchTypeHelp, "CURRENT"),
 }
 
 // explainFlagsHelp describes the flag of explain and vet.
