@@ -47,17 +47,40 @@ const differentialCasesEnv = "BUILTIN_DIFF_CASES"
 // random objects of each kind (kindGen). Differences docs/compat.md lists
 // are filtered precisely and counted.
 func TestDifferentialBuiltin(t *testing.T) {
+	for _, k := range registeredDifferentialKinds(t) {
+		t.Run(k.GVK.Kind, func(t *testing.T) { differentialKind(t, k) })
+	}
+}
+
+// registeredDifferentialKinds returns differentialKinds as registered.
+func registeredDifferentialKinds(t *testing.T) []builtinKind {
 	registered, _, err := builtinKinds()
 	if err != nil {
 		t.Fatal(err)
 	}
+	var out []builtinKind
 	for _, ak := range differentialKinds {
 		i := slices.IndexFunc(registered, func(k builtinKind) bool { return k.APIVersion() == ak[0] && k.GVK.Kind == ak[1] })
 		if i < 0 {
 			t.Fatalf("%s %s is not registered", ak[0], ak[1])
 		}
-		t.Run(ak[1], func(t *testing.T) { differentialKind(t, registered[i]) })
+		out = append(out, registered[i])
 	}
+	return out
+}
+
+// kindSchemas returns a kind's schema read from its Go type and the one
+// package builtin bundles.
+func kindSchemas(t *testing.T, k builtinKind) (goType, bundled *rs.Type) {
+	goType, err := rs.Of(k.Go)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bundled, err = builtin.Lookup(k.APIVersion(), k.GVK.Kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return goType, bundled
 }
 
 // diffRun is one kind's run: its schemas and what it counted.
@@ -71,14 +94,7 @@ type diffRun struct {
 }
 
 func differentialKind(t *testing.T, k builtinKind) {
-	goType, err := rs.Of(k.Go)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bundled, err := builtin.Lookup(k.APIVersion(), k.GVK.Kind)
-	if err != nil {
-		t.Fatal(err)
-	}
+	goType, bundled := kindSchemas(t, k)
 	goObj := reflect.New(k.Go).Interface()
 	meta, err := k8s.NewPatchMetaFromStruct(goObj)
 	if err != nil {

@@ -7,8 +7,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/typedpatch/typedpatch/builtin"
-	rs "github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -24,14 +22,7 @@ func TestBuiltinSameAsGoTypes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, k := range kinds {
-		goType, err := rs.Of(k.Go)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bundled, err := builtin.Lookup(k.APIVersion(), k.GVK.Kind)
-		if err != nil {
-			t.Fatal(err)
-		}
+		goType, bundled := kindSchemas(t, k)
 		goObj := reflect.New(k.Go).Interface()
 		run := &diffRun{kind: k, goType: goType}
 		h := fnv.New64a()

@@ -43,31 +43,45 @@ func TestSharedDefaultKeyDelete(t *testing.T) {
 	ob, _ := json.Marshal(original)
 	mb, _ := json.Marshal(modified)
 
-	// This engine deletes exactly the TCP port, with the default patch.
+	// The default patch, without $patchMergeKey, replaces the list, which
+	// every server applies as this engine does.
 	patch, err := smp.DiffJSON(ob, mb, &fixtures.Pod{})
 	require.NoError(t, err)
+	require.NotContains(t, string(patch), "$patchMergeKey")
+	requireBothServers(t, original, modified, ob, patch)
+
+	// With $patchMergeKey, skew-safe mode is the default: the same.
+	all := smp.WithDirectives(smp.DirectivesAll)
+	safe, err := smp.DiffJSON(ob, mb, &fixtures.Pod{}, all)
+	require.NoError(t, err)
+	require.Contains(t, string(safe), `"$patch":"replace"`)
+	requireBothServers(t, original, modified, ob, safe)
+
+	// Opting out, this engine deletes exactly the TCP port, and an old
+	// server deletes every port 53 (docs/skew.md).
+	unsafe, err := smp.DiffJSON(ob, mb, &fixtures.Pod{}, all, smp.WithSkewSafe(false))
+	require.NoError(t, err)
+	require.Contains(t, string(unsafe), "$patchMergeKey")
+	res, err := smp.ApplyJSON(ob, unsafe, &fixtures.Pod{})
+	require.NoError(t, err)
+	var got fixtures.Pod
+	require.NoError(t, json.Unmarshal(res, &got))
+	require.Empty(t, cmp.Diff(modified, &got), "patch %s", unsafe)
+	old := applyOnOldServer(t, original, unsafe)
+	require.Empty(t, old.Spec.Containers[0].Ports, "old server, unsafe patch %s", unsafe)
+}
+
+// requireBothServers applies patch on this engine and on an old server,
+// and requires modified from both.
+func requireBothServers(t *testing.T, original, modified *fixtures.Pod, ob, patch []byte) {
+	t.Helper()
+	old := applyOnOldServer(t, original, patch)
+	require.Empty(t, cmp.Diff(modified, old), "old server, patch %s", patch)
 	res, err := smp.ApplyJSON(ob, patch, &fixtures.Pod{})
 	require.NoError(t, err)
 	var got fixtures.Pod
 	require.NoError(t, json.Unmarshal(res, &got))
-	require.Empty(t, cmp.Diff(modified, &got), "patch %s", patch)
-
-	// An old server given that patch deletes every port 53 (docs/skew.md).
-	old := applyOnOldServer(t, original, patch)
-	require.Empty(t, old.Spec.Containers[0].Ports, "old server, default patch %s", patch)
-
-	// In skew-safe mode the patch replaces the list, and the old server
-	// ends with exactly the remaining port.
-	safe, err := smp.DiffJSON(ob, mb, &fixtures.Pod{}, smp.WithSkewSafe(true))
-	require.NoError(t, err)
-	require.Contains(t, string(safe), `"$patch":"replace"`)
-	old = applyOnOldServer(t, original, safe)
-	require.Empty(t, cmp.Diff(modified, old), "old server, skew-safe patch %s", safe)
-	res, err = smp.ApplyJSON(ob, safe, &fixtures.Pod{})
-	require.NoError(t, err)
-	got = fixtures.Pod{}
-	require.NoError(t, json.Unmarshal(res, &got))
-	require.Empty(t, cmp.Diff(modified, &got), "this engine, skew-safe patch")
+	require.Empty(t, cmp.Diff(modified, &got), "this engine, patch %s", patch)
 }
 
 // genPorts draws ports; with unique, the default key (containerPort) is

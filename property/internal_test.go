@@ -161,17 +161,22 @@ func TestThreeWayModel(t *testing.T) {
 	require.NoError(t, err)
 	root := node{t: st}
 	doc := func(s string) any { return mustDecode([]byte(s)) }
-	o := doc(`{"data":{"a":"1","b":"2"},"metadata":{"labels":{"x":"1"}}}`)
-	m := doc(`{"data":{"a":"1","b":"3"}}`)
-	c := doc(`{"data":{"a":"9","b":"2","c":"4"},"metadata":{"labels":{"x":"1","y":"2"}}}`)
+	o := doc(`{"data":{"a":"1","b":"2"},"metadata":{"name":"n","labels":{"x":"1"}}}`)
+	m := doc(`{"data":{"a":"1","b":"3"},"metadata":{"name":"n"}}`)
+	c := doc(`{"data":{"a":"9","b":"2","c":"4"},"metadata":{"name":"n","labels":{"x":"1","y":"2"}}}`)
 	md := newThreeWayModel(o, m, c, root, false)
 	want := func(p string) expectation { return md.want(p, nil) }
 	assert.Equal(t, "3", want("data.b").v, "modified sets it")
 	assert.Equal(t, "1", want("data.a").v, "modified sets it back")
 	assert.Equal(t, "4", want("data.c").v, "current's")
 	assert.False(t, want("metadata.labels.x").present, "removed")
-	assert.Equal(t, "2", want("metadata.labels.y").v, "narrowed: current's entry is kept")
+	assert.Equal(t, "2", want("metadata.labels.y").v, "narrowed: current's entry of a map is kept")
 	assert.Equal(t, []string{"data.a"}, md.overwritten())
+
+	// A struct modified drops goes whole, with what current added.
+	md = newThreeWayModel(o, doc(`{"data":{"a":"1","b":"3"}}`), c, root, false)
+	assert.False(t, md.want("metadata.labels.y", nil).present, "deleted with its struct")
+	assert.False(t, md.want("metadata.name", nil).present, "deleted with its struct")
 }
 
 // Inner and Outer check that edits never write through an embedded

@@ -27,10 +27,11 @@ import (
 //
 //   - Whole deletions: what modified drops is deleted whole, with what
 //     current added under it, when it is a merge-list element, a list, or
-//     an object the narrowing of kubernetes#48164 does not cover (a union,
-//     an atomic or replace-strategy object). An object current added
-//     entries to, at any depth, is narrowed: only the entries original had
-//     are deleted (rule 2 for each leaf), the others are kept. A field
+//     an object the narrowing of kubernetes#48164 does not cover (a
+//     struct, a union, an atomic or replace-strategy object). A map or
+//     untyped object current added entries to, at any depth, is narrowed:
+//     only the entries original had are deleted (rule 2 for each leaf),
+//     the others are kept. A field
 //     modified sets to null (a nil pointer, map or slice without
 //     omitempty) where original had none is deleted from current, as in
 //     Kubernetes; where original had one, it is modified dropping it.

@@ -71,11 +71,11 @@ func (n node) wholeObject() bool {
 }
 
 // narrowable reports whether the three-way narrowing of kubernetes#48164
-// applies to an object (docs/compat.md): maps and structs that are not
-// atomic, replaced whole, or unions.
+// applies to an object (docs/compat.md): maps and untyped objects, whose
+// keys are free, that are not atomic, replaced whole, or unions.
 func (n node) narrowable() bool {
 	switch n.kind() {
-	case reflectschema.Map, reflectschema.Struct, reflectschema.Untyped:
+	case reflectschema.Map, reflectschema.Untyped:
 		return n.meta.Strategy != reflectschema.Replace && !n.meta.RetainKeys
 	}
 	return false

@@ -74,9 +74,11 @@ func Checks(n int) Option {
 
 // EngineOptions passes options to every engine call the properties make,
 // for example smp.WithOrdering(smp.SeedOrder) to check the seed's
-// ordering. The properties set WithDirectives, WithOverwrite and
-// WithSkewSafe themselves where they need them; those given here come
-// first and are overridden.
+// ordering. The properties run the engine with every directive
+// (smp.DirectivesAll, where the differ's default writes only what today's
+// servers understand), and set WithDirectives, WithOverwrite and
+// WithSkewSafe themselves where they need them; options given here come
+// after the first and before the others.
 func EngineOptions(opts ...smp.Option) Option {
 	return optionFunc(func(c *config) { c.engine = append(c.engine, opts...) })
 }

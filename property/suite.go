@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"slices"
 	"sort"
 	"strings"
 
@@ -53,7 +52,8 @@ func newSuite[T any](cfg *config) (*suite, error) {
 
 // opts returns the user's engine options followed by extra.
 func (s *suite) opts(extra ...smp.Option) []smp.Option {
-	return append(slices.Clip(s.cfg.engine), extra...)
+	out := append([]smp.Option{smp.WithDirectives(smp.DirectivesAll)}, s.cfg.engine...)
+	return append(out, extra...)
 }
 
 // trio is one case's documents.

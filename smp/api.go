@@ -82,7 +82,7 @@ func ApplyMap(original, patch JSONMap, dataStruct any, opts ...Option) (JSONMap,
 // directives Kubernetes' client writes. Each precondition
 // (WithPreconditions) must accept the patch.
 func DiffJSON(original, modified []byte, dataStruct any, opts ...Option) ([]byte, error) {
-	cfg := newConfig(opts)
+	cfg := newDiffConfig(opts)
 	s, err := schemaFor(dataStruct)
 	if err != nil {
 		return nil, err
@@ -120,7 +120,7 @@ func twoWay(om, mm map[string]any, s slot, cfg *config) (map[string]any, error) 
 
 // DiffMap is DiffJSON on decoded objects. It changes neither argument.
 func DiffMap(original, modified JSONMap, dataStruct any, opts ...Option) (JSONMap, error) {
-	cfg := newConfig(opts)
+	cfg := newDiffConfig(opts)
 	s, err := schemaFor(dataStruct)
 	if err != nil {
 		return nil, err
@@ -141,7 +141,7 @@ func DiffMap(original, modified JSONMap, dataStruct any, opts ...Option) (JSONMa
 // WithOverwrite(true), a patch that would undo such a change fails with a
 // conflict (IsConflict) naming the paths.
 func ThreeWayJSON(original, modified, current []byte, dataStruct any, opts ...Option) ([]byte, error) {
-	cfg := newConfig(opts)
+	cfg := newDiffConfig(opts)
 	s, err := schemaFor(dataStruct)
 	if err != nil {
 		return nil, err

@@ -13,9 +13,11 @@ const (
 	DirectivesLegacy = format.DirectivesLegacy
 	// DirectivesSetElementOrder adds $setElementOrder.
 	DirectivesSetElementOrder = format.DirectivesSetElementOrder
-	// DirectivesRetainKeys adds $retainKeys: what Kubernetes ships today.
+	// DirectivesRetainKeys adds $retainKeys: what Kubernetes ships today,
+	// and what the differ writes by default.
 	DirectivesRetainKeys = format.DirectivesRetainKeys
-	// DirectivesAll adds $patchMergeKey (seed 000): this project's format.
+	// DirectivesAll adds $patchMergeKey: this project's format, which
+	// today's servers do not know; the differ writes it only on request.
 	DirectivesAll = format.DirectivesAll
 )
 

@@ -18,6 +18,15 @@
 // ParsePatch reads a patch from the wire. The JSON API works on bytes:
 // ApplyJSON, DiffJSON and ThreeWayJSON, and on decoded objects: ApplyMap,
 // DiffMap and PatchesConflict. Both APIs give the same results.
+//
+// # Patches for a server
+//
+// A Kubernetes API server refuses strategic merge patches for custom
+// resources. MergePatchJSON and JSONPatchJSON (typed: MergePatch and
+// JSONPatch) turn a live object and a strategic merge patch into the JSON
+// merge patch (RFC 7386) or JSON patch (RFC 6902) that makes the server's
+// object what Apply makes of it, with the live resourceVersion as a
+// precondition.
 // Kubernetes' names and arguments (StrategicMergePatch,
 // CreateTwoWayMergePatch, ...) have one home: the nested module
 // github.com/typedpatch/typedpatch/kube, whose package strategicpatch
@@ -26,11 +35,13 @@
 //
 // # Options
 //
-// WithDirectives limits the directives written and obeyed to an older
-// generation of the format (DirectivesRetainKeys is what Kubernetes
-// servers understand today). WithOrdering picks where unmentioned live
-// list items go. WithSkewSafe writes whole ($patch: replace) the lists an
-// older applier could merge wrongly. WithOverwrite resolves three-way
+// The differ writes DirectivesRetainKeys, what Kubernetes servers
+// understand today; WithDirectives(DirectivesAll) adds this project's
+// $patchMergeKey, and limits written and obeyed directives to an older
+// generation otherwise. With $patchMergeKey, lists a server could merge
+// wrongly are written whole ($patch: replace) unless WithSkewSafe(false),
+// which is unsafe toward servers. WithOrdering picks where unmentioned
+// live list items go. WithOverwrite resolves three-way
 // conflicts in modified's favour. WithLimits bounds the input; WithPreconditions checks
 // created patches; WithTypeChecks(false) accepts ill-typed patch values as
 // Kubernetes does. WithRepeatedReplaceFields and

@@ -16,8 +16,9 @@ import (
 )
 
 // docExample matches an example of docs/format.md: a marker comment
-// naming it, its type and operation, then a YAML block.
-var docExample = regexp.MustCompile("(?s)<!-- example: (\\S+) type=(\\S+) op=(\\S+) -->\\s*```yaml\\n(.*?)```")
+// naming it, its type and operation, and the directives it is written
+// with when they are not the default's, then a YAML block.
+var docExample = regexp.MustCompile("(?s)<!-- example: (\\S+) type=(\\S+) op=(\\S+)(?: directives=(\\S+))? -->\\s*```yaml\\n(.*?)```")
 
 type docCase struct {
 	Original map[string]any `json:"original"`
@@ -34,8 +35,14 @@ func TestFormatExamples(t *testing.T) {
 	require.GreaterOrEqual(t, len(matches), 14, "examples found")
 	require.Equal(t, strings.Count(string(data), "<!-- example:"), len(matches), "every marker has a YAML block")
 	for _, m := range matches {
-		name, typ, op, body := m[1], m[2], m[3], m[4]
+		name, typ, op, directives, body := m[1], m[2], m[3], m[4], m[5]
 		t.Run(name, func(t *testing.T) {
+			var opts []smp.Option
+			if directives != "" {
+				d, ok := smp.ParseDirectiveSet(directives)
+				require.True(t, ok, directives)
+				opts = append(opts, smp.WithDirectives(d))
+			}
 			js, err := yaml.YAMLToJSON([]byte(body))
 			require.NoError(t, err)
 			dec := json.NewDecoder(strings.NewReader(string(js)))
@@ -47,18 +54,18 @@ func TestFormatExamples(t *testing.T) {
 			require.True(t, ok, typ)
 			switch op {
 			case "apply":
-				out, err := smp.ApplyJSON(mustMarshal(c.Original), mustMarshal(c.Patch), schema)
+				out, err := smp.ApplyJSON(mustMarshal(c.Original), mustMarshal(c.Patch), schema, opts...)
 				require.NoError(t, err)
 				if d := cmp.Diff(normalize(c.Result), normalize(decodeMap(out))); d != "" {
 					t.Fatalf("result (-doc +got):\n%s", d)
 				}
 			case "diff":
-				out, err := smp.DiffJSON(mustMarshal(c.Original), mustMarshal(c.Modified), schema)
+				out, err := smp.DiffJSON(mustMarshal(c.Original), mustMarshal(c.Modified), schema, opts...)
 				require.NoError(t, err)
 				if d := cmp.Diff(normalize(c.Patch), normalize(decodeMap(out))); d != "" {
 					t.Fatalf("patch (-doc +got):\n%s", d)
 				}
-				res, err := smp.ApplyJSON(mustMarshal(c.Original), out, schema)
+				res, err := smp.ApplyJSON(mustMarshal(c.Original), out, schema, opts...)
 				require.NoError(t, err)
 				if d := cmp.Diff(normalize(c.Modified), normalize(decodeMap(res))); d != "" {
 					t.Fatalf("applying the patch does not give modified (-modified +got):\n%s", d)

@@ -12,7 +12,7 @@ const (
 	ErrNotObject           = errpath.ErrNotObject           // a document or patch is not a JSON object
 	ErrSchema              = errpath.ErrSchema              // the data struct's type has no valid schema
 	ErrTypeMismatch        = errpath.ErrTypeMismatch        // a value has the wrong JSON type for its field
-	ErrInvalidValue        = errpath.ErrInvalidValue        // a scalar out of its field's range
+	ErrInvalidValue        = errpath.ErrInvalidValue        // a scalar out of its field's range, or a resourceVersion a patch for a server changes
 	ErrUnknownDirective    = errpath.ErrUnknownDirective    // a $-key the format does not define
 	ErrInvalidDirective    = errpath.ErrInvalidDirective    // a directive with a wrong value or JSON type
 	ErrDirectiveNotAllowed = errpath.ErrDirectiveNotAllowed // a directive on a field whose strategy does not take it

@@ -171,8 +171,10 @@ func TestGrowthDeleteMany(t *testing.T) {
 
 func TestGrowthThreeWayPairing(t *testing.T) {
 	// modified's and current's ports share containerPort 8000 and differ
-	// by protocol: nothing pairs, and the patch makes current hold
-	// modified's ports.
+	// by protocol: with $patchMergeKey nothing pairs, and the patch makes
+	// current hold modified's ports. Skew-safe mode would write the list
+	// whole and never pair; pairing is what is timed.
+	pairing := []smp.Option{smp.WithDirectives(smp.DirectivesAll), smp.WithSkewSafe(false)}
 	mk := func(prefix string, n int) *fixtures.Container {
 		c := &fixtures.Container{Name: "app"}
 		for i := range n {
@@ -185,9 +187,9 @@ func TestGrowthThreeWayPairing(t *testing.T) {
 	ob, _ := json.Marshal(o)
 	mb, _ := json.Marshal(m)
 	cb, _ := json.Marshal(c)
-	jp, err := smp.ThreeWayJSON(ob, mb, cb, &fixtures.Container{}, smp.WithOverwrite(true))
+	jp, err := smp.ThreeWayJSON(ob, mb, cb, &fixtures.Container{}, append(pairing, smp.WithOverwrite(true))...)
 	require.NoError(t, err)
-	tp, err := smp.ThreeWay(o, m, c)
+	tp, err := smp.ThreeWay(o, m, c, pairing...)
 	require.NoError(t, err)
 	tpb, err := tp.MarshalJSON()
 	require.NoError(t, err)
@@ -211,14 +213,14 @@ func TestGrowthThreeWayPairing(t *testing.T) {
 		mb, _ := json.Marshal(mk("m", n))
 		cb, _ := json.Marshal(mk("c", n))
 		return func() error {
-			_, err := smp.ThreeWayJSON(ob, mb, cb, &fixtures.Container{})
+			_, err := smp.ThreeWayJSON(ob, mb, cb, &fixtures.Container{}, pairing...)
 			return err
 		}
 	})
 	requireLinear(t, 300, func(n int) func() error {
 		o, m, c := mk("o", n), mk("m", n), mk("c", n)
 		return func() error {
-			_, err := smp.ThreeWay(o, m, c)
+			_, err := smp.ThreeWay(o, m, c, pairing...)
 			return err
 		}
 	})

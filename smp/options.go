@@ -32,8 +32,17 @@ type optionFunc func(*config)
 
 func (f optionFunc) apply(c *config) { f(c) }
 
-func newConfig(opts []Option) *config {
-	c := &config{Directives: DirectivesAll, Limits: DefaultLimits()}
+// newConfig is the configuration of an applier: it understands every
+// directive unless WithDirectives says otherwise.
+func newConfig(opts []Option) *config { return configFrom(DirectivesAll, opts) }
+
+// newDiffConfig is the configuration of a differ: it writes only the
+// directives today's servers understand unless WithDirectives says
+// otherwise.
+func newDiffConfig(opts []Option) *config { return configFrom(DirectivesRetainKeys, opts) }
+
+func configFrom(d DirectiveSet, opts []Option) *config {
+	c := &config{Directives: d, SkewSafe: true, Limits: DefaultLimits()}
 	for _, o := range opts {
 		if o != nil {
 			o.apply(c)
@@ -48,7 +57,9 @@ func WithOrdering(o Ordering) Option { return optionFunc(func(c *config) { c.Ord
 
 // WithDirectives limits the directives the differ writes and the applier
 // acts on to a generation of the format, to behave as an older client or
-// server. The default is DirectivesAll.
+// server. By default the differ writes DirectivesRetainKeys, what today's
+// Kubernetes servers understand, and the applier acts on DirectivesAll,
+// so that a patch written with DirectivesAll on request applies as meant.
 func WithDirectives(d DirectiveSet) Option {
 	return optionFunc(func(c *config) {
 		if d >= DirectivesLegacy && d <= DirectivesAll {
@@ -63,9 +74,14 @@ func WithOverwrite(overwrite bool) Option {
 	return optionFunc(func(c *config) { c.Overwrite = overwrite })
 }
 
-// WithSkewSafe makes the differ write lists whose default merge key is
-// shared by several elements as a whole ($patch: replace), which appliers
-// that do not know $patchMergeKey apply correctly (docs/compat.md).
+// WithSkewSafe(false) lets a differ that writes $patchMergeKey
+// (DirectivesAll) patch a list whose default merge key is shared by
+// several elements (ports 53/TCP and 53/UDP) element by element. That is
+// unsafe toward servers: one that does not know $patchMergeKey matches
+// such elements by the default key alone, merging two into one or
+// deleting both (docs/skew.md). By default such a list is written whole
+// ($patch: replace), which every server applies correctly. Without
+// $patchMergeKey the option has no effect.
 func WithSkewSafe(skewSafe bool) Option {
 	return optionFunc(func(c *config) { c.SkewSafe = skewSafe })
 }

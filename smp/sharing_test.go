@@ -141,7 +141,7 @@ const sharingDepth = 40
 
 func sharingCases() []sharingCase {
 	d := sharingDepth
-	patchX := mustPatch(`{"x":2}`)
+	patchX := parsedPatch(`{"x":2}`)
 	typed := func(f func(t *dagNode) (any, error), nodes []*dagNode) func() (string, error, bool) {
 		unchanged := snapshot(nodes)
 		return func() (string, error, bool) {
@@ -223,7 +223,7 @@ func sharingCases() []sharingCase {
 		{name: "Apply into a shallow DAG", want: `{"tree":{"left":{"left":{"v":7},"right":{}},"right":{"left":{},"right":{}}}}`, run: func() (string, error, bool) {
 			a, na := dag(2, 0)
 			u := snapshot(na)
-			out, err := smp.Apply(dagRoot{Tree: a}, mustPatch(`{"tree":{"left":{"left":{"v":7}}}}`))
+			out, err := smp.Apply(dagRoot{Tree: a}, parsedPatch(`{"tree":{"left":{"left":{"v":7}}}}`))
 			data, _ := json.Marshal(out)
 			return string(data), err, u()
 		}},
@@ -243,7 +243,7 @@ func mapCall(f func(m map[string]any) (any, error)) func() (string, error, bool)
 	}
 }
 
-func mustPatch(s string) smp.Patch {
+func parsedPatch(s string) smp.Patch {
 	p, err := smp.ParsePatch([]byte(s))
 	if err != nil {
 		panic(err)

@@ -95,7 +95,7 @@ func TestThreeWayDeletionCurrentDoesNotHold(t *testing.T) {
 	original := `{"list":[{"foo":"b"},{"foo":"a","bar":"x"}]}`
 	modified := `{"list":[{"foo":"b"}]}`
 	current := `{"list":[{"foo":"b"},{"foo":"a"}]}`
-	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.SeedRecommended{})
+	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.SeedRecommended{}, smp.WithDirectives(smp.DirectivesAll))
 	require.NoError(t, err)
 	now, old := applyAll(t, current, out, &fixtures.SeedRecommended{})
 	want := decodeMap([]byte(current))
@@ -109,7 +109,7 @@ func TestThreeWayDeletesServerFilledElement(t *testing.T) {
 	original := `{"spec":{"ports":[{"port":1},{"port":2}]}}`
 	modified := `{"spec":{"ports":[{"port":2}]}}`
 	current := `{"spec":{"ports":[{"port":1,"protocol":"TCP"},{"port":2,"protocol":"TCP"}]}}`
-	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.Service{})
+	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.Service{}, smp.WithDirectives(smp.DirectivesAll))
 	require.NoError(t, err, "no conflict: the server filled the protocol in")
 	res, err := smp.ApplyJSON([]byte(current), out, &fixtures.Service{})
 	require.NoError(t, err)
@@ -124,17 +124,22 @@ func TestSkewSafeThreeWaySharedInResult(t *testing.T) {
 	original := `{"list":[{"foo":"b"}]}`
 	modified := `{"list":[{"foo":"a","bar":"x"},{"foo":"b"}]}`
 	current := `{"list":[{"foo":"a"}]}`
-	_, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.SeedRecommended{}, smp.WithSkewSafe(true))
+	_, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.SeedRecommended{}, smp.WithDirectives(smp.DirectivesAll), smp.WithSkewSafe(true))
 	require.True(t, smp.IsConflict(err), "writing the list whole drops another writer's element: %v", err)
-	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.SeedRecommended{}, smp.WithSkewSafe(true), smp.WithOverwrite(true))
+	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.SeedRecommended{}, smp.WithDirectives(smp.DirectivesAll), smp.WithSkewSafe(true), smp.WithOverwrite(true))
 	require.NoError(t, err)
 	now, old := applyAll(t, current, out, &fixtures.SeedRecommended{})
 	assert.Equal(t, decodeMap([]byte(modified)), now, "patch %s", out)
 	assert.ElementsMatch(t, now["list"], old["list"], "old server, patch %s", out)
 
+	// Skew-safe mode is the default with $patchMergeKey.
+	dflt, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.SeedRecommended{}, smp.WithDirectives(smp.DirectivesAll), smp.WithOverwrite(true))
+	require.NoError(t, err)
+	assert.JSONEq(t, string(out), string(dflt))
+
 	// Without skew-safe mode the current applier keeps the other writer's
 	// element, and an old one does not: the documented exception.
-	out, err = smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.SeedRecommended{}, smp.WithOverwrite(true))
+	out, err = smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.SeedRecommended{}, smp.WithDirectives(smp.DirectivesAll), smp.WithSkewSafe(false), smp.WithOverwrite(true))
 	require.NoError(t, err)
 	now, old = applyAll(t, current, out, &fixtures.SeedRecommended{})
 	assert.Len(t, now["list"], 3, "patch %s", out)

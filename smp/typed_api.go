@@ -103,7 +103,7 @@ func applyViaJSON[T any](current T, patch Patch, opts []Option) (T, error) {
 // through their JSON only when those differ. Options are those of
 // [DiffJSON]; limits apply to nesting and list lengths, not to bytes.
 func Diff[T any](original, modified T, opts ...Option) (Patch, error) {
-	cfg := newConfig(opts)
+	cfg := newDiffConfig(opts)
 	root, err := goval.RootFor(reflect.TypeFor[T]())
 	if err != nil {
 		return Patch{}, err
@@ -140,7 +140,7 @@ func Diff[T any](original, modified T, opts ...Option) (Patch, error) {
 // with an *Error of kind ErrConflict naming the paths, unless
 // WithOverwrite(true).
 func ThreeWay[T any](original, modified, current T, opts ...Option) (Patch, error) {
-	cfg := newConfig(opts)
+	cfg := newDiffConfig(opts)
 	root, err := goval.RootFor(reflect.TypeFor[T]())
 	if err != nil {
 		return Patch{}, err

@@ -21,7 +21,7 @@ an error; objects no patch names are printed unchanged.`,
 
 // applyRun applies patches, in turn, to the objects they name.
 var applyRun = &patchRun{
-	roles: []string{"ORIGINAL", "PATCH"}, keep: 0, empty: -1, live: -1, key: "result",
+	roles: []string{"ORIGINAL", "PATCH"}, keep: 0, empty: -1, live: -1, base: -1, key: "result",
 	fn: func(ds any, docs [][]byte, opts []smp.Option) ([]byte, error) {
 		return smp.ApplyJSON(docs[0], docs[1], ds, opts...)
 	},

@@ -15,7 +15,7 @@ is 1 when the files differ, as with 'git diff --exit-code'.`,
 	patch: true,
 	min:   2, max: 2,
 	run: (&patchRun{
-		roles: []string{"ORIGINAL", "MODIFIED"}, keep: -1, empty: -1, live: -1, key: "patch",
+		roles: []string{"ORIGINAL", "MODIFIED"}, keep: -1, empty: -1, live: -1, base: 0, key: "patch",
 		note: func(missing []string) string {
 			if missing[0] == "ORIGINAL" {
 				return "it would be created; no patch says so"

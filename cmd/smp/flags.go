@@ -25,6 +25,7 @@ type options struct {
 	schemaFiles  []string // --schema, in order
 	mergeUnknown bool     // --merge-unknown
 	exitCode     bool     // diff and three-way --exit-code
+	patchType    string   // diff and three-way --patch-type
 	inline       string   // apply -p
 	inlineSet    bool
 	validate     string // --validate: strict, warn or ignore
@@ -123,7 +124,7 @@ func newFlagSet(c *command, o *options) *pflag.FlagSet {
 		o.directives = d
 		return nil
 	})
-	fs.BoolVar(&o.skewSafe, "skew-safe", false, "")
+	fs.BoolVar(&o.skewSafe, "skew-safe", true, "")
 	fs.BoolVar(&o.mergeUnknown, "merge-unknown", false, "")
 	fs.Func("validate", "", func(v string) error {
 		if v != validateStrict && v != validateWarn && v != validateIgnore {
@@ -148,6 +149,7 @@ func addCommandFlags(c *command, fs *pflag.FlagSet, o *options) {
 	switch c.name {
 	case "diff", "three-way":
 		fs.BoolVar(&o.exitCode, "exit-code", false, "")
+		fs.Func("patch-type", "", o.setPatchType)
 	case "apply":
 		fs.FuncP("patch", "p", "", func(v string) error {
 			o.inline, o.inlineSet = v, true

@@ -23,6 +23,8 @@ type result struct {
 	// inferred says the object was written without apiVersion and kind
 	inferred bool
 	src      *object // apply's ORIGINAL object
+	// unchanged says that a patch converted by --patch-type changes nothing.
+	unchanged bool
 }
 
 // engineFunc computes one object's output from its documents, in the
@@ -50,6 +52,9 @@ type patchRun struct {
 	// CURRENT), which may be newer than the schemas: an unknown field
 	// there is at most a warning.
 	live int
+	// base is the operand a --patch-type patch is written against
+	// (diff's ORIGINAL, three-way's CURRENT); -1 for apply.
+	base int
 }
 
 func (r *patchRun) run(e *env, o *options, operands []string) error {
@@ -192,9 +197,13 @@ func (r *patchRun) runGroup(e *env, o *options, sc *schemas, g *group) (result, 
 	for i, obj := range g.objs {
 		docs[i] = obj.json
 	}
+	var base []byte // what a --patch-type patch is written against
+	if r.base >= 0 {
+		base = docs[r.base]
+	}
 	res.doc, err = r.fn(ds, docs, o.smpOptions())
 	if smp.KindOf(err) != smp.ErrUnknownField {
-		return res, err
+		return asPatchType(o, res, err, ds, base, o.smpOptions())
 	}
 	var se *smp.Error
 	errors.As(err, &se)
@@ -202,8 +211,9 @@ func (r *patchRun) runGroup(e *env, o *options, sc *schemas, g *group) (result, 
 		return res, &unknownField{path: se.Path.String(), schema: name}
 	}
 	fmt.Fprintf(e.stderr, "smp: warning: objects or lists meet under %s, a field the schema of %s does not have; merged as plain JSON\n", quote(se.Path.String()), name)
-	res.doc, err = r.fn(ds, docs, append(o.smpOptions(), smp.WithMergeUnknown(true)))
-	return res, err
+	opts := append(o.smpOptions(), smp.WithMergeUnknown(true))
+	res.doc, err = r.fn(ds, docs, opts)
+	return asPatchType(o, res, err, ds, base, opts)
 }
 
 // unknownField is the engine's ErrUnknownField in the command's words.
@@ -218,7 +228,7 @@ func (u *unknownField) Error() string {
 // changed reports whether a diff found a change.
 func changed(results []result) bool {
 	for _, r := range results {
-		if len(r.missing) > 0 || !bytes.Equal(bytes.TrimSpace(r.doc), []byte("{}")) {
+		if len(r.missing) > 0 || !r.unchanged && !bytes.Equal(bytes.TrimSpace(r.doc), []byte("{}")) {
 			return true
 		}
 	}

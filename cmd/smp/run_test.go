@@ -154,11 +154,11 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"-", "--type=Pod", "-o", "json", "b"}, []string{"-", "b"}, func(o *options) bool { return o.output == "json" }},
 		{[]string{"--type", "Pod", "--", "-o", "--x"}, []string{"-o", "--x"}, func(o *options) bool { return o.output == "yaml" }},
 		{[]string{"a", "--", "--type"}, []string{"a", "--type"}, func(o *options) bool { return o.typeName == "" }},
-		{[]string{"--ordering", "seed", "--directives", "legacy", "--skew-safe"}, nil, func(o *options) bool {
-			return o.ordering == smp.SeedOrder && o.directives == smp.DirectivesLegacy && o.skewSafe
+		{[]string{"--ordering", "seed", "--directives", "legacy", "--skew-safe=false"}, nil, func(o *options) bool {
+			return o.ordering == smp.SeedOrder && o.directives == smp.DirectivesLegacy && !o.skewSafe
 		}},
 		{nil, nil, func(o *options) bool {
-			return o.output == "yaml" && o.ordering == smp.KubernetesOrder && o.directives == smp.DirectivesRetainKeys && !o.skewSafe && o.overwrite
+			return o.output == "yaml" && o.ordering == smp.KubernetesOrder && o.directives == smp.DirectivesRetainKeys && o.skewSafe && o.overwrite
 		}},
 	} {
 		o, operands, err := parseFlags(threeWayCommand, tc.args)

@@ -24,7 +24,7 @@ applied: its ORIGINAL is empty, as for kubectl apply without its annotation.`,
 	overwrite: true,
 	min:       3, max: 3,
 	run: (&patchRun{
-		roles: []string{"ORIGINAL", "MODIFIED", "CURRENT"}, keep: -1, empty: 0, live: 2, key: "patch",
+		roles: []string{"ORIGINAL", "MODIFIED", "CURRENT"}, keep: -1, empty: 0, live: 2, base: 2, key: "patch",
 		note: func(missing []string) string {
 			live, configured := !slices.Contains(missing, "CURRENT"), !slices.Contains(missing, "MODIFIED")
 			switch {

@@ -33,14 +33,15 @@ const patchFlagsHelp = `  --schema FILE        a CustomResourceDefinition manife
   --ordering ORDER     where a merge puts live list items the patch does
                        not name: kubernetes (default: next to their
                        neighbours) or seed (before the patch's items)
-  --skew-safe          write whole the lists whose default merge key is
-                       shared by several items, for older servers
+  --skew-safe=false    with --directives all, patch item by item the
+                       lists whose default merge key several items share:
+                       unsafe toward servers (default: such lists whole)
 `
 
 // commandFlagsHelp describes the flags of one command only.
 var commandFlagsHelp = map[string]string{
 	"diff": `  --exit-code          exit 1 when the files differ, as git diff does
-`,
+` + fmt.Sprintf(patchTypeHelp, "ORIGINAL"),
 	"apply": `  -p, --patch PATCH    the patch itself, in YAML or JSON; ORIGINAL is then
                        the only file
 `,
@@ -50,7 +51,7 @@ var commandFlagsHelp = map[string]string{
                        the patch changes too: print it, exit 1
   --overwrite          take MODIFIED's side on such a field (the default,
                        as kubectl apply does)
-`,
+` + fmt.Sprintf(patchTypeHelp, "CURRENT"),
 }
 
 // explainFlagsHelp describes the flag of explain and vet.

@@ -21,4 +21,7 @@ type Config struct {
 	// KubeDirectiveScope takes $retainKeys and $setElementOrder where
 	// Kubernetes takes them.
 	KubeDirectiveScope bool
+	// NoResourceVersion leaves the live resourceVersion out of merge
+	// patches and JSON patches.
+	NoResourceVersion bool
 }

@@ -274,11 +274,15 @@ func HasNull(v any) bool {
 	return false
 }
 
-// Narrowable reports whether an object field may be patched entry by
-// entry: not atomic, not replaced whole.
+// Narrowable reports whether the deletion of an object field narrows to
+// the original's entries: a map, or an untyped object, whose keys are
+// free, so that entries another writer added are its own (labels,
+// annotations, matchLabels); not atomic, not replaced whole. A struct's
+// fields the configuration never set are the server's defaults, which go
+// with it: a struct is deleted whole, as Kubernetes deletes it.
 func Narrowable(s slot) bool {
 	k := s.Kind()
-	return (k == reflectschema.Map || k == reflectschema.Struct || k == reflectschema.Untyped) &&
+	return (k == reflectschema.Map || k == reflectschema.Untyped) &&
 		s.Patch.Strategy != reflectschema.Replace && !s.Patch.RetainKeys
 }
 
