@@ -34,7 +34,7 @@
 //     it once.
 //   - Order: with $setElementOrder, the result lists modified's items in
 //     modified's order.
-//   - SkewOldClient, SkewOldServer, SkewSuperset: seed 002's version-skew
+//   - SkewOldClient, SkewOldServer, SkewSuperset: the strategic merge patch document's version-skew
 //     rules (docs/skew.md): an older client's patch works the same on the
 //     current applier; a current patch is correct on an older applier,
 //     except where docs/skew.md says it is not; and a current patch,

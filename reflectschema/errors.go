@@ -16,7 +16,7 @@ const (
 	RuleConflict    Rule = "conflict"       // two fields with one JSON name at one depth
 	RuleStrategy    Rule = "strategy"       // an unknown or misplaced patchStrategy
 	RuleMergeKey    Rule = "mergeKey"       // a patchMergeKey that cannot identify elements
-	RuleRecommended Rule = "recommendedKey" // a recommendedPatchMergeKey that breaks seed 000's rules
+	RuleRecommended Rule = "recommendedKey" // a recommendedPatchMergeKey that breaks the multi-field merge key proposal's rules
 	RuleUnsupported Rule = "unsupported"    // a type encoding/json cannot encode
 	RuleNotStruct   Rule = "notStruct"      // a schema root that is not a struct
 	RuleIncomplete  Rule = "incomplete"     // a schema without a Go type missing a part (see Seal)

@@ -7,7 +7,7 @@ import (
 )
 
 // The OpenAPI extensions Kubernetes publishes patch metadata under; the
-// recommended key is seed 000's proposal.
+// recommended key is the multi-field merge key proposal's.
 const (
 	ExtPatchStrategy       = "x-kubernetes-patch-strategy"
 	ExtPatchMergeKey       = "x-kubernetes-patch-merge-key"

@@ -45,7 +45,7 @@ func (p Position) Child(key string) Position {
 }
 
 // Elem returns the position of an element of a list at p. Elements of a
-// merge list with retainKeys carry it, as seed 003 puts it on Volume.
+// merge list with retainKeys carry it, as the retainKeys proposal puts it on Volume.
 func (p Position) Elem() Position {
 	if p.Type == nil || p.Type.Kind != List {
 		return Position{}

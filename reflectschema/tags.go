@@ -80,7 +80,7 @@ func rawValue(tags *structtag.Tags, key string) string {
 }
 
 // parseStrategy reads a patchStrategy value. Kubernetes separates
-// strategies with commas ("merge,retainKeys"); seed 003 writes a bar
+// strategies with commas ("merge,retainKeys"); the retainKeys proposal writes a bar
 // ("merge|retainKeys"). Both are accepted.
 func parseStrategy(raw string) (Strategy, bool, error) {
 	if raw == "" {

@@ -16,7 +16,7 @@ const (
 	// interleaving them by their live order, as Kubernetes does. Default.
 	KubernetesOrder = format.KubernetesOrder
 	// SeedOrder puts all server-only items first, in live order, then the
-	// patch's items, as seed 004 describes.
+	// patch's items, as "Preserve Order in Strategic Merge Patch" describes.
 	SeedOrder = format.SeedOrder
 )
 

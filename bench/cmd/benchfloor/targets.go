@@ -44,7 +44,7 @@ func growthTarget(text, row string, limit float64) target {
 		measure: func(rs runs, unit string) float64 { return rs.growth(row, "ours", 10000, 100000, unit) }}
 }
 
-// targets are issue 19's, in its order.
+// targets are docs/benchmarks.md's, in its order.
 var targets = []target{
 	vs("typed Apply ≤ 1.5x its floor (DeepCopy + patch parse)", "typed-apply", "ours", "floor", 1.5),
 	vs("typed Diff ≤ 0.5x one reflect.DeepEqual walk", "typed-diff", "ours", "floor", 0.5),

@@ -1,6 +1,6 @@
 // Command codeshape lists the non-test functions over a length or
 // parameter budget, and the non-test files over a line budget, in the
-// given directories (issue 18's limits: 80 lines, 6 parameters, 400
+// given directories (the project's limits: 80 lines, 6 parameters, 400
 // lines). It exits 1 when it lists any. From the repository root:
 //
 //	go run ./bench/cmd/codeshape smp reflectschema property

@@ -33,7 +33,7 @@ const (
 	DirectivesSetElementOrder
 	// DirectivesRetainKeys adds $retainKeys: what Kubernetes ships today.
 	DirectivesRetainKeys
-	// DirectivesAll adds $patchMergeKey (seed 000): this project's format.
+	// DirectivesAll adds $patchMergeKey (the multi-field merge key proposal): this project's format.
 	DirectivesAll
 )
 

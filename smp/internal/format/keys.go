@@ -15,7 +15,7 @@ import (
 // $patchMergeKey it is the field's patchMergeKey, every field of which an
 // element must carry. With $patchMergeKey it is the listed fields, and a
 // listed field absent from the patch element matches only live elements
-// where it is absent too (seed 000).
+// where it is absent too (the multi-field merge key proposal).
 type KeySet struct {
 	Fields []string
 	// Directive marks a set named by $patchMergeKey.

@@ -182,7 +182,7 @@ func (a *Applier) PlanSet(in ListInput, origIDs []string, s slot, at *pathNode) 
 	return picks, nil
 }
 
-// checkSetOrder enforces seed 004's rules: the patch list's items appear
+// checkSetOrder enforces the preserve-order proposal's rules: the patch list's items appear
 // in $setElementOrder, in the same relative order. As in Kubernetes, an
 // empty list on either side passes.
 func checkSetOrder(patchIDs, orderIDs []string, at, orderAt *pathNode) error {

@@ -200,7 +200,7 @@ func (x *objList) baseAt(id string) int {
 }
 
 // rekeyed returns the default keys of the original's elements whose key
-// changed. A key change is a deletion and a creation (seed 000); the
+// changed. A key change is a deletion and a creation (the multi-field merge key proposal); the
 // deletions pass writes the creation too, even when current already
 // holds the element: a server that knows no $patchMergeKey deletes by the
 // default key, which takes the element with it.
