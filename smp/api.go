@@ -4,8 +4,6 @@ import (
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 
-	"strconv"
-
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
@@ -206,5 +204,3 @@ func fromGoPair(a, b map[string]any, whatA, whatB string, cfg *config) (map[stri
 	}
 	return out[0], out[1], nil
 }
-
-func itoa(i int) string { return strconv.Itoa(i) }

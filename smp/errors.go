@@ -53,6 +53,5 @@ func newError(kind ErrorKind, at *pathNode, format string, args ...any) *Error {
 	return errpath.New(kind, at, format, args...)
 }
 
-func comparePaths(a, b Path) int              { return errpath.Compare(a, b) }
 func under(err error, s Step) error           { return errpath.Under(err, s) }
 func underPath(err error, at *pathNode) error { return errpath.UnderPath(err, at) }

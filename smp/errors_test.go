@@ -2,6 +2,7 @@ package smp_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -112,4 +113,15 @@ func TestMalformedPatches(t *testing.T) {
 			assert.True(t, strings.HasPrefix(err.Error(), c.path+": "), "message starts with the path: %v", err)
 		})
 	}
+}
+
+// TestErrorsIsKind: a kind is an error errors.Is matches against an
+// *Error of that kind, wherever it is in the chain.
+func TestErrorsIsKind(t *testing.T) {
+	_, err := smp.ThreeWayJSON([]byte(`{"spec":{"nodeName":"a"}}`), []byte(`{"spec":{"nodeName":"b"}}`), []byte(`{"spec":{"nodeName":"c"}}`), &fixtures.Pod{}, smp.WithOverwrite(false))
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, smp.ErrConflict))
+	assert.True(t, errors.Is(fmt.Errorf("wrapped: %w", err), smp.ErrConflict))
+	assert.False(t, errors.Is(err, smp.ErrLimit))
+	assert.False(t, errors.Is(errors.New("Conflict"), smp.ErrConflict))
 }

@@ -39,7 +39,7 @@ func TestSeedCases(t *testing.T) {
 				typ, ok := fixtures.Lookup(c.Type)
 				require.True(t, ok, "unknown type %s", c.Type)
 				opts := []smp.Option{smp.WithOrdering(order)}
-				if strings.HasPrefix(c.Source.Document, "000_") {
+				if c.Source.Document == fixtures.DocRecommendedMergeKeys {
 					// The $patchMergeKey design describes the
 					// element-by-element form, which the differ writes on
 					// request only, and for a shared default key only

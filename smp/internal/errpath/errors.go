@@ -39,6 +39,16 @@ const (
 	ErrNotComposable       ErrorKind = "NotComposable"       // no one patch has the effect of a sequence (Compose)
 )
 
+// Error makes a kind an error, so that errors.Is(err, ErrConflict) tells
+// whether err is an [Error] of that kind.
+func (k ErrorKind) Error() string { return string(k) }
+
+// Is reports whether target is e's kind, for errors.Is.
+func (e *Error) Is(target error) bool {
+	k, ok := target.(ErrorKind)
+	return ok && k == e.Kind
+}
+
 // Kinds lists every ErrorKind, in the order docs/errors.md describes them.
 func Kinds() []ErrorKind {
 	return []ErrorKind{ErrInvalidJSON, ErrNotObject, ErrSchema, ErrTypeMismatch, ErrInvalidValue,
