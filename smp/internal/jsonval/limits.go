@@ -126,9 +126,11 @@ type Limits struct {
 	MaxNodes int
 }
 
-// DefaultMaxNodes is the default of Limits.MaxNodes, 2,097,152: more than
-// ten times the largest object a Kubernetes API server stores.
-const DefaultMaxNodes = 1 << 21
+// DefaultMaxNodes is the default of Limits.MaxNodes, 33,554,432: about as
+// many values as the largest document MaxBytes admits by default can
+// hold, so that the values in memory an operation accepts match the
+// documents it accepts.
+const DefaultMaxNodes = 1 << 25
 
 // Nodes returns the budget MaxNodes sets.
 func (l Limits) Nodes() int {
