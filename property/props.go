@@ -83,7 +83,8 @@ var propertyDocs = map[string]string{
 		`(merge-list elements matched by default key, in any order; a list the current patch ` +
 		`replaces whole covers the older patch's list); for types without ` +
 		`recommended keys the two are equal, except that the current patch deletes a union ` +
-		`member $retainKeys clears whole where the older one may delete its entries. ` +
+		`member $retainKeys clears whole where the older one may delete its entries, and ` +
+		`orders a list whose elements only carry $retainKeys, which the older one may not write. ` +
 		`Exception: merge lists with recommended keys where ` +
 		`the default key pairs elements differently from the whole key (a shared default key, ` +
 		`or a key field other than the default changed, between any two of original, modified ` +

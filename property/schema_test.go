@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/typedpatch/typedpatch/builtin"
 	"github.com/typedpatch/typedpatch/openapischema"
 	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp"
@@ -97,4 +98,40 @@ func TestSupersetUnionDeletion(t *testing.T) {
 	unionDeletions(mustDecode(pn), root, "", skip)
 	assert.Equal(t, map[string]bool{"spec.strategy.rollingUpdate": true}, skip)
 	assert.Empty(t, contains(stripped, mustDecode(po), root, "", skip))
+}
+
+// TestSupersetRetainKeysOrder: current added a union member to a volume
+// the configuration left alone, so the current three-way patch clears it
+// with $retainKeys, an element with nothing else, and orders the list;
+// the older differ, without $retainKeys, writes nothing. SkewSuperset
+// takes the order as the only extra.
+func TestSupersetRetainKeysOrder(t *testing.T) {
+	st, err := builtin.Lookup("v1", "Pod")
+	require.NoError(t, err)
+	root := node{t: st}
+	o := []byte(`{"spec":{"volumes":[{"name":"c","secret":{"secretName":"c"}}]}}`)
+	c := []byte(`{"spec":{"volumes":[{"name":"c","hostPath":{"path":"a"},"secret":{"secretName":"c"}}]}}`)
+	d := smp.DirectivesSetElementOrder
+	pn, err := smp.ThreeWayJSON(o, o, c, st, smp.WithOverwrite(true))
+	require.NoError(t, err)
+	require.JSONEq(t, `{"spec":{"$setElementOrder/volumes":[{"name":"c"}],"volumes":[{"$retainKeys":["name","secret"],"name":"c"}]}}`, string(pn))
+	po, err := smp.ThreeWayJSON(o, o, c, st, smp.WithOverwrite(true), smp.WithDirectives(d))
+	require.NoError(t, err)
+	require.JSONEq(t, `{}`, string(po))
+	stripped, _ := strip(mustDecode(pn), d, root, nil)
+	assert.Empty(t, contains(mustDecode(po), stripped, root, "", nil), "the current patch includes the older one")
+	require.Equal(t, []string{`spec.$setElementOrder/volumes: absent, want [{"name":"c"}]`},
+		contains(stripped, mustDecode(po), root, "", nil))
+	skip := map[string]bool{}
+	retainKeysOrders(mustDecode(pn), d, root, "", skip)
+	assert.Equal(t, map[string]bool{"spec.$setElementOrder/volumes": true}, skip)
+	assert.Empty(t, contains(stripped, mustDecode(po), root, "", skip))
+
+	// An element that changes more than its union keeps what it changes.
+	m := []byte(`{"spec":{"volumes":[{"name":"c","secret":{"secretName":"d"}}]}}`)
+	pn, err = smp.ThreeWayJSON(o, m, c, st, smp.WithOverwrite(true))
+	require.NoError(t, err)
+	skip = map[string]bool{}
+	retainKeysOrders(mustDecode(pn), d, root, "", skip)
+	assert.Empty(t, skip, "%s", pn)
 }
