@@ -67,6 +67,9 @@ type threeWayModel struct {
 	whole map[string]string
 	// unions maps each non-empty union in modified to its members.
 	unions map[string]map[string]bool
+	// nulls holds the paths where current changed a field from absent to
+	// null or back, as Kubernetes' conflict check sees it (nullChanges).
+	nulls map[string]bool
 	// replaced holds the merge lists the delta half writes whole: in
 	// skew-safe mode those whose default key is shared, and those with an
 	// element lacking its default key.
@@ -79,7 +82,8 @@ func newThreeWayModel(o, m, c any, root node, skewSafe bool) *threeWayModel {
 	// current's.
 	o, m = fillServerKeys(o, m, c, root, skewSafe)
 	md := &threeWayModel{root: root, o: indexDoc(o, root), m: indexDoc(m, root), c: indexDoc(c, root),
-		whole: map[string]string{}, unions: map[string]map[string]bool{}, replaced: map[string]bool{}}
+		whole: map[string]string{}, unions: map[string]map[string]bool{}, replaced: map[string]bool{}, nulls: map[string]bool{}}
+	nullChanges(o, c, root, "", md.nulls)
 	md.deletions(o, m, c, root, "")
 	md.findUnions(m, root, "")
 	for p, e := range md.c {

@@ -1,6 +1,7 @@
 package property
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -134,4 +135,57 @@ func TestSupersetRetainKeysOrder(t *testing.T) {
 	skip = map[string]bool{}
 	retainKeysOrders(mustDecode(pn), d, root, "", skip)
 	assert.Empty(t, skip, "%s", pn)
+}
+
+// TestModelNullConflicts pins the model's conflicts where a document holds
+// null, as a Go pointer or slice without omitempty renders (an eviction
+// responder's priority, a CephFS volume's monitors), each beside the
+// engine's conflict paths. Kubernetes' own are bench/'s business.
+func TestModelNullConflicts(t *testing.T) {
+	pod, err := builtin.Lookup("v1", "Pod")
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name    string
+		schema  *reflectschema.Type
+		o, m, c string
+		want    []string
+	}{
+		{"an element current added holds null where modified sets a value", pod,
+			`{"spec":{"evictionResponders":[{"name":"b","priority":null}]}}`,
+			`{"spec":{"evictionResponders":[{"name":"a","priority":1}]}}`,
+			`{"spec":{"evictionResponders":[{"name":"a","priority":null}]}}`,
+			[]string{"spec.evictionResponders[name=a].priority"}},
+		{"an object current added holds null where modified sets an empty list", pod,
+			`{"spec":{"volumes":[{"name":"c"}]}}`,
+			`{"spec":{"volumes":[{"name":"c","cephfs":{"monitors":[],"path":"a"}}]}}`,
+			`{"spec":{"volumes":[{"name":"c","cephfs":{"monitors":null,"path":"a"}}]}}`,
+			[]string{"spec.volumes[name=c].cephfs.monitors"}},
+		{"a field null in current and absent in original", pod,
+			`{"spec":{"hostname":"x"}}`, `{"spec":{"hostname":"x","priority":1}}`, `{"spec":{"hostname":"x","priority":null}}`,
+			[]string{"spec.priority"}},
+		{"a field null in original and absent in current", pod,
+			`{"spec":{"hostname":"x","priority":null}}`, `{"spec":{"hostname":"x","priority":1}}`, `{"spec":{"hostname":"x"}}`,
+			[]string{"spec.priority"}},
+		{"an object of nulls only is empty (nil ≡ empty)", pod,
+			`{"spec":{}}`, `{"spec":{"priority":1}}`, `{"spec":{"priority":null}}`, nil},
+		{"the same null in both", pod,
+			`{"spec":{"evictionResponders":[{"name":"a","priority":null}]}}`,
+			`{"spec":{"evictionResponders":[{"name":"a","priority":1}]}}`,
+			`{"spec":{"evictionResponders":[{"name":"a","priority":null}]}}`, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			md := newThreeWayModel(mustDecode([]byte(c.o)), mustDecode([]byte(c.m)), mustDecode([]byte(c.c)), node{t: c.schema}, false)
+			assert.Equal(t, c.want, md.overwritten(), "the model")
+			_, err := smp.ThreeWayJSON([]byte(c.o), []byte(c.m), []byte(c.c), c.schema)
+			var got []string
+			if se := (*smp.Error)(nil); errors.As(err, &se) && smp.IsConflict(err) {
+				for _, p := range se.Conflicts {
+					got = append(got, p.String())
+				}
+			} else {
+				require.NoError(t, err)
+			}
+			assert.Equal(t, c.want, got, "the engine")
+		})
+	}
 }
