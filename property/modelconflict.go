@@ -32,7 +32,7 @@ func (md *threeWayModel) overwritten() []string {
 		if e.kind == entMember {
 			continue // sets never conflict
 		}
-		if e.kind == entList && exp.present && !k8sValuesConflict(exp.v, cv, e.n) {
+		if (e.kind == entList || e.kind == entWhole) && exp.present && !k8sValuesConflict(exp.v, cv, e.n) {
 			continue
 		}
 		out = append(out, p)

@@ -56,7 +56,7 @@ var propertyDocs = map[string]string{
 		`is reported exactly when current changed a leaf the patch overwrites, compared as ` +
 		`Kubernetes does (sets never conflict; lists replaced whole compare as sets of scalars ` +
 		`or element by element; whole deletions conflict with any change inside them; union ` +
-		`members $retainKeys clears are no conflict; a field null on ` +
+		`members $retainKeys clears are no conflict; a replace object never conflicts; a field null on ` +
 		`one side and absent on the other, as a Go pointer or slice without omitempty renders, ` +
 		`is a change unless its object is empty on both), and every path it names is such a leaf ` +
 		`or container; with no conflict, the patch is the overwriting one.`,

@@ -139,10 +139,13 @@ func TestSupersetRetainKeysOrder(t *testing.T) {
 
 // TestModelNullConflicts pins the model's conflicts where a document holds
 // null, as a Go pointer or slice without omitempty renders (an eviction
-// responder's priority, a CephFS volume's monitors), each beside the
-// engine's conflict paths. Kubernetes' own are bench/'s business.
+// responder's priority, a CephFS volume's monitors), and on a replace
+// object (a PodDisruptionBudget's selector), each beside the engine's
+// conflict paths. Kubernetes' own are bench/'s business.
 func TestModelNullConflicts(t *testing.T) {
 	pod, err := builtin.Lookup("v1", "Pod")
+	require.NoError(t, err)
+	pdb, err := builtin.Lookup("policy/v1", "PodDisruptionBudget")
 	require.NoError(t, err)
 	for _, c := range []struct {
 		name    string
@@ -172,6 +175,10 @@ func TestModelNullConflicts(t *testing.T) {
 			`{"spec":{"evictionResponders":[{"name":"a","priority":null}]}}`,
 			`{"spec":{"evictionResponders":[{"name":"a","priority":1}]}}`,
 			`{"spec":{"evictionResponders":[{"name":"a","priority":null}]}}`, nil},
+		{"a replace object never conflicts", pdb,
+			`{"spec":{}}`,
+			`{"spec":{"selector":{"matchLabels":{"a":"y"}}}}`,
+			`{"spec":{"selector":{"matchLabels":{"a":"x"}}}}`, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			md := newThreeWayModel(mustDecode([]byte(c.o)), mustDecode([]byte(c.m)), mustDecode([]byte(c.c)), node{t: c.schema}, false)
