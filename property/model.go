@@ -270,8 +270,9 @@ func (md *threeWayModel) check(r index) []mismatch {
 }
 
 // typedZero reports whether got, at path p of the result r, is the zero
-// value of a struct field its type always encodes (no omitempty or
-// omitzero): what a typed result holds where a patch deleted the field.
+// value of a struct field its type always encodes (no omitzero, and no
+// omitempty but on a struct, which encoding/json writes regardless): what
+// a typed result holds where a patch deleted the field.
 func typedZero(r index, p string, got any) bool {
 	e, ok := r[p]
 	if !ok || e.field == "" {
@@ -282,7 +283,7 @@ func typedZero(r index, p string, got any) bool {
 		return false
 	}
 	f := parent.Field(e.field)
-	if f == nil || f.GoType == nil || f.OmitEmpty || f.OmitZero || f.GoType.Kind() == reflect.Pointer {
+	if f == nil || f.GoType == nil || f.OmitEmpty && f.GoType.Kind() != reflect.Struct || f.OmitZero || f.GoType.Kind() == reflect.Pointer {
 		return false
 	}
 	zero, err := json.Marshal(reflect.Zero(f.GoType).Interface())
