@@ -169,9 +169,10 @@ func mergeListBelow(t *reflectschema.Type, seen map[*reflectschema.Type]bool) st
 }
 
 // propertyKindCases are inputs on which the property suite once failed on
-// these kinds, where the engine was right: its three-way patch or
-// conflict is Kubernetes' own. The property package tests its model on
-// them.
+// these kinds: the engine's three-way patch, or its conflict, is
+// Kubernetes' own on them. Package property tests its model on the cases
+// where the engine was right, package smp the one where it was not (the
+// ClusterRole's rules).
 var propertyKindCases = []struct {
 	name      string
 	schema    any
@@ -192,6 +193,8 @@ var propertyKindCases = []struct {
 		`{"spec":{"volumes":[{"name":"c","cephfs":{"monitors":null,"path":"a"}}]}}`, false},
 	{"a field null in current and absent in original conflicts", &corev1.Pod{},
 		`{"spec":{"hostname":"x"}}`, `{"spec":{"hostname":"x","priority":1}}`, `{"spec":{"hostname":"x","priority":null}}`, false},
+	{"a list replaced whole keeps an element holding null", &rbacv1.ClusterRole{},
+		`{"rules":[{"verbs":[]}]}`, `{"rules":[{"verbs":[""]},{"verbs":null}]}`, `{"rules":[{"verbs":["a"]}]}`, true},
 	{"a replace object never conflicts", &policyv1.PodDisruptionBudget{},
 		`{"spec":{}}`, `{"spec":{"selector":{"matchLabels":{"a":"y"}}}}`, `{"spec":{"selector":{"matchLabels":{"a":"x"}}}}`, false},
 }
