@@ -209,3 +209,51 @@ func TestMutateEmbeddedPointer(t *testing.T) {
 func TestEmbeddedPointerProperties(t *testing.T) {
 	Check[Outer](t, Checks(200), Only(RoundTrip, ThreeWay, Order))
 }
+
+// quantity marshals itself, its zero value as "0", as Kubernetes'
+// resource.Quantity does.
+type quantity struct{ s string }
+
+func (q quantity) MarshalJSON() ([]byte, error) {
+	if q.s == "" {
+		return []byte(`"0"`), nil
+	}
+	return json.Marshal(q.s)
+}
+
+func (q *quantity) UnmarshalJSON(b []byte) error { return json.Unmarshal(b, &q.s) }
+
+// fieldRef has a struct field under omitempty, which encoding/json writes
+// regardless, as a resource field selector's divisor.
+type fieldRef struct {
+	Name    string   `json:"name,omitempty"`
+	Divisor quantity `json:"divisor,omitempty"`
+}
+
+type withRef struct {
+	Ref *fieldRef `json:"ref,omitempty"`
+}
+
+// TestThreeWayModelTypedZero: modified drops an object current added a
+// field to, so the patch deletes the original's fields only; in a typed
+// result a deleted struct field under omitempty is its zero, encoded.
+func TestThreeWayModelTypedZero(t *testing.T) {
+	st, err := reflectschema.Of(reflect.TypeFor[withRef]())
+	require.NoError(t, err)
+	o := withRef{Ref: &fieldRef{Divisor: quantity{"80"}}}
+	c := withRef{Ref: &fieldRef{Name: "a", Divisor: quantity{"80"}}}
+	p, err := smp.ThreeWay(o, withRef{}, c, smp.WithOverwrite(true))
+	require.NoError(t, err)
+	r, err := smp.Apply(c, p)
+	require.NoError(t, err)
+	rb, err := json.Marshal(r)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"ref":{"name":"a","divisor":"0"}}`, string(rb))
+	doc := func(v any) any {
+		b, err := json.Marshal(v)
+		require.NoError(t, err)
+		return mustDecode(b)
+	}
+	md := newThreeWayModel(doc(o), doc(withRef{}), doc(c), node{t: st}, false)
+	assert.Empty(t, md.check(indexDoc(doc(r), node{t: st})))
+}

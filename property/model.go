@@ -68,6 +68,9 @@ type threeWayModel struct {
 	whole map[string]string
 	// unions maps each non-empty union in modified to its members.
 	unions map[string]map[string]bool
+	// nulls holds the paths where current changed a field from absent to
+	// null or back, as Kubernetes' conflict check sees it (nullChanges).
+	nulls map[string]bool
 	// replaced holds the merge lists the delta half writes whole: in
 	// skew-safe mode those whose default key is shared, and those with an
 	// element lacking its default key.
@@ -80,7 +83,8 @@ func newThreeWayModel(o, m, c any, root node, skewSafe bool) *threeWayModel {
 	// current's.
 	o, m = fillServerKeys(o, m, c, root, skewSafe)
 	md := &threeWayModel{root: root, o: indexDoc(o, root), m: indexDoc(m, root), c: indexDoc(c, root),
-		whole: map[string]string{}, unions: map[string]map[string]bool{}, replaced: map[string]bool{}}
+		whole: map[string]string{}, unions: map[string]map[string]bool{}, replaced: map[string]bool{}, nulls: map[string]bool{}}
+	nullChanges(o, c, root, "", md.nulls)
 	md.deletions(o, m, c, root, "")
 	md.findUnions(m, root, "")
 	for p, e := range md.c {
@@ -267,8 +271,9 @@ func (md *threeWayModel) check(r index) []mismatch {
 }
 
 // typedZero reports whether got, at path p of the result r, is the zero
-// value of a struct field its type always encodes (no omitempty or
-// omitzero): what a typed result holds where a patch deleted the field.
+// value of a struct field its type always encodes (no omitzero, and no
+// omitempty but on a struct, which encoding/json writes regardless): what
+// a typed result holds where a patch deleted the field.
 func typedZero(r index, p string, got any) bool {
 	e, ok := r[p]
 	if !ok || e.field == "" {
@@ -279,7 +284,7 @@ func typedZero(r index, p string, got any) bool {
 		return false
 	}
 	f := parent.Field(e.field)
-	if f == nil || f.GoType == nil || f.OmitEmpty || f.OmitZero || f.GoType.Kind() == reflect.Pointer {
+	if f == nil || f.GoType == nil || f.OmitEmpty && f.GoType.Kind() != reflect.Struct || f.OmitZero || f.GoType.Kind() == reflect.Pointer {
 		return false
 	}
 	zero, err := json.Marshal(reflect.Zero(f.GoType).Interface())

@@ -32,15 +32,20 @@ func (md *threeWayModel) overwritten() []string {
 		if e.kind == entMember {
 			continue // sets never conflict
 		}
-		if e.kind == entList && exp.present {
-			if cl, ok := cv.([]any); ok {
-				if !k8sListsConflict(exp.v.([]any), cl, e.n) {
-					continue
-				}
-			}
+		if (e.kind == entList || e.kind == entWhole) && exp.present && !k8sValuesConflict(exp.v, cv, e.n) {
+			continue
 		}
 		out = append(out, p)
 	}
+	// A field current wrote null where original had none (or the
+	// reverse) and that modified sets, if only to an empty collection:
+	// the patch sets it.
+	for _, p := range sortedSet(md.nulls) {
+		if _, set := md.m[p]; set && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
 	return out
 }
 

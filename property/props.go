@@ -56,7 +56,9 @@ var propertyDocs = map[string]string{
 		`is reported exactly when current changed a leaf the patch overwrites, compared as ` +
 		`Kubernetes does (sets never conflict; lists replaced whole compare as sets of scalars ` +
 		`or element by element; whole deletions conflict with any change inside them; union ` +
-		`members $retainKeys clears are no conflict), and every path it names is such a leaf ` +
+		`members $retainKeys clears are no conflict; a replace object never conflicts; a field null on ` +
+		`one side and absent on the other, as a Go pointer or slice without omitempty renders, ` +
+		`is a change unless its object is empty on both), and every path it names is such a leaf ` +
 		`or container; with no conflict, the patch is the overwriting one.`,
 	Idempotence: `Applying a patch the differ made a second time changes nothing: ` +
 		`Diff(original, modified) applied to original and to current, and ` +
@@ -83,7 +85,8 @@ var propertyDocs = map[string]string{
 		`(merge-list elements matched by default key, in any order; a list the current patch ` +
 		`replaces whole covers the older patch's list); for types without ` +
 		`recommended keys the two are equal, except that the current patch deletes a union ` +
-		`member $retainKeys clears whole where the older one may delete its entries. ` +
+		`member $retainKeys clears whole where the older one may delete its entries, and ` +
+		`orders a list whose elements only carry $retainKeys, which the older one may not write. ` +
 		`Exception: merge lists with recommended keys where ` +
 		`the default key pairs elements differently from the whole key (a shared default key, ` +
 		`or a key field other than the default changed, between any two of original, modified ` +

@@ -1,6 +1,7 @@
 package property
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/typedpatch/typedpatch/builtin"
 	"github.com/typedpatch/typedpatch/openapischema"
 	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp"
@@ -98,4 +100,100 @@ func TestSupersetUnionDeletion(t *testing.T) {
 	skip := map[string]bool{}
 	unionDeletions(mustDecode(pn), root, "", skip)
 	assert.Equal(t, map[string]bool{"spec.strategy.rollingUpdate": true}, skip)
+}
+
+// TestSupersetRetainKeysOrder: current added a union member to a volume
+// the configuration left alone, so the current three-way patch clears it
+// with $retainKeys, an element with nothing else, and orders the list;
+// the older differ, without $retainKeys, writes nothing. SkewSuperset
+// takes the order as the only extra.
+func TestSupersetRetainKeysOrder(t *testing.T) {
+	st, err := builtin.Lookup("v1", "Pod")
+	require.NoError(t, err)
+	root := node{t: st}
+	o := []byte(`{"spec":{"volumes":[{"name":"c","secret":{"secretName":"c"}}]}}`)
+	c := []byte(`{"spec":{"volumes":[{"name":"c","hostPath":{"path":"a"},"secret":{"secretName":"c"}}]}}`)
+	d := smp.DirectivesSetElementOrder
+	pn, err := smp.ThreeWayJSON(o, o, c, st, smp.WithOverwrite(true))
+	require.NoError(t, err)
+	require.JSONEq(t, `{"spec":{"$setElementOrder/volumes":[{"name":"c"}],"volumes":[{"$retainKeys":["name","secret"],"name":"c"}]}}`, string(pn))
+	po, err := smp.ThreeWayJSON(o, o, c, st, smp.WithOverwrite(true), smp.WithDirectives(d))
+	require.NoError(t, err)
+	require.JSONEq(t, `{}`, string(po))
+	stripped, _ := strip(mustDecode(pn), d, root, nil)
+	assert.Empty(t, contains(mustDecode(po), stripped, root, "", nil), "the current patch includes the older one")
+	require.Equal(t, []string{`spec.$setElementOrder/volumes: absent, want [{"name":"c"}]`},
+		contains(stripped, mustDecode(po), root, "", nil))
+	skip := map[string]bool{}
+	retainKeysOrders(mustDecode(pn), d, root, "", skip)
+	assert.Equal(t, map[string]bool{"spec.$setElementOrder/volumes": true}, skip)
+	assert.Empty(t, contains(stripped, mustDecode(po), root, "", skip))
+
+	// An element that changes more than its union keeps what it changes.
+	m := []byte(`{"spec":{"volumes":[{"name":"c","secret":{"secretName":"d"}}]}}`)
+	pn, err = smp.ThreeWayJSON(o, m, c, st, smp.WithOverwrite(true))
+	require.NoError(t, err)
+	skip = map[string]bool{}
+	retainKeysOrders(mustDecode(pn), d, root, "", skip)
+	assert.Empty(t, skip, "%s", pn)
+}
+
+// TestModelNullConflicts pins the model's conflicts where a document holds
+// null, as a Go pointer or slice without omitempty renders (an eviction
+// responder's priority, a CephFS volume's monitors), and on a replace
+// object (a PodDisruptionBudget's selector), each beside the engine's
+// conflict paths. Kubernetes' own are bench/'s business.
+func TestModelNullConflicts(t *testing.T) {
+	pod, err := builtin.Lookup("v1", "Pod")
+	require.NoError(t, err)
+	pdb, err := builtin.Lookup("policy/v1", "PodDisruptionBudget")
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name    string
+		schema  *reflectschema.Type
+		o, m, c string
+		want    []string
+	}{
+		{"an element current added holds null where modified sets a value", pod,
+			`{"spec":{"evictionResponders":[{"name":"b","priority":null}]}}`,
+			`{"spec":{"evictionResponders":[{"name":"a","priority":1}]}}`,
+			`{"spec":{"evictionResponders":[{"name":"a","priority":null}]}}`,
+			[]string{"spec.evictionResponders[name=a].priority"}},
+		{"an object current added holds null where modified sets an empty list", pod,
+			`{"spec":{"volumes":[{"name":"c"}]}}`,
+			`{"spec":{"volumes":[{"name":"c","cephfs":{"monitors":[],"path":"a"}}]}}`,
+			`{"spec":{"volumes":[{"name":"c","cephfs":{"monitors":null,"path":"a"}}]}}`,
+			[]string{"spec.volumes[name=c].cephfs.monitors"}},
+		{"a field null in current and absent in original", pod,
+			`{"spec":{"hostname":"x"}}`, `{"spec":{"hostname":"x","priority":1}}`, `{"spec":{"hostname":"x","priority":null}}`,
+			[]string{"spec.priority"}},
+		{"a field null in original and absent in current", pod,
+			`{"spec":{"hostname":"x","priority":null}}`, `{"spec":{"hostname":"x","priority":1}}`, `{"spec":{"hostname":"x"}}`,
+			[]string{"spec.priority"}},
+		{"an object of nulls only is empty (nil ≡ empty)", pod,
+			`{"spec":{}}`, `{"spec":{"priority":1}}`, `{"spec":{"priority":null}}`, nil},
+		{"the same null in both", pod,
+			`{"spec":{"evictionResponders":[{"name":"a","priority":null}]}}`,
+			`{"spec":{"evictionResponders":[{"name":"a","priority":1}]}}`,
+			`{"spec":{"evictionResponders":[{"name":"a","priority":null}]}}`, nil},
+		{"a replace object never conflicts", pdb,
+			`{"spec":{}}`,
+			`{"spec":{"selector":{"matchLabels":{"a":"y"}}}}`,
+			`{"spec":{"selector":{"matchLabels":{"a":"x"}}}}`, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			md := newThreeWayModel(mustDecode([]byte(c.o)), mustDecode([]byte(c.m)), mustDecode([]byte(c.c)), node{t: c.schema}, false)
+			assert.Equal(t, c.want, md.overwritten(), "the model")
+			_, err := smp.ThreeWayJSON([]byte(c.o), []byte(c.m), []byte(c.c), c.schema)
+			var got []string
+			if se := (*smp.Error)(nil); errors.As(err, &se) && smp.IsConflict(err) {
+				for _, p := range se.Conflicts {
+					got = append(got, p.String())
+				}
+			} else {
+				require.NoError(t, err)
+			}
+			assert.Equal(t, c.want, got, "the engine")
+		})
+	}
 }

@@ -1,6 +1,10 @@
 package property
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/typedpatch/typedpatch/smp"
+)
 
 // Where an old and a new engine may disagree on a patch: lists whose
 // default keys repeat, deletions only, union members.
@@ -118,6 +122,40 @@ func unionDeletions(patch any, n node, path string, out map[string]bool) {
 		for _, e := range x {
 			if em, ok := e.(map[string]any); ok && em["$patch"] == nil {
 				unionDeletions(em, n.elem(), path+keyStep(n.defaultKey(), em), out)
+			}
+		}
+	}
+}
+
+// retainKeysOrders adds to out the paths (as contains names them) of the
+// $setElementOrder directives whose merge list held nothing the
+// directive set d keeps: elements that only carry $retainKeys, as a
+// three-way patch writes for an element current added union members to.
+// The newer differ orders every list it writes; the older differ writes
+// no list there, and an order only if the order changed, which the
+// stripped patch alone cannot tell.
+func retainKeysOrders(patch any, d smp.DirectiveSet, n node, path string, out map[string]bool) {
+	switch x := patch.(type) {
+	case map[string]any:
+		for k, v := range x {
+			if strings.HasPrefix(k, "$") {
+				continue
+			}
+			order := "$setElementOrder/" + k
+			if l, ok := v.([]any); ok && len(l) > 0 && x[order] != nil {
+				if _, emptied := strip(l, d, n.child(k), nil); emptied {
+					out[joinField(path, order)] = true
+				}
+			}
+			retainKeysOrders(v, d, n.child(k), joinField(path, k), out)
+		}
+	case []any:
+		if !n.keyedList() {
+			return
+		}
+		for _, e := range x {
+			if em, ok := e.(map[string]any); ok && em["$patch"] == nil {
+				retainKeysOrders(em, d, n.elem(), path+keyStep(n.defaultKey(), em), out)
 			}
 		}
 	}

@@ -149,10 +149,11 @@ func ClearedByRetainKeys(patch map[string]any, k string) bool {
 	return ok && !slices.Contains(rk, any(k))
 }
 
-// narrowsList reports whether narrowList may change the merge-list patch
-// pl: a list of objects that deletes something, and replaces nothing.
+// narrowsList reports whether narrowList may change the patch list pl: a
+// merge list of objects that deletes something, and replaces nothing. A
+// list replaced whole is modified's, nulls and all.
 func narrowsList(pl []any, s slot) bool {
-	return s.IsObjectList() && HasNull(pl) && !hasReplaceMarker(pl)
+	return s.IsMergeList() && s.IsObjectList() && HasNull(pl) && !hasReplaceMarker(pl)
 }
 
 // narrowList is NarrowDeletions inside the elements of a merge-list patch
