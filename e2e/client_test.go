@@ -14,12 +14,8 @@ import (
 	"time"
 )
 
-// The content types of PATCH requests.
-const (
-	strategicMergePatch = "application/strategic-merge-patch+json"
-	mergePatch          = "application/merge-patch+json"
-	jsonPatch           = "application/json-patch+json"
-)
+// strategicMergePatch is the content type of a strategic merge patch.
+const strategicMergePatch = "application/strategic-merge-patch+json"
 
 // response is an API server's answer.
 type response struct {
