@@ -96,8 +96,14 @@ func checkPatch(t *testing.T, c patchCase, level, path string, live, original, m
 		ignored = append(ignored, "generation")
 	}
 	if pod {
-		if diff := contains(stored, decode(t, modified), ""); diff != "" {
+		want := decode(t, modified)
+		if diff := contains(stored, want, ""); diff != "" {
 			t.Errorf("the stored pod is not the configuration: %s", diff)
+		}
+		for _, k := range []string{"labels", "annotations"} { // untouched by admission: exactly the configuration's
+			if diff := cmp.Diff(field(want, "metadata", k), field(stored, "metadata", k)); diff != "" {
+				t.Errorf("the stored pod's %s are not the configuration's (-want +got):\n%s", k, diff)
+			}
 		}
 		return
 	}
