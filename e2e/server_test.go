@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 )
 
@@ -53,11 +54,15 @@ func buildBinaries(dir string) (apiserver, etcd string, err error) {
 // startServer starts etcd, then the API server, and waits until the API
 // server's /readyz answers. On an error everything started is stopped.
 func startServer(apiserverBin, etcdBin string) (s *server, err error) {
-	dir, err := os.MkdirTemp("", "typedpatch-e2e-")
+	removeStaleDirs()
+	dir, err := os.MkdirTemp("", tempPrefix)
 	if err != nil {
 		return nil, err
 	}
 	s = &server{dir: dir}
+	if err := os.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
+		return s, err
+	}
 	defer func() {
 		if err != nil {
 			s.stop()
@@ -141,6 +146,26 @@ func (s *server) stop() {
 	s.etcd.stop(15 * time.Second)
 	if s.dir != "" {
 		_ = os.RemoveAll(s.dir)
+	}
+}
+
+// tempPrefix starts the names of the servers' temporary directories.
+const tempPrefix = "typedpatch-e2e-"
+
+// removeStaleDirs removes the temporary directories of test binaries that
+// ended without removing theirs (killed by -timeout, a panic or a signal;
+// their servers died with them).
+func removeStaleDirs() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), tempPrefix+"*"))
+	for _, dir := range dirs {
+		b, err := os.ReadFile(filepath.Join(dir, "pid"))
+		if err != nil {
+			continue // not yet written, or not ours
+		}
+		pid, err := strconv.Atoi(string(b))
+		if err == nil && pid > 0 && syscall.Kill(pid, 0) == syscall.ESRCH {
+			_ = os.RemoveAll(dir)
+		}
 	}
 }
 
