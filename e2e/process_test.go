@@ -66,6 +66,23 @@ func start(name, path, logPath string, args ...string) (*process, error) {
 	return p, nil
 }
 
+// runToEnd runs a command to its end and returns its combined output. Like
+// the servers it is started by the spawner, so that it dies with the test
+// binary (which the go command ends at its -timeout plus a minute, whether
+// TestMain is still building or not).
+func runToEnd(cmd *exec.Cmd) ([]byte, error) {
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	reply := make(chan error)
+	spawns <- startRequest{cmd, reply}
+	if err := <-reply; err != nil {
+		return nil, err
+	}
+	err := cmd.Wait()
+	return out.Bytes(), err
+}
+
 // exited reports whether the process has ended, and how.
 func (p *process) exited() (bool, error) {
 	select {

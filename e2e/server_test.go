@@ -43,7 +43,7 @@ type server struct {
 // Go's build cache holds the packages.
 func buildBinaries(dir string) (apiserver, etcd string, err error) {
 	cmd := exec.Command("go", "build", "-o", dir+string(filepath.Separator), apiserverPackage, etcdPackage)
-	if out, err := cmd.CombinedOutput(); err != nil {
+	if out, err := runToEnd(cmd); err != nil {
 		return "", "", fmt.Errorf("go build %s %s: %v\n%s", apiserverPackage, etcdPackage, err, out)
 	}
 	// go build names a binary by the package path's last element that is
