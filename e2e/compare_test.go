@@ -44,10 +44,10 @@ func field(o object, path ...string) any {
 	return v
 }
 
-// comparable is a copy of a stored object without what two writes of the
+// unstamped is a copy of a stored object without what two writes of the
 // same content do not share: the resourceVersion, and the time in each
 // managedFields entry (its operation, manager and fields stay).
-func comparable(t testing.TB, stored []byte) object {
+func unstamped(t testing.TB, stored []byte) object {
 	t.Helper()
 	o := decode(t, stored)
 	meta, _ := o["metadata"].(object)
@@ -69,7 +69,7 @@ func sameOutcome(t testing.TB, what string, want, got response) {
 		return
 	}
 	if got.status == http.StatusOK || got.status == http.StatusCreated {
-		if d := cmp.Diff(comparable(t, want.body), comparable(t, got.body)); d != "" {
+		if d := cmp.Diff(unstamped(t, want.body), unstamped(t, got.body)); d != "" {
 			t.Errorf("%s: objects differ (-want +got):\n%s", what, d)
 		}
 		return
