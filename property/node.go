@@ -26,7 +26,7 @@ func (n node) kind() reflectschema.Kind { return n.pos().Kind() }
 func (n node) child(name string) node { return nodeAt(n.pos().Child(name)) }
 
 // elem returns the node of a list element. Elements of a merge list with
-// retainKeys are unions themselves (seed 003, Volume).
+// retainKeys are unions themselves (the retainKeys proposal's Volume).
 func (n node) elem() node { return nodeAt(n.pos().Elem()) }
 
 func (n node) isMergeList() bool { return n.pos().IsMergeList() }

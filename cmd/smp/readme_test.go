@@ -82,7 +82,7 @@ func TestReadmeSetup(t *testing.T) {
 	if !slices.Equal(strings.Fields(args), strings.Fields(golden.args)) || golden.exit != 0 || golden.stdin != "" {
 		t.Errorf("the first Set-up command runs smp %s; the golden case %s runs smp %s", args, readmeCase, golden.args)
 	}
-	if want := "go test ./... && (cd bench && go test ./...) && (cd kube && go test ./...) && (cd ctrlpatch && go test ./...)"; cmds[1] != want {
+	if want := "go test ./... && (cd bench && go test ./...) && (cd kube && go test ./...) && (cd ctrlpatch && go test ./...) && (cd e2e && go test -timeout 30m ./...)"; cmds[1] != want {
 		t.Errorf("the second Set-up command is %q, want %q", cmds[1], want)
 	}
 	ci, err := os.ReadFile(filepath.Join(repoRoot, ".ci", "run"))
