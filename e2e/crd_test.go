@@ -99,8 +99,8 @@ func checkCustomResource(t *testing.T, c patchCase) {
 		strings.Contains(accepts, strategicMergePatch) {
 		t.Errorf("the refusal does not say which patch types the server takes: %s", r.body)
 	}
-	// The patch types a server accepts for custom resources (JSON merge
-	// patch, JSON patch) are checked here once the project computes them.
+	// The patch types a server takes for custom resources are checked by
+	// TestCustomResourcePatchTypes.
 }
 
 // crdName is the name of the CRD of a custom resource's kind: plural.group,
