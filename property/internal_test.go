@@ -234,26 +234,28 @@ type withRef struct {
 	Ref *fieldRef `json:"ref,omitempty"`
 }
 
-// TestThreeWayModelTypedZero: modified drops an object current added a
-// field to, so the patch deletes the original's fields only; in a typed
-// result a deleted struct field under omitempty is its zero, encoded.
+// TestThreeWayModelTypedZero: modified keeps an object but drops a field
+// of it, so the patch deletes that field; in a typed result a deleted
+// struct field under omitempty is its zero, encoded. (An object that
+// modified drops whole is deleted whole, what current added with it.)
 func TestThreeWayModelTypedZero(t *testing.T) {
 	st, err := reflectschema.Of(reflect.TypeFor[withRef]())
 	require.NoError(t, err)
 	o := withRef{Ref: &fieldRef{Divisor: quantity{"80"}}}
+	m := withRef{Ref: &fieldRef{Name: "b"}}
 	c := withRef{Ref: &fieldRef{Name: "a", Divisor: quantity{"80"}}}
-	p, err := smp.ThreeWay(o, withRef{}, c, smp.WithOverwrite(true))
+	p, err := smp.ThreeWay(o, m, c, smp.WithOverwrite(true))
 	require.NoError(t, err)
 	r, err := smp.Apply(c, p)
 	require.NoError(t, err)
 	rb, err := json.Marshal(r)
 	require.NoError(t, err)
-	require.JSONEq(t, `{"ref":{"name":"a","divisor":"0"}}`, string(rb))
+	require.JSONEq(t, `{"ref":{"name":"b","divisor":"0"}}`, string(rb))
 	doc := func(v any) any {
 		b, err := json.Marshal(v)
 		require.NoError(t, err)
 		return mustDecode(b)
 	}
-	md := newThreeWayModel(doc(o), doc(withRef{}), doc(c), node{t: st}, false)
+	md := newThreeWayModel(doc(o), doc(m), doc(c), node{t: st}, false)
 	assert.Empty(t, md.check(indexDoc(doc(r), node{t: st})))
 }

@@ -17,6 +17,14 @@ import (
 func (md *threeWayModel) overwritten() []string {
 	var out []string
 	for _, p := range allLeaves(md.o, md.m, md.c) {
+		if me, ok := md.m[p]; ok && !me.kind.leaf() {
+			if ce, ok := md.c[p]; ok && !ce.kind.leaf() {
+				// A leaf of original only: the patch's object and
+				// current's are compared member by member, as
+				// Kubernetes compares two maps.
+				continue
+			}
+		}
 		exp := md.want(p, nil)
 		if exp.unionCleared {
 			continue
