@@ -101,7 +101,8 @@ func applyViaJSON[T any](current T, patch Patch, opts []Option) (T, error) {
 // Equal parts of the two values are compared without allocating. Types
 // with their own JSON or text marshaller are compared as Go values, and
 // through their JSON only when those differ. Options are those of
-// [DiffJSON]; limits apply to nesting and list lengths, not to bytes.
+// [DiffJSON]; limits apply to nesting, list lengths and the values in
+// memory ([Limits].MaxNodes), not to bytes.
 func Diff[T any](original, modified T, opts ...Option) (Patch, error) {
 	cfg := newDiffConfig(opts)
 	root, err := goval.RootFor(reflect.TypeFor[T]())
