@@ -8,6 +8,9 @@
 // locally (once the server's defaults are applied to it), and that the
 // result is the configuration, with another writer's changes kept in
 // three-way patches. Patches that Kubernetes' own strategicpatch package
-// computes, as kubectl does, are checked the same way. Custom resources
-// show that the server refuses strategic merge patches for them.
+// computes, as kubectl does, are checked the same way, and so are the JSON
+// merge patches and JSON patches the project converts its patches to.
+// Custom resources show that the server refuses strategic merge patches
+// for them and takes those conversions; package ctrlpatch's patches go
+// through a controller-runtime client.
 package e2e

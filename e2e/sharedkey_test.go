@@ -23,9 +23,9 @@ var sharedKeyKeepsOthers = flag.Bool("e2e.shared-key-keeps-others", false,
 	"check that a three-way patch of a list whose default key two elements share keeps an element another writer added")
 
 // The DNS ports: 53/TCP and 53/UDP share containerPort, the only merge key
-// the Kubernetes types give container ports. The configuration renames the
-// UDP port and gives the TCP one a host port; another writer adds a
-// metrics port.
+// the Kubernetes types give container ports. The configurations
+// (dnsChanges) rename the UDP port, and give the TCP one a host port too;
+// another writer adds a metrics port.
 var (
 	dnsTCP        = object{"name": "dns-tcp", "containerPort": 53.0, "protocol": "TCP"}
 	dnsUDP        = object{"name": "dns", "containerPort": 53.0, "protocol": "UDP"}
