@@ -350,6 +350,10 @@ func (r *diffRun) compareThreeWay(o, m, c []byte, overwrite bool) error {
 // differs from Kubernetes' (err) is explained by a Kubernetes quirk;
 // otherwise err.
 func (r *diffRun) threeWayExplained(err error, docs [3][]byte, ours []byte, overwrite bool) error {
+	if kp, kerr, _ := k8sThreeWay(docs[0], docs[1], docs[2], r.meta, overwrite); kerr == nil && sameOnCurrent(kp, ours, docs[2], r.goObj) {
+		r.counts["three-way: Kubernetes' directives inside elements current lacks"]++
+		return nil
+	}
 	if !overwrite {
 		// Kubernetes' conflict check deduplicates and sorts lists of
 		// scalars in place, inside its own patch (docs/compat.md, "Kubernetes'

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"net/http"
 	"sort"
@@ -14,13 +13,6 @@ import (
 	"github.com/typedpatch/typedpatch/fixtures"
 	"github.com/typedpatch/typedpatch/smp"
 )
-
-// Off by default: under WithOverwrite(true), a three-way patch that writes
-// a list whole, its default key shared, writes the modified list, which
-// drops an element another writer added (the engine's local result drops
-// it too; without overwrite the engine reports a conflict instead).
-var sharedKeyKeepsOthers = flag.Bool("e2e.shared-key-keeps-others", false,
-	"check that a three-way patch of a list whose default key two elements share keeps an element another writer added")
 
 // The DNS ports: 53/TCP and 53/UDP share containerPort, the only merge key
 // the Kubernetes types give container ports. The configurations
@@ -179,10 +171,8 @@ func TestSharedKeyOnServer(t *testing.T) {
 								t.Errorf("the server's ports are not the project's local result (-local +server):\n%s\npatch: %s", diff, patch)
 							}
 							want, got := anys(ch.ports), dnsPorts(stored)
-							if threeWay && *sharedKeyKeepsOthers {
+							if threeWay { // the port another writer added stays
 								want = append(want, dnsMetrics)
-							} else if threeWay {
-								got = without(got, dnsMetrics)
 							}
 							if diff := cmp.Diff(want, got); diff != "" {
 								t.Errorf("the stored ports are not the intended ones (-want +got):\n%s\npatch: %s", diff, patch)
@@ -193,17 +183,6 @@ func TestSharedKeyOnServer(t *testing.T) {
 			}
 		}
 	}
-}
-
-// without is ports without the element equal to p.
-func without(ports []any, p object) []any {
-	var out []any
-	for _, e := range ports {
-		if !cmp.Equal(e, p) {
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 // TestSkewSafeOffIsUnsafeOnServer documents what WithSkewSafe(false), the

@@ -101,6 +101,55 @@ func newThreeWayModel(o, m, c any, root node, skewSafe bool) *threeWayModel {
 	return md
 }
 
+// othersAdded reports whether the element of list a on the path whose
+// chain (the path, then its ancestors) is given is one another writer
+// added: current holds it, with every field of its default key, and
+// neither the original's list nor modified's holds an element of that
+// default key. A list written whole keeps it.
+func (md *threeWayModel) othersAdded(a string, chain []string) bool {
+	for i := 1; i < len(chain); i++ {
+		if chain[i] != a {
+			continue
+		}
+		ce, ok := md.c[chain[i-1]]
+		em, isObj := ce.v.(map[string]any)
+		if !ok || ce.field != "" || !isObj {
+			return false
+		}
+		def := md.c[a].n.defaultKey()
+		id, complete := keyValues(em, def)
+		if !complete {
+			return false
+		}
+		for _, ix := range []index{md.o, md.m} {
+			l, _ := ix[a].v.([]any)
+			for _, e := range l {
+				if m, ok := e.(map[string]any); ok {
+					if other, _ := keyValues(m, def); reflect.DeepEqual(other, id) {
+						return false
+					}
+				}
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// keyValues returns an element's values of the key fields, and whether it
+// holds them all.
+func keyValues(m map[string]any, keys []string) ([]any, bool) {
+	out := make([]any, len(keys))
+	for i, f := range keys {
+		v, ok := m[f]
+		if !ok {
+			return nil, false
+		}
+		out[i] = v
+	}
+	return out, true
+}
+
 // addedBelow reports whether current's object holds a value where the
 // original's has none, directly or in objects the narrowing reaches.
 func addedBelow(cm, om map[string]any, n node) bool {
@@ -212,6 +261,10 @@ func (md *threeWayModel) want(path string, r index) expectation {
 			return expectation{rule: "deleted whole (" + why + ")"}
 		}
 		if md.replaced[a] {
+			if md.othersAdded(a, chain) {
+				cv := md.c[path].v
+				return expectation{v: cv, present: cv != nil, rule: "the patch replaces " + a + " and keeps the element another writer added"}
+			}
 			mv := md.m[path].v
 			return expectation{v: mv, present: mv != nil, rule: "the patch replaces " + a + " with modified's list"}
 		}

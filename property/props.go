@@ -91,7 +91,8 @@ var propertyDocs = map[string]string{
 		`the default key pairs elements differently from the whole key (a shared default key, ` +
 		`or a key field other than the default changed, between any two of original, modified ` +
 		`and current): the older ` +
-		`differ writes another, equivalent patch there, which SkewOldServer checks by its result.`,
+		`differ writes another, equivalent patch there (for a new element holding such a list, ` +
+		`a deletion of it before it), which SkewOldServer checks by its result.`,
 }
 
 // propertyOrder is the order Properties lists them in.

@@ -244,6 +244,9 @@ func containsKeyed(ov, nl []any, n node, path string, skip map[string]bool) []st
 			}
 			found = len(contains(om, keys, n.elem(), ep, skip)) == 0
 		}
+		if !found && dir == "delete" && skippedBelow(skip, ep) {
+			found = true // the older differ re-creates an element holding a skipped list
+		}
 		if !found {
 			if best == nil {
 				best = []string{fmt.Sprintf("%s: no such element, want %s", ep, show(oe, true))}
@@ -252,6 +255,16 @@ func containsKeyed(ov, nl []any, n node, path string, skip map[string]bool) []st
 		}
 	}
 	return out
+}
+
+// skippedBelow reports whether skip holds a path inside element path ep.
+func skippedBelow(skip map[string]bool, ep string) bool {
+	for p := range skip {
+		if strings.HasPrefix(p, ep+".") || strings.HasPrefix(p, ep+"[") {
+			return true
+		}
+	}
+	return false
 }
 
 func orRoot(p string) string {

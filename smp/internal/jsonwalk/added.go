@@ -13,7 +13,7 @@ import (
 // where something changes. v is a field's value, never an element of a
 // merge list of objects (see addedElement).
 func (d *Differ) Added(v any, s slot) any {
-	out, _, whole := d.addedValue(v, s)
+	out, _, whole := d.addedValue(v, s, true)
 	if whole {
 		return ReplaceObject(v.(map[string]any))
 	}
@@ -23,20 +23,37 @@ func (d *Differ) Added(v any, s slot) any {
 // addedElement is added for an element of a merge list of objects. There
 // $patch: replace would be the list's marker, replacing the list with the
 // other elements and losing this one: whole says the element can only be
-// written by replacing its list, and then m comes back as it is.
+// written by replacing its list or re-creating it (a deletion, then the
+// element), and then m comes back as it is.
+//
+// For servers as they are (serverForm) the element holds no directive:
+// Kubernetes appends an element the live list lacks as the patch holds
+// it, so a directive inside would be stored. One that needs a replace
+// form inside is whole.
 func (d *Differ) addedElement(m map[string]any, es slot) (map[string]any, bool) {
-	out, _, whole := d.addedValue(m, es)
-	if whole {
+	server := d.serverForm()
+	out, changed, whole := d.addedValue(m, es, !server)
+	if whole || changed && server {
 		return m, true
 	}
 	return out.(map[string]any), false
 }
 
-// addedValue returns v's idempotent form and whether it differs from v.
+// serverForm reports whether the differ writes for servers as they are
+// (a differ that does not write $patchMergeKey, or is skew-safe): there a
+// value the patch adds holds no directive a server would store or act on
+// differently from this engine.
+func (d *Differ) serverForm() bool {
+	return d.Cfg.SkewSafe || !d.Cfg.Directives.Understood(format.DirPatchMergeKey)
+}
+
+// addedValue returns v's idempotent form and whether it differs from v;
+// name says to name elements by every recommended key ($patchMergeKey)
+// where the differ writes it.
 // whole says v is an object holding a set with a value twice: only
 // replacing the object writes it, which the caller does in the form its
 // position allows.
-func (d *Differ) addedValue(v any, s slot) (out any, changed, whole bool) {
+func (d *Differ) addedValue(v any, s slot, name bool) (out any, changed, whole bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		if k := s.Kind(); k == reflectschema.Atomic || k == reflectschema.Untyped {
@@ -48,7 +65,7 @@ func (d *Differ) addedValue(v any, s slot) (out any, changed, whole bool) {
 			if SetWithDuplicates(e, c) {
 				return v, true, true
 			}
-			ne, changed, w := d.addedValue(e, c)
+			ne, changed, w := d.addedValue(e, c, name)
 			if !changed {
 				continue
 			}
@@ -71,7 +88,7 @@ func (d *Differ) addedValue(v any, s slot) (out any, changed, whole bool) {
 			// A set holding a value twice is the caller's (setWithDuplicates).
 			return v, false, false
 		}
-		return d.addedObjectList(x, s)
+		return d.addedObjectList(x, s, name)
 	}
 	return v, false, false
 }
@@ -80,11 +97,11 @@ func (d *Differ) addedValue(v any, s slot) (out any, changed, whole bool) {
 // form when an element cannot be merged by key (its key field is absent,
 // as an omitempty zero value is) or not twice (a duplicated key, or an
 // element to be replaced whole), else each element's idempotent form.
-func (d *Differ) addedObjectList(x []any, s slot) (any, bool, bool) {
+func (d *Differ) addedObjectList(x []any, s slot, name bool) (any, bool, bool) {
 	es := s.Elem()
 	var out []any
 	for i, e := range x {
-		ne, changed, whole := d.addedValue(e, es)
+		ne, changed, whole := d.addedValue(e, es, name)
 		if whole {
 			return ReplaceList(x), true, false
 		}
@@ -104,7 +121,7 @@ func (d *Differ) addedObjectList(x []any, s slot) (any, bool, bool) {
 		d.Cfg.SkewSafe && ks.Directive && hasDuplicates(idsUnder(def, list)) {
 		return ReplaceList(list), true, false
 	}
-	if ks.Directive {
+	if ks.Directive && name {
 		// Name each element by every recommended key, as the differ
 		// does everywhere, so a second application matches it exactly.
 		named := make([]any, len(list))

@@ -32,13 +32,8 @@ func sideKeyable(s DiffSide, def format.KeySet) bool {
 		return true
 	}
 	for p := range s.Count() {
-		if !s.IsObject(p) {
+		if !keyedBy(s, p, def) {
 			return false
-		}
-		for _, f := range def.Fields {
-			if !s.HasKeyField(p, f) {
-				return false
-			}
 		}
 	}
 	return true

@@ -120,7 +120,7 @@ func (x *objList) Diff(patch map[string]any, k string) error {
 		if err != nil {
 			return err
 		}
-		patch[k] = ReplaceList(withLiveKeys(ml, ol, x.pairs, x.ks))
+		patch[k] = ReplaceList(x.withOthersAdded(withLiveKeys(ml, ol, x.pairs, x.ks), ol))
 		return nil
 	}
 	list, recreated, whole, err := x.changes()
@@ -148,6 +148,14 @@ func (x *objList) writeWhole(patch map[string]any, k string, changed bool) error
 		if x.w.Equal() {
 			return nil
 		}
+	}
+	if x.d.Pass == PassDelta {
+		cl, ml, err := x.w.Lists(true)
+		if err != nil {
+			return err
+		}
+		patch[k] = ReplaceList(x.withOthersAdded(ml, cl))
+		return nil
 	}
 	_, ml, err := x.w.Lists(false)
 	if err != nil {
@@ -285,6 +293,13 @@ func (x *objList) changed(i int) (entry map[string]any, up bool, err error) {
 	b := x.baseAt(x.mids[i])
 	if live := x.liveRename(i); live >= 0 {
 		keyed, kp, b = x.b, live, live
+	}
+	if b < 0 && d.IgnoreChanges() {
+		// Current lacks the element: the delta pass adds it whole, and a
+		// deletion inside it would delete nothing here, while a server,
+		// which appends a new element as the patch holds it, would store
+		// the directive.
+		return nil, false, nil
 	}
 	sub, up, err := x.w.DiffElem(p, i, b)
 	if err != nil || up {

@@ -240,6 +240,9 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 				}
 				d.tbase = index.elem(me)
 			}
+			if !d.tbase.IsValid() && d.IgnoreChanges() {
+				continue // as objList.changed: current lacks the element
+			}
 		}
 		sub, up, err := d.diffStruct(oe, me, en, es)
 		if err != nil {
