@@ -86,6 +86,17 @@ var agreeFilters = []agreeFilter{
 			return ours, ours
 		},
 	},
+	{
+		// A list $patch: replace replaces, two of whose elements share a
+		// value: Kubernetes moves the elements sharing a key next to the
+		// first of them. Only the order of lists holding the same
+		// elements is set aside.
+		heading: "duplicated merge keys",
+		applies: func(in agreeInput, _, _ any) bool { return replacesRepeats(in.patch) },
+		normalize: func(_ agreeInput, ours, theirs any) (any, any) {
+			return theirsOrder(ours, theirs), theirs
+		},
+	},
 }
 
 // floatNumbers compares two JSON numbers as float64 values, as Kubernetes

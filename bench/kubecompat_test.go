@@ -45,7 +45,7 @@ var kubeOutcomes = map[string][]string{
 	"self-marshalling-types-are-atomic":                {kubeSame},
 	"merge-keys-compare-numbers-by-value":              {`{"spec":{"containers":[{"name":"a","ports":[{"containerPort":80.0,"name":"y"}]}]}}`},
 	"integers-stay-exact":                              {kubeLikeSmp},
-	"duplicated-merge-keys":                            {kubeLikeSmp},
+	"duplicated-merge-keys":                            {kubeLikeSmp, kubeSame},
 	"reordering-a-set":                                 {kubeLikeSmp, kubeLikeSmp},
 	"a-pointer-to-a-struct-holding-a-list":             {kubeSame},
 	"replace-strategy-objects-in-two-way-patches":      {kubeSame},

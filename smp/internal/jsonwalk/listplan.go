@@ -261,6 +261,9 @@ func (m *ListPlan) order() ([]int, error) {
 	if in.InPatch && in.OrigPresent && !m.replace && m.LiveLen+len(in.Patch) > 0 {
 		merged, ids = format.ArrangeInPlace(merged, ids, m.front, m.server, m.Applier.Cfg.Ordering)
 	}
+	if m.replace && in.OrigPresent && m.Applier.Cfg.KubeDirectiveScope {
+		merged = groupReplaced(merged, ids)
+	}
 	if in.hasSetOrder {
 		var patchIDs []string
 		for _, pe := range m.Elems {
