@@ -46,10 +46,12 @@ func field(o object, path ...string) any {
 
 // unstamped is a copy of a stored object without what two writes of the
 // same content do not share: the resourceVersion, and the time in each
-// managedFields entry (its operation, manager and fields stay).
+// managedFields entry (its operation, manager and fields stay). Container
+// ports are grouped by number (groupPorts).
 func unstamped(t testing.TB, stored []byte) object {
 	t.Helper()
 	o := decode(t, stored)
+	groupPorts(o)
 	meta, _ := o["metadata"].(object)
 	delete(meta, "resourceVersion")
 	if entries, ok := meta["managedFields"].([]any); ok {
@@ -58,6 +60,48 @@ func unstamped(t testing.TB, stored []byte) object {
 		}
 	}
 	return o
+}
+
+// groupPorts orders each list of container ports as a server orders one a
+// patch replaces: the ports sharing a number next to the first of them
+// (docs/skew.md, "Skew-safe mode"), where a PUT keeps the order it is
+// given. Ports of distinct numbers keep their order.
+func groupPorts(v any) {
+	switch x := v.(type) {
+	case object:
+		for k, e := range x {
+			if l, ok := e.([]any); ok && k == "ports" {
+
+				x[k] = groupedByNumber(l)
+			}
+			groupPorts(x[k])
+		}
+	case []any:
+		for _, e := range x {
+			groupPorts(e)
+		}
+	}
+}
+
+func groupedByNumber(ports []any) []any {
+	var numbers []any
+	groups := map[any][]any{}
+	for _, p := range ports {
+		o, ok := p.(object)
+		if !ok || o["containerPort"] == nil {
+			return ports // not container ports
+		}
+		n := o["containerPort"]
+		if _, ok := groups[n]; !ok {
+			numbers = append(numbers, n)
+		}
+		groups[n] = append(groups[n], p)
+	}
+	out := make([]any, 0, len(ports))
+	for _, n := range numbers {
+		out = append(out, groups[n]...)
+	}
+	return out
 }
 
 // sameOutcome fails the test unless two answers of the server agree: both

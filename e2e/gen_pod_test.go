@@ -65,13 +65,9 @@ func (g *gen) env() []corev1.EnvVar {
 
 // ports draws a container's ports, numbered and named apart from the
 // other containers' (the server warns of a port two containers share).
-// With -e2e.shared-ports, container "app" (in every configuration) now and
-// then has one number twice, once per protocol, which Kubernetes' merge key
-// (containerPort alone) confuses: the project's default patches for such
-// lists are not what the server stores (its patches carry
-// {"$patch": "replace"}, which the server keeps as a port in a container
-// new to the live object, and after which it groups the ports sharing a
-// number).
+// Container "app" (in every configuration) now and then has one number
+// twice, once per protocol, which Kubernetes' merge key (containerPort
+// alone) confuses.
 func (g *gen) ports(container string) []corev1.ContainerPort {
 	offset := int32(slices.Index(containerNames, container) + 1)
 	var ports []corev1.ContainerPort
@@ -79,7 +75,7 @@ func (g *gen) ports(container string) []corev1.ContainerPort {
 		number += offset
 		name := fmt.Sprintf("%c-%d", container[0], number)
 		ports = append(ports, corev1.ContainerPort{Name: name + "t", ContainerPort: number, Protocol: corev1.ProtocolTCP})
-		if *sharedPorts && container == "app" && g.chance(0.2) {
+		if container == "app" && g.chance(0.2) {
 			ports = append(ports, corev1.ContainerPort{Name: name + "u", ContainerPort: number, Protocol: corev1.ProtocolUDP})
 		}
 	}
