@@ -67,19 +67,19 @@ var propertyDocs = map[string]string{
 		`modified list's items in the modified list's relative order: Diff(original, modified) ` +
 		`applied to current, and ThreeWay(original, modified, current, overwrite) applied to ` +
 		`current. Items only current has are not constrained.`,
-	SkewOldClient: `Seed 002, old patch on a new server: a patch from a differ limited to an ` +
+	SkewOldClient: `"Strategic Merge Patch", version skew, old patch on a new server: a patch from a differ limited to an ` +
 		`older directive set (two-way, and three-way with overwrite) gives the same result, ` +
 		`order included, on the current applier as on the applier of its own generation, on ` +
 		`original and on current; and Apply(original, old patch) == modified (order aside for ` +
 		`the legacy set, which cannot express it).`,
-	SkewOldServer: `Seed 002, new patch on an old server (an applier limited to an older set ` +
+	SkewOldServer: `"Strategic Merge Patch", version skew, new patch on an old server (an applier limited to an older set ` +
 		`drops the directives it lacks): Diff(original, modified) applied to original gives ` +
 		`modified, and ThreeWay(original, modified, current, overwrite) applied to current gives ` +
 		`what the current applier gives, except where docs/skew.md says an old server differs: ` +
 		`list order without $setElementOrder; union members another writer set that ` +
 		`$retainKeys would have cleared; and, outside skew-safe mode, merge lists whose default ` +
 		`key is shared by two elements (in original, modified, current or the result).`,
-	SkewSuperset: `Seed 002, the superset rule: a current patch with the directives an older ` +
+	SkewSuperset: `"Strategic Merge Patch", version skew, the superset rule: a current patch with the directives an older ` +
 		`set lacks removed (and what only held them) includes the older differ's patch, two-way ` +
 		`and three-way: every field, element and directive of the older patch is in it ` +
 		`(merge-list elements matched by default key, in any order; a list the current patch ` +
