@@ -107,7 +107,7 @@ func Equal(a, b any) bool {
 }
 
 // ScalarKey returns a string identifying a scalar by value: numbers compare
-// by value (53 and 53.0 and 5.3e1 are one key, see appendNumberKey),
+// by value (53 and 53.0 and 5.3e1 are one key, see AppendNumberKey),
 // strings and numbers never collide.
 func ScalarKey(v any) (string, bool) {
 	switch v := v.(type) {
@@ -226,7 +226,7 @@ func FromGo(v any, what string) (any, error) {
 	return out, nil
 }
 
-// goConv is fromGo's walk.
+// goConv is FromGo's walk.
 type goConv struct {
 	Guard
 	sorted bool

@@ -16,7 +16,7 @@ import (
 // with the document.
 type Applier struct {
 	Cfg *Config
-	// picks is planSet's buffer, reused from set to set (sets do not nest).
+	// picks is PlanSet's buffer, reused from set to set (sets do not nest).
 	picks []setPick
 }
 

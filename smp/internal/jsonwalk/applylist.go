@@ -171,7 +171,7 @@ func (a *Applier) PlanSet(in ListInput, origIDs []string, s slot, at *pathNode) 
 			return nil, err
 		}
 		drop := idSet(dids)
-		kept := picks[:0] // filtered in place: picks is planSet's own
+		kept := picks[:0] // filtered in place: picks is PlanSet's own
 		for j, p := range picks {
 			if !drop[ids[j]] {
 				kept = append(kept, p)

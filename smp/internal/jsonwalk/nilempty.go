@@ -187,7 +187,7 @@ func narrowList(pl []any, ol, cl any, s slot) []any {
 	return out
 }
 
-// DropEmptyListChanges is dropEmptyChanges inside the elements of a
+// DropEmptyListChanges is DropEmptyChanges inside the elements of a
 // merge-list change list that the original list ol holds.
 func DropEmptyListChanges(pl []any, ol any, s slot) {
 	if !s.IsMergeList() || !s.IsObjectList() {

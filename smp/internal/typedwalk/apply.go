@@ -255,7 +255,7 @@ func (a *tapplier) mergeField(dst reflect.Value, f *goval.Field, cv reflect.Valu
 	})
 }
 
-// mergeValueTyped is mergeValue into dv, a settable zero value, at
+// mergeValueTyped is Applier.MergeValue into dv, a settable zero value, at
 // position p; cv is the current value, invalid when absent. Structs and
 // maps with string keys merge in Go, other values through the JSON
 // applier on their JSON.

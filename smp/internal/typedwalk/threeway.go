@@ -8,7 +8,7 @@ import (
 	"reflect"
 )
 
-// typedThreeWay is runThreeWay on typed documents.
+// ThreeWay is jsonwalk.RunThreeWay on typed documents.
 func ThreeWay(root goval.Root, o, m, c reflect.Value, cfg *config) (map[string]any, error) {
 	sc := goval.GetScratch()
 	defer goval.PutScratch(sc)
