@@ -2,9 +2,8 @@ package smp
 
 import (
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
-
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
 // JSONMap is a JSON object decoded into Go values, as in Kubernetes'

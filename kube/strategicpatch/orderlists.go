@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/util/mergepatch"
+
 	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp"
-	"k8s.io/apimachinery/pkg/util/mergepatch"
 )
 
 // checkOrderLists fails, as Kubernetes does, when a patch object carrying

@@ -1,13 +1,12 @@
 package jsonval
 
 import (
-	"strconv"
-
-	"github.com/typedpatch/typedpatch/smp/internal/errpath"
-
 	"errors"
 	"reflect"
+	"strconv"
 	"unsafe"
+
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 )
 
 // Values built in Go, unlike decoded JSON, may contain themselves (a map

@@ -1,10 +1,6 @@
 package jsonval
 
 import (
-	"slices"
-
-	"github.com/typedpatch/typedpatch/smp/internal/errpath"
-
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -12,8 +8,11 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 )
 
 // Documents and patches are held as the values encoding/json decodes into

@@ -2,12 +2,10 @@ package jsonwalk
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
-
-	"strconv"
-
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 

@@ -1,10 +1,10 @@
 package jsonwalk
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/format"
-
 	"maps"
 	"slices"
+
+	"github.com/typedpatch/typedpatch/smp/internal/format"
 )
 
 // objList is one merge list of objects being diffed: the two lists, their

@@ -1,12 +1,11 @@
 package typedwalk
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/goval"
-
-	"github.com/typedpatch/typedpatch/smp/internal/format"
-
 	"reflect"
 	"strings"
+
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
 )
 
 // baseIndex is baseElem for every element of one list: the base list's

@@ -1,11 +1,10 @@
 package typedwalk
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
+	"reflect"
 
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
-
-	"reflect"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
 // ThreeWay is jsonwalk.RunThreeWay on typed documents.
