@@ -17,7 +17,7 @@ var ErrUnknownKind = errors.New("unknown kind")
 // Lookup returns the schema of the kind with the given apiVersion
 // ("apps/v1", "v1") and kind ("Deployment"). A kind the schemas do not
 // define is an error wrapping [ErrUnknownKind] that says what they hold
-// instead: the same kind under other apiVersions or in another case, or
+// instead: the same kind at another apiVersion or in another case, or
 // else the kinds of that apiVersion.
 func (s *Schemas) Lookup(apiVersion, kind string) (*reflectschema.Type, error) {
 	group, version, ok := strings.Cut(apiVersion, "/")
