@@ -2,11 +2,10 @@ package bench
 
 import (
 	"reflect"
-
-	"github.com/google/go-cmp/cmp"
 	"testing"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
+	"github.com/google/go-cmp/cmp"
 	appsv1 "k8s.io/api/apps/v1"
 
 	"github.com/typedpatch/typedpatch/smp"

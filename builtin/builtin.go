@@ -24,7 +24,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	_ "embed"
-	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -37,8 +36,9 @@ import (
 var data []byte
 
 // ErrUnknownKind is wrapped by the error of [Lookup] for a kind that is
-// not bundled.
-var ErrUnknownKind = errors.New("not a built-in kind")
+// not bundled. It is [openapischema.ErrUnknownKind], so one errors.Is
+// test serves both packages.
+var ErrUnknownKind = openapischema.ErrUnknownKind
 
 var load = sync.OnceValues(func() (*openapischema.Schemas, error) { return decode(data) })
 
@@ -60,17 +60,20 @@ func decode(gz []byte) (*openapischema.Schemas, error) {
 }
 
 // Lookup returns the schema of the built-in kind with the given
-// apiVersion ("apps/v1", "v1") and kind ("Deployment"). A kind that is not
-// bundled is an error wrapping [ErrUnknownKind].
+// apiVersion ("apps/v1", "v1") and kind ("Deployment"), as
+// [openapischema.Schemas.Lookup] answers: a kind that is not bundled is an
+// error wrapping [ErrUnknownKind] that names the bundled kinds nearest to
+// it.
 func Lookup(apiVersion, kind string) (*reflectschema.Type, error) {
 	s, err := load()
 	if err != nil {
 		return nil, err
 	}
-	if t := s.Lookup(apiVersion, kind); t != nil {
-		return t, nil
+	t, err := s.Lookup(apiVersion, kind)
+	if err != nil {
+		return nil, fmt.Errorf("builtin: %w", err)
 	}
-	return nil, fmt.Errorf("builtin: apiVersion %s kind %s: %w", clip(apiVersion), clip(kind), ErrUnknownKind)
+	return t, nil
 }
 
 // Kinds lists the bundled kinds, sorted by group, version and kind.
@@ -87,12 +90,3 @@ func Kinds() []openapischema.GVK {
 // "k8s.io/api/apps/v1beta1.DeploymentSpec" where the short name is
 // shared).
 func Schemas() (*openapischema.Schemas, error) { return load() }
-
-// clip quotes a name from the caller for a message, cut to 64 bytes.
-func clip(s string) string {
-	const max = 64
-	if len(s) > max {
-		return fmt.Sprintf("%q...", s[:max])
-	}
-	return fmt.Sprintf("%q", s)
-}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/typedpatch/typedpatch/openapischema"
 	"github.com/typedpatch/typedpatch/reflectschema"
 )
 
@@ -35,20 +36,28 @@ func TestLookup(t *testing.T) {
 }
 
 // Lists, options and kinds of other modules are not bundled; the error
-// says which was asked for, cut when long.
+// says which was asked for, cut when long, and what is bundled nearby.
 func TestLookupUnknown(t *testing.T) {
-	for _, c := range [][2]string{
-		{"apps/v1", "DeploymentList"}, {"v1", "PodLogOptions"}, {"v1", "Status"},
-		{"apiextensions.k8s.io/v1beta1", "CustomResourceDefinition"}, {"apps/v2", "Deployment"},
-		{"", ""}, {"apps/v1", "deployment"}, {"v1", strings.Repeat("K", 1000)},
+	for _, c := range []struct{ apiVersion, kind, hint string }{
+		{"apps/v1", "DeploymentList", "that apiVersion holds ControllerRevision, DaemonSet, Deployment, ReplicaSet, … (5 in all)"},
+		{"v1", "PodLogOptions", "that apiVersion holds Binding,"},
+		{"v1", "Status", "that apiVersion holds Binding,"},
+		{"apiextensions.k8s.io/v1beta1", "CustomResourceDefinition", "known: apiextensions.k8s.io/v1 CustomResourceDefinition"},
+		{"apps/v2", "Deployment", "known: apps/v1 Deployment"},
+		{"apps/v1", "deployment", "known: apps/v1 Deployment"},
+		{"", "", "no kind in that apiVersion; the schemas define 174 kinds in"},
+		{"example.com/v1", "Widget", "no kind in that apiVersion"},
+		{"v1", strings.Repeat("K", 1000), `"…(1000 bytes): unknown kind; that apiVersion holds`},
 	} {
-		typ, err := Lookup(c[0], c[1])
-		if typ != nil || !errors.Is(err, ErrUnknownKind) {
-			t.Errorf("%q %q: got %v, %v", c[0], c[1], typ, err)
+		typ, err := Lookup(c.apiVersion, c.kind)
+		if typ != nil || !errors.Is(err, ErrUnknownKind) || !errors.Is(err, openapischema.ErrUnknownKind) {
+			t.Errorf("%q %q: got %v, %v", c.apiVersion, c.kind, typ, err)
 			continue
 		}
-		if len(err.Error()) > 200 || !strings.Contains(err.Error(), "kind") {
-			t.Errorf("%q %q: message %q", c[0], c[1], err)
+		msg := err.Error()
+		want := "builtin: openapischema: apiVersion " + strconv.Quote(c.apiVersion) + " kind "
+		if len(msg) > 320 || !strings.HasPrefix(msg, want) || !strings.Contains(msg, c.hint) {
+			t.Errorf("%q %q: message %q, want %q...%q", c.apiVersion, c.kind, msg, want, c.hint)
 		}
 	}
 }

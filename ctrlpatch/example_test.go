@@ -51,7 +51,12 @@ func ExampleMergeFrom() {
 	}}
 	modified := original.DeepCopy()
 	modified.Object["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)["image"] = "app:2"
-	data, err := ctrlpatch.MergeFrom(original, schemas.Lookup("example.com/v1", "Widget")).Data(modified)
+	widget, err := schemas.Lookup("example.com/v1", "Widget")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	data, err := ctrlpatch.MergeFrom(original, widget).Data(modified)
 	if err != nil {
 		fmt.Println(err)
 		return

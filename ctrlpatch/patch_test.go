@@ -157,9 +157,9 @@ func TestCustomResourcePatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sch := schemas.Lookup("example.com/v1", "Widget")
-	if sch == nil {
-		t.Fatal("no Widget in the CRD")
+	sch, err := schemas.Lookup("example.com/v1", "Widget")
+	if err != nil {
+		t.Fatal(err)
 	}
 	for name, make := range map[string]func(client.Object) client.Patch{
 		"merge": func(o client.Object) client.Patch { return ctrlpatch.MergeFrom(o, sch) },

@@ -90,7 +90,11 @@ func checkCustomResource(t *testing.T, c patchCase) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	patch, err := smp.DiffJSON(original, modified, schemas.Lookup(c.apiVersion, c.kind))
+	schema, err := schemas.Lookup(c.apiVersion, c.kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	patch, err := smp.DiffJSON(original, modified, schema)
 	if err != nil {
 		t.Fatalf("DiffJSON: %v", err)
 	}

@@ -139,9 +139,9 @@ func installCRD(t *testing.T, path, apiVersion, kind string) *reflectschema.Type
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := schemas.Lookup(apiVersion, kind)
-	if s == nil {
-		t.Fatalf("%s: no schema of %s %s", path, apiVersion, kind)
+	s, err := schemas.Lookup(apiVersion, kind)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
 	return s
 }

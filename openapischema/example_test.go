@@ -46,7 +46,10 @@ spec:
 	if err != nil {
 		panic(err)
 	}
-	gs := schemas.Lookup("example.com/v1", "GameServer")
+	gs, err := schemas.Lookup("example.com/v1", "GameServer")
+	if err != nil {
+		panic(err)
+	}
 
 	original := []byte(`{"spec":{"ports":[{"port":7777,"protocol":"UDP","name":"game"}]}}`)
 	modified := []byte(`{"spec":{"ports":[{"port":7777,"protocol":"UDP","name":"game-udp"}]}}`)

@@ -40,7 +40,11 @@ func FuzzRead(f *testing.F) {
 		}
 		var types []*rs.Type
 		for _, g := range s.Kinds() {
-			types = append(types, s.Lookup(g.APIVersion(), g.Kind))
+			st, err := s.Lookup(g.APIVersion(), g.Kind)
+			if err != nil {
+				t.Fatalf("%s %s is listed by Kinds: %v", g.APIVersion(), g.Kind, err)
+			}
+			types = append(types, st)
 		}
 		for _, name := range s.Definitions() {
 			types = append(types, s.Definition(name))

@@ -25,8 +25,8 @@ func load(t *testing.T, file string) *openapischema.Schemas {
 
 func kind(t *testing.T, file, apiVersion, kind string) *reflectschema.Type {
 	t.Helper()
-	st := load(t, file).Lookup(apiVersion, kind)
-	require.NotNil(t, st, "%s %s in %s", apiVersion, kind, file)
+	st, err := load(t, file).Lookup(apiVersion, kind)
+	require.NoError(t, err, file)
 	return st
 }
 

@@ -36,16 +36,6 @@ type Schemas struct {
 	defs  map[string]*reflectschema.Type
 }
 
-// Lookup returns the schema of the kind with the given apiVersion
-// ("apps/v1") and kind, or nil.
-func (s *Schemas) Lookup(apiVersion, kind string) *reflectschema.Type {
-	group, version, ok := strings.Cut(apiVersion, "/")
-	if !ok {
-		group, version = "", apiVersion
-	}
-	return s.kinds[GVK{Group: group, Version: version, Kind: kind}]
-}
-
 // Kinds lists the kinds found, sorted.
 func (s *Schemas) Kinds() []GVK {
 	return slices.SortedFunc(maps.Keys(s.kinds), func(a, b GVK) int {

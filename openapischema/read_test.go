@@ -67,8 +67,8 @@ func TestCertificateSchema(t *testing.T) {
 
 func TestOpenAPIV2Schema(t *testing.T) {
 	s := load(t, "openapi-v2.json")
-	st := s.Lookup("apps/v1", "Deployment")
-	require.NotNil(t, st)
+	st, err := s.Lookup("apps/v1", "Deployment")
+	require.NoError(t, err)
 	pod := "spec.template.spec"
 	// The patch extensions win over the list type: ports merge by
 	// containerPort alone, as Kubernetes' Go types say.
@@ -89,7 +89,8 @@ func TestOpenAPIV2Schema(t *testing.T) {
 	require.NotNil(t, props)
 	assert.Same(t, props, props.Field("items").Type)
 	assert.Same(t, props, props.Field("properties").Type.Elem)
-	assert.Nil(t, s.Lookup("v1", "Pod"))
+	_, err = s.Lookup("v1", "Pod")
+	assert.ErrorIs(t, err, openapischema.ErrUnknownKind)
 	assert.Equal(t, []openapischema.GVK{{Group: "apps", Version: "v1", Kind: "Deployment"}}, s.Kinds())
 }
 
@@ -119,7 +120,8 @@ func TestCRDWithoutListTypeReplacesContainers(t *testing.T) {
                     name: {type: string}
                     image: {type: string}`)))
 	require.NoError(t, err)
-	st := s.Lookup("example.com/v1", "Widget")
+	st, err := s.Lookup("example.com/v1", "Widget")
+	require.NoError(t, err)
 	original := `{"spec":{"containers":[{"name":"app","image":"v1"}]}}`
 	modified := `{"spec":{"containers":[{"name":"app","image":"v2"}]}}`
 	live := `{"spec":{"containers":[{"name":"app","image":"v1"},{"name":"sidecar","image":"s"}]}}`
@@ -285,12 +287,16 @@ func TestReadStreamAndList(t *testing.T) {
 	s, err := openapischema.Read([]byte(stream))
 	require.NoError(t, err)
 	assert.Len(t, s.Kinds(), 2)
-	assert.NotNil(t, s.Lookup("example.com/v1", "Gadget").Field("spec").Type.Field("b"))
+	gadget, err := s.Lookup("example.com/v1", "Gadget")
+	require.NoError(t, err)
+	assert.NotNil(t, gadget.Field("spec").Type.Field("b"))
 
 	list := `{"apiVersion": "v1", "kind": "List", "items": [` + mustJSON(t, crd("a", " {type: string}")) + `]}`
 	s, err = openapischema.Read([]byte(list))
 	require.NoError(t, err)
-	assert.NotNil(t, s.Lookup("example.com/v1", "Widget"))
+	widget, err := s.Lookup("example.com/v1", "Widget")
+	require.NoError(t, err)
+	assert.NotNil(t, widget)
 }
 
 func mustJSON(t *testing.T, y string) string { return string(js(t, y)) }

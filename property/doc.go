@@ -66,7 +66,9 @@
 //
 //	schemas, err := openapischema.Read(crdYAML)
 //	...
-//	property.CheckSchema(t, schemas.Lookup("argoproj.io/v1alpha1", "Rollout"))
+//	rollout, err := schemas.Lookup("argoproj.io/v1alpha1", "Rollout")
+//	...
+//	property.CheckSchema(t, rollout)
 //
 // [GenerateJSON] draws its documents as JSON from the schema alone (the
 // same pools, key roles and edits as for Go values; scalars by JSON type

@@ -79,7 +79,12 @@ func ExampleSchemaProperties() {
 		fmt.Println(err)
 		return
 	}
-	ps, err := property.SchemaProperties(schemas.Lookup("example.com/v1", "GameServer"), property.Checks(100),
+	gs, err := schemas.Lookup("example.com/v1", "GameServer")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ps, err := property.SchemaProperties(gs, property.Checks(100),
 		property.Only(property.RoundTrip, property.ThreeWay, property.Order, property.SkewOldServer))
 	if err != nil {
 		fmt.Println(err)

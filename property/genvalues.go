@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/typedpatch/typedpatch/reflectschema"
 	"pgregory.net/rapid"
+
+	"github.com/typedpatch/typedpatch/reflectschema"
 )
 
 // Drawing the values of one site: scalars, values that marshal

@@ -53,7 +53,7 @@ import (
 //     another value in the next: a value modified sets replaces current's
 //     object there, with all below it.
 //   - Order: list order is not a leaf; the Order property checks it.
-//   - Conflicts compare as Kubernetes' mergingMapsHaveConflicts does:
+//   - Conflicts compare as Kubernetes' MergingMapsHaveConflicts does:
 //     values of merge lists of scalars never conflict; lists replaced whole
 //     conflict when their lengths differ, as sets for scalars, and element
 //     by element on the fields both sides have for objects; and a whole

@@ -18,7 +18,9 @@ import (
 //
 //	schemas, err := openapischema.Read(crd)
 //	...
-//	property.CheckSchema(t, schemas.Lookup("argoproj.io/v1alpha1", "Rollout"))
+//	rollout, err := schemas.Lookup("argoproj.io/v1alpha1", "Rollout")
+//	...
+//	property.CheckSchema(t, rollout)
 //
 // The documents are drawn as JSON straight from the schema (see
 // [GenerateJSON]) and the properties run through the JSON API only

@@ -27,9 +27,9 @@ func crdSchema(t testing.TB, file, apiVersion, kind string) *reflectschema.Type 
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := s.Lookup(apiVersion, kind)
-	if st == nil {
-		t.Fatalf("%s: no %s %s", file, apiVersion, kind)
+	st, err := s.Lookup(apiVersion, kind)
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
 	}
 	return st
 }

@@ -2,9 +2,8 @@ package smp
 
 import (
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
-
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
 // JSONMap is a JSON object decoded into Go values, as in Kubernetes'
@@ -160,6 +159,26 @@ func ThreeWayJSON(original, modified, current []byte, dataStruct any, opts ...Op
 	return jsonval.Encode(p)
 }
 
+// ThreeWayMap is ThreeWayJSON on decoded objects. It changes no argument;
+// numbers in the patch are int64 or float64.
+func ThreeWayMap(original, modified, current JSONMap, dataStruct any, opts ...Option) (JSONMap, error) {
+	cfg := newDiffConfig(opts)
+	s, err := schemaFor(dataStruct)
+	if err != nil {
+		return nil, err
+	}
+	docs, err := fromGoDocs(cfg, goDoc{original, "original document"}, goDoc{modified, "modified document"},
+		goDoc{current, "current document"})
+	if err != nil {
+		return nil, err
+	}
+	p, err := jsonwalk.ThreeWay(docs[0], docs[1], docs[2], s, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return JSONMap(jsonval.ToGo(p).(map[string]any)), nil
+}
+
 // PatchesConflict reports whether two patches for the same type set a
 // field to different values, by Kubernetes' rules (its
 // MergingMapsHaveConflicts).
@@ -180,27 +199,40 @@ func PatchesConflict(left, right map[string]any, dataStruct any, opts ...Option)
 
 // fromGoPair copies two caller-built objects into decoded form.
 func fromGoPair(a, b map[string]any, whatA, whatB string, cfg *config) (map[string]any, map[string]any, error) {
-	var out [2]map[string]any
+	out, err := fromGoDocs(cfg, goDoc{a, whatA}, goDoc{b, whatB})
+	if err != nil {
+		return nil, nil, err
+	}
+	return out[0], out[1], nil
+}
+
+// goDoc is a caller-built object and what to call it in errors.
+type goDoc struct {
+	m    map[string]any
+	what string
+}
+
+// fromGoDocs copies caller-built objects into decoded form, measuring
+// them against one budget.
+func fromGoDocs(cfg *config, docs ...goDoc) ([]map[string]any, error) {
+	out := make([]map[string]any, len(docs))
 	budget := goval.NewBudget(cfg.Limits)
-	for i, in := range [2]struct {
-		m    map[string]any
-		what string
-	}{{a, whatA}, {b, whatB}} {
+	for i, in := range docs {
 		if err := budget.MeasureAny(in.m, in.what); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		v, err := jsonval.FromGo(in.m, in.what)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		m, _ := v.(map[string]any)
 		if m == nil {
 			m = map[string]any{}
 		}
 		if err := jsonval.CheckLimits(m, cfg.Limits, in.what); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		out[i] = m
 	}
-	return out[0], out[1], nil
+	return out, nil
 }

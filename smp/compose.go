@@ -1,13 +1,11 @@
 package smp
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
-
-	"github.com/typedpatch/typedpatch/smp/internal/goval"
-
 	"reflect"
 
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
 // Compose returns one patch with the effect of applying patches in order

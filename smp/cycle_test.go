@@ -152,6 +152,9 @@ func cycleChild() {
 				_, err := smp.DiffMap(ok, mk(), cycDoc{})
 				return err
 			},
+			"ThreeWayMap(cyc, m, c)":  func() error { _, err := smp.ThreeWayMap(mk(), ok, ok, cycDoc{}); return err },
+			"ThreeWayMap(o, cyc, c)":  func() error { _, err := smp.ThreeWayMap(ok, mk(), ok, cycDoc{}); return err },
+			"ThreeWayMap(o, m, cyc)":  func() error { _, err := smp.ThreeWayMap(ok, ok, mk(), cycDoc{}); return err },
 			"PatchesConflict(cyc, r)": func() error { _, err := smp.PatchesConflict(mk(), ok, cycDoc{}); return err },
 			"PatchesConflict(l, cyc)": func() error { _, err := smp.PatchesConflict(ok, mk(), cycDoc{}); return err },
 		}
@@ -252,6 +255,7 @@ func TestCyclesAreErrors(t *testing.T) {
 	mapCalls := map[string]string{
 		"ApplyMap(cyc, p)": "", "ApplyMap(o, cyc)": "",
 		"DiffMap(cyc, m)": "", "DiffMap(o, cyc)": "",
+		"ThreeWayMap(cyc, m, c)": "", "ThreeWayMap(o, cyc, c)": "", "ThreeWayMap(o, m, cyc)": "",
 		"PatchesConflict(cyc, r)": "", "PatchesConflict(l, cyc)": "",
 	}
 	mapPaths := map[string]string{

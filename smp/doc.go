@@ -17,7 +17,8 @@
 // ThreeWay make a Patch, Apply applies one and returns a new value;
 // ParsePatch reads a patch from the wire. The JSON API works on bytes:
 // ApplyJSON, DiffJSON and ThreeWayJSON, and on decoded objects: ApplyMap,
-// DiffMap and PatchesConflict. Both APIs give the same results.
+// DiffMap, ThreeWayMap and PatchesConflict. Both APIs give the same
+// results.
 //
 // # Patches for a server
 //

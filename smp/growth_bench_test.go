@@ -142,10 +142,10 @@ func pairedGrowth(b *testing.B, small, large func() error) float64 {
 	return growthExp(best[0], best[1])
 }
 
-func mustJSON(b *testing.B, v any) []byte {
+func mustJSON(tb testing.TB, v any) []byte {
 	data, err := json.Marshal(v)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return data
 }

@@ -1,16 +1,16 @@
 package smp
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/format"
-
 	"encoding/json"
 	"fmt"
 	"math/big"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 	"pgregory.net/rapid"
+
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // keyFieldValue is one key field of an element: absent, or a JSON scalar.

@@ -49,6 +49,33 @@ func ExampleThreeWayJSON() {
 	// {"spec":{"nodeName":"b"}}
 }
 
+// The live object's extra container, added by another writer, stays; the
+// one the configuration dropped is deleted.
+func ExampleThreeWayMap() {
+	lastApplied := smp.JSONMap{"spec": map[string]any{"containers": []any{
+		map[string]any{"name": "web", "image": "nginx:1"}, map[string]any{"name": "old", "image": "old:1"}}}}
+	config := smp.JSONMap{"spec": map[string]any{"containers": []any{
+		map[string]any{"name": "web", "image": "nginx:2"}}}}
+	live := smp.JSONMap{"spec": map[string]any{"containers": []any{
+		map[string]any{"name": "web", "image": "nginx:1"}, map[string]any{"name": "old", "image": "old:1"},
+		map[string]any{"name": "proxy", "image": "envoy:1"}}}}
+	patch, err := smp.ThreeWayMap(lastApplied, config, live, fixtures.Pod{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(patch)
+	out, err := smp.ApplyMap(live, patch, fixtures.Pod{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(out)
+	// Output:
+	// map[spec:map[$setElementOrder/containers:[map[name:web]] containers:[map[image:nginx:2 name:web] map[$patch:delete name:old]]]]
+	// map[spec:map[containers:[map[image:nginx:2 name:web] map[image:envoy:1 name:proxy]]]]
+}
+
 func ExampleError() {
 	_, err := smp.ApplyJSON([]byte(`{}`), []byte(`{"spec":{"containers":[{"image":"x"}]}}`), fixtures.Pod{})
 	var e *smp.Error

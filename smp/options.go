@@ -1,10 +1,9 @@
 package smp
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
-
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
 // Ordering chooses where a merge places the live list's items that the

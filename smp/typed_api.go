@@ -1,13 +1,12 @@
 package smp
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/typedwalk"
-
 	"encoding/json"
 	"reflect"
 
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
+	"github.com/typedpatch/typedpatch/smp/internal/typedwalk"
 )
 
 // Apply applies a strategic merge patch to current and returns the result

@@ -1,11 +1,10 @@
 package smp
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
-
 	"reflect"
 
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
 // typedAsJSON converts a typed root document to its JSON form (the empty

@@ -109,8 +109,8 @@ func TestUnknownFieldPreserved(t *testing.T) {
 	require.NoError(t, err)
 	sc, err := openapischema.Read(data)
 	require.NoError(t, err)
-	rollout := sc.Lookup("argoproj.io/v1alpha1", "Rollout")
-	require.NotNil(t, rollout)
+	rollout, err := sc.Lookup("argoproj.io/v1alpha1", "Rollout")
+	require.NoError(t, err)
 	for _, tc := range [][2]string{
 		{`{"spec":{"strategy":{"canary":{"trafficRouting":{"plugins":{"p":{"x":[1]}}}}}}}`, `{"spec":{"strategy":{"canary":{"trafficRouting":{"plugins":{"p":{"x":[2]}}}}}}}`},
 		{`{"metadata":{"managedFields":[{"manager":"a"}]}}`, `{"metadata":{"managedFields":[{"manager":"b"}]}}`},

@@ -131,7 +131,11 @@ func crSchema(t *testing.T, crdFile string, doc []byte) any {
 	if err := json.Unmarshal(doc, &tm); err != nil {
 		t.Fatal(err)
 	}
-	return s.Lookup(tm.APIVersion, tm.Kind)
+	st, err := s.Lookup(tm.APIVersion, tm.Kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }
 
 func compact(t *testing.T, data []byte) []byte {

@@ -69,15 +69,20 @@ func (s *schemas) resolveResource(name, apiVersion string) (kindRef, error) {
 	var found []kindRef
 	for _, f := range s.files {
 		for _, k := range f.Kinds() {
-			if matches(k.Kind) {
-				found = append(found, kindRef{k, f.Lookup(k.APIVersion(), k.Kind)})
+			if !matches(k.Kind) {
+				continue
+			}
+			if t, err := f.Lookup(k.APIVersion(), k.Kind); err == nil { // listed by Kinds, so found
+				found = append(found, kindRef{k, t})
 			}
 		}
 	}
 	fromFiles := len(found)
 	for _, k := range builtin.Kinds() {
-		if matches(k.Kind) {
-			t, _ := builtin.Lookup(k.APIVersion(), k.Kind)
+		if !matches(k.Kind) {
+			continue
+		}
+		if t, err := builtin.Lookup(k.APIVersion(), k.Kind); err == nil { // listed by Kinds, so found
 			found = append(found, kindRef{k, t})
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -87,12 +88,16 @@ func (s *schemas) lookup(apiVersion, kind string) (*reflectschema.Type, error) {
 		return nil, err
 	}
 	for _, f := range s.files {
-		if t := f.Lookup(apiVersion, kind); t != nil {
+		if t, err := f.Lookup(apiVersion, kind); err == nil {
 			return t, nil
 		}
 	}
-	if t, err := builtin.Lookup(apiVersion, kind); err == nil {
+	t, err := builtin.Lookup(apiVersion, kind)
+	if err == nil {
 		return t, nil
+	}
+	if !errors.Is(err, builtin.ErrUnknownKind) {
+		return nil, err
 	}
 	return nil, &kindError{fmt.Sprintf("unknown kind %s of apiVersion %s: not a built-in kind of Kubernetes, and no --schema file (a CustomResourceDefinition or an OpenAPI document) defines it", quote(kind), quote(apiVersion))}
 }

@@ -3,8 +3,9 @@ package strategicpatch_test
 import (
 	"testing"
 
-	"github.com/typedpatch/typedpatch/kube/strategicpatch"
 	k8s "k8s.io/apimachinery/pkg/util/strategicpatch"
+
+	"github.com/typedpatch/typedpatch/kube/strategicpatch"
 )
 
 // Without overwrite, a three-way patch deleting from a set that current

@@ -6,9 +6,10 @@ import (
 	"reflect"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/util/mergepatch"
+
 	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp"
-	"k8s.io/apimachinery/pkg/util/mergepatch"
 )
 
 // dataStructMeta returns the schema a dataStruct argument stands for: a

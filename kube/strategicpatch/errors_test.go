@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/typedpatch/typedpatch/kube/strategicpatch"
-	"github.com/typedpatch/typedpatch/smp"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 	k8s "k8s.io/apimachinery/pkg/util/strategicpatch"
+
+	"github.com/typedpatch/typedpatch/kube/strategicpatch"
+	"github.com/typedpatch/typedpatch/smp"
 )
 
 type widget struct {

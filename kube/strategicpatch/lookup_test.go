@@ -8,11 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/util/mergepatch"
+	k8s "k8s.io/apimachinery/pkg/util/strategicpatch"
+
 	"github.com/typedpatch/typedpatch/kube/strategicpatch"
 	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp"
-	"k8s.io/apimachinery/pkg/util/mergepatch"
-	k8s "k8s.io/apimachinery/pkg/util/strategicpatch"
 )
 
 // TestDataStructArgument: where Kubernetes takes a data struct, a struct,

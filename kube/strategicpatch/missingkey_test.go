@@ -4,9 +4,10 @@ import (
 	"errors"
 	"testing"
 
+	k8s "k8s.io/apimachinery/pkg/util/strategicpatch"
+
 	"github.com/typedpatch/typedpatch/kube/strategicpatch"
 	"github.com/typedpatch/typedpatch/smp"
-	k8s "k8s.io/apimachinery/pkg/util/strategicpatch"
 )
 
 // A merge-list element without its merge key (a zero key left out by

@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/util/mergepatch"
+
 	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp"
-	"k8s.io/apimachinery/pkg/util/mergepatch"
 )
 
 // checkOrderLists fails, as Kubernetes does, when a patch object carrying
@@ -112,7 +113,7 @@ func keyOf(m map[string]interface{}, key []string) (string, bool) {
 	return b.String(), true
 }
 
-// orderListError is the engine's TypeMismatch at the list's path, with
+// orderListError is the engine's ErrTypeMismatch at the list's path, with
 // Kubernetes' words first.
 func orderListError(v interface{}, at smp.Path) error {
 	return &textError{mergepatch.ErrBadArgType([]interface{}{}, v).Error(), &smp.Error{

@@ -5,9 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	k8s "k8s.io/apimachinery/pkg/util/strategicpatch"
+
 	"github.com/typedpatch/typedpatch/kube/strategicpatch"
 	"github.com/typedpatch/typedpatch/smp"
-	k8s "k8s.io/apimachinery/pkg/util/strategicpatch"
 )
 
 // $setElementOrder for a list that is null on either side fails where

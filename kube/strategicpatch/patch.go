@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/typedpatch/typedpatch/smp"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	kjson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/mergepatch"
+
+	"github.com/typedpatch/typedpatch/smp"
 )
 
 // JSONMap is a JSON object decoded into Go values.

@@ -9,15 +9,15 @@ import (
 	"testing"
 	"time"
 
-	// The code under test, which only the go commands this test starts
-	// build: importing it makes go test's cache rerun the test when it
-	// (or the engine below it) changes.
-	_ "github.com/typedpatch/typedpatch/kube/strategicpatch"
-
 	// The test file's own imports, kept in this module's go.mod.
 	_ "k8s.io/apimachinery/pkg/util/strategicpatch/testing"
 	_ "k8s.io/utils/dump"
 	_ "sigs.k8s.io/yaml"
+
+	// The code under test, which only the go commands this test starts
+	// build: importing it makes go test's cache rerun the test when it
+	// (or the engine below it) changes.
+	_ "github.com/typedpatch/typedpatch/kube/strategicpatch"
 )
 
 // deliberate are the only failures allowed: Kubernetes' tests of its

@@ -36,13 +36,14 @@ func (ks KeySet) Sig() string {
 	return string(b)
 }
 
+// AbsentMark stands in an identity for a key field the element lacks.
 const AbsentMark = "\x01"
 
 // ID returns the element's identity under ks: equal for two elements iff
 // their key fields are equal JSON scalars, numbers compared by value.
 // Absent fields have a mark no value has; complete reports whether every
-// field was present. A one-field identity is singleKey; a longer one
-// joins the fields' keyParts.
+// field was present. A one-field identity is SingleKey's; a longer one
+// joins the fields' parts (AppendKeyPart).
 func (ks KeySet) ID(elem map[string]any) (id string, complete bool) {
 	return ks.IDBy(func(f string) (any, bool) {
 		v, ok := elem[f]
@@ -50,7 +51,7 @@ func (ks KeySet) ID(elem map[string]any) (id string, complete bool) {
 	})
 }
 
-// IDBy is id for an element whose key fields field reads.
+// IDBy is ID for an element whose key fields field reads.
 func (ks KeySet) IDBy(field func(string) (any, bool)) (id string, complete bool) {
 	if len(ks.Fields) == 1 {
 		v, ok := field(ks.Fields[0])
@@ -75,7 +76,7 @@ func (ks KeySet) IDBy(field func(string) (any, bool)) (id string, complete bool)
 // a string its length and bytes, for a number its canonical form and ';'
 // (which no canonical form holds; text that is no number is tagged 'N' and
 // length-prefixed instead). Objects and arrays, found only in malformed
-// documents, share the tag 'x', as singleKey gives them one identity.
+// documents, share the tag 'x', as SingleKey gives them one identity.
 func AppendKeyPart(b []byte, v any, present bool) []byte {
 	if !present {
 		return append(b, 'a')
@@ -140,7 +141,7 @@ func (ks KeySet) RawID(r jsonval.Raw) string {
 // SingleKey is the identity under a one-field key: a string is itself
 // (no allocation), unless it starts with a control character; every other
 // value, and such a string, is its jsonval.ScalarKey after a NUL, which no plain
-// string starts with. absentMark and the other marks start with control
+// string starts with. AbsentMark and the other marks start with control
 // characters too, so no two values share an identity.
 func SingleKey(v any) string {
 	if r, raw := v.(jsonval.Raw); raw {
@@ -158,7 +159,7 @@ func SingleKey(v any) string {
 	return "\x00" + k
 }
 
-// StringKey is singleKey of a string, when that is the string itself.
+// StringKey is SingleKey of a string, when that is the string itself.
 func StringKey(s string) (string, bool) {
 	return s, s == "" || s[0] >= 0x20
 }

@@ -65,7 +65,7 @@ func (x *ListIndex) each(f func(ix *keyIndex)) {
 
 // IDOf returns an item's identity under ks. Items that are not objects
 // share "\x02", which KeySet.ID never returns (a one-field identity is
-// empty or starts with NUL, absentMark or a byte from 0x20 up; a longer
+// empty or starts with NUL, AbsentMark or a byte from 0x20 up; a longer
 // one starts with a letter), so they never match an object.
 func IDOf(ks KeySet, item any) string {
 	switch m := item.(type) {

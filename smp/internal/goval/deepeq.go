@@ -219,7 +219,7 @@ func memEqMap(t reflect.Type) memEq {
 	}
 }
 
-// memEqInterface compares two interface values through deepEqualGo.
+// memEqInterface compares two interface values through DeepEqualGo.
 func memEqInterface(t reflect.Type) memEq {
 	return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
 		va, vb := reflect.NewAt(t, a).Elem(), reflect.NewAt(t, b).Elem()
@@ -233,7 +233,7 @@ func memEqInterface(t reflect.Type) memEq {
 // memMapType is what comparing maps of one type needs.
 type memMapType struct {
 	elem           memEq
-	keyArr, valArr reflect.Type // [smallMap]K, [smallMap]V
+	keyArr, valArr reflect.Type // [SmallMap]K, [SmallMap]V
 	size           uintptr      // of V
 }
 

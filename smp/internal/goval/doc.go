@@ -1,5 +1,5 @@
 // Package goval is the typed walkers' view of Go values: the plan each Go
-// type compiles once (Tnode: fields, offsets, keys, what is pointer-free),
+// type compiles once (Node: fields, offsets, keys, what is pointer-free),
 // reading fields from memory, copying, equality, and Go values to and
 // from decoded JSON as encoding/json would, with limits and the cycle
 // guard. It knows nothing of patches.

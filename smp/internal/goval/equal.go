@@ -247,7 +247,7 @@ func DeepEqualGo(a, b reflect.Value, depth int) bool {
 	return false
 }
 
-// elemsEqualGo is deepEqualGo for the elements of two arrays or slices of
+// elemsEqualGo is DeepEqualGo for the elements of two arrays or slices of
 // one length.
 func elemsEqualGo(a, b reflect.Value, depth int) bool {
 	for i := range a.Len() {
@@ -258,7 +258,7 @@ func elemsEqualGo(a, b reflect.Value, depth int) bool {
 	return true
 }
 
-// mapsEqualGo is deepEqualGo for two maps.
+// mapsEqualGo is DeepEqualGo for two maps.
 func mapsEqualGo(a, b reflect.Value, depth int) bool {
 	if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
 		return false

@@ -107,7 +107,7 @@ func StructBase(v reflect.Value) (unsafe.Pointer, bool) {
 	return unsafe.Pointer(v.UnsafeAddr()), true
 }
 
-// FastPresent is fieldValue's presence test for a fast field of the
+// FastPresent is FieldValue's presence test for a fast field of the
 // struct at base (nil: absent struct).
 func FastPresent(base unsafe.Pointer, f *Field) bool {
 	if base == nil {

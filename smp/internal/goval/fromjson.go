@@ -22,7 +22,7 @@ func FromJSONValue(dst reflect.Value, x any, n *Node, quoted bool, at *pathNode)
 		return unmarshalQuoted(dst, x, at)
 	}
 	if r, ok := x.(jsonval.Raw); ok {
-		// A document's value the patch did not reach (see docJSON).
+		// A document's value the patch did not reach (see DocJSON).
 		if n.Marshaler || n.Kind == reflectschema.Untyped {
 			return unmarshalBytes(dst, r, n, at)
 		}

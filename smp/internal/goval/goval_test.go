@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/typedpatch/typedpatch/fixtures"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
 )

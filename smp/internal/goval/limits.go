@@ -9,7 +9,7 @@ import (
 )
 
 // CheckTypedLimits applies the depth and list-length limits to a typed
-// document as checkLimits does to its JSON, and fails on a value that
+// document as jsonval.CheckLimits does to its JSON, and fails on a value that
 // contains itself. A marshaller's value counts as a scalar; MaxBytes does
 // not apply to values in memory. The other walks over the document rely
 // on this check: they meet no cycle and no nesting past the limit.
@@ -66,7 +66,7 @@ func (w *limitWalk) visits(n *Node) bool {
 	return n.listReach
 }
 
-// walk checks a value at depth, as walkLimits does for every object
+// walk checks a value at depth, as jsonval.WalkLimits does for every object
 // member that is an object or array, and for every array element.
 func (w *limitWalk) walk(v reflect.Value, n *Node, depth int) error {
 	if w.l.MaxDepth > 0 && depth > w.l.MaxDepth {
@@ -217,7 +217,7 @@ func composite(n *Node) bool {
 	return false
 }
 
-// CheckDecodedLimits is checkLimits for a decoded value, with the path of
+// CheckDecodedLimits is jsonval.CheckLimits for a decoded value, with the path of
 // a failure made only when one happens: the first in key order.
 func CheckDecodedLimits(v any, l jsonval.Limits, what string) error {
 	l = l.Bounded()
@@ -227,7 +227,7 @@ func CheckDecodedLimits(v any, l jsonval.Limits, what string) error {
 	return nil
 }
 
-// decodedLimits is walkLimits without a path on the way down.
+// decodedLimits is jsonval.WalkLimits without a path on the way down.
 func decodedLimits(v any, l jsonval.Limits, what string, depth int) error {
 	if l.MaxDepth > 0 && depth > l.MaxDepth {
 		return newError(errpath.ErrLimit, nil, "%s nests deeper than the limit of %d levels", what, l.MaxDepth)

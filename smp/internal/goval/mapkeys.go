@@ -49,7 +49,7 @@ func jsonMapEntries(v reflect.Value, n *Node) ([]mapEntry, error) {
 	return out, nil
 }
 
-// rawKeyText is mapKeyText before UTF-8 repair.
+// rawKeyText is MapKeyText before UTF-8 repair.
 func rawKeyText(k reflect.Value, n *Node) (string, error) {
 	if n.keyMode == keyString {
 		return k.String(), nil

@@ -1,13 +1,11 @@
 package goval
 
 import (
+	"reflect"
 	"strconv"
 
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
-
-	"reflect"
-
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 

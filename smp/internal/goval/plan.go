@@ -37,7 +37,7 @@ type Node struct {
 	// Map.
 	StringMap bool // convertible to map[string]string
 	keyMode   keyMode
-	// keyArr and valArr are [smallMap]K and [smallMap]V: scratch space to
+	// keyArr and valArr are [SmallMap]K and [SmallMap]V: scratch space to
 	// read a small map's entries into.
 	keyArr, valArr reflect.Type
 
@@ -57,7 +57,7 @@ type Node struct {
 
 	// For the limits: whether a list (or untyped value) is reachable, the
 	// fields through which one is, and the deepest level below a value
-	// that walkLimits visits (-1: unbounded, for recursive and untyped
+	// that jsonval.WalkLimits visits (-1: unbounded, for recursive and untyped
 	// types).
 	listReach  bool
 	listFields []*Field
@@ -120,7 +120,7 @@ const (
 )
 
 var (
-	planCache       sync.Map // *reflectschema.Type -> *tnode
+	planCache       sync.Map // *reflectschema.Type -> *Node
 	planBuildMu     sync.Mutex
 	numberType      = reflect.TypeFor[json.Number]()
 	timeType        = reflect.TypeFor[time.Time]()

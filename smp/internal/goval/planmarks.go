@@ -67,7 +67,7 @@ func markLists(n *Node, seen map[*Node]bool) bool {
 }
 
 // depthBound is the deepest level, below a value of n, at which
-// walkLimits checks the depth: one more for each object member that is an
+// jsonval.WalkLimits checks the depth: one more for each object member that is an
 // object or array and for each array element. It is -1 for types that
 // nest without bound.
 func depthBound(n *Node, onPath map[*Node]bool) int {

@@ -20,7 +20,7 @@ func ToJSONValue(v reflect.Value, n *Node, quoted bool) (any, error) {
 	return convertValue(false, v, n, quoted)
 }
 
-// DocJSON converts a document for the applier: as toJSONValue, but a
+// DocJSON converts a document for the applier: as ToJSONValue, but a
 // marshaller's value stays the bytes json.Marshal writes for it (jsonval.Raw),
 // as ApplyJSON keeps what the patch does not reach. Decoding then hands
 // the marshaller back those very bytes.
@@ -40,7 +40,7 @@ func convertValue(raw bool, v reflect.Value, n *Node, quoted bool) (any, error) 
 // ListToJSON converts a non-nil slice or an array.
 func ListToJSON(v reflect.Value, n *Node) ([]any, error) { return convertList(false, v, n) }
 
-// DocListJSON is listToJSON for the applier's documents.
+// DocListJSON is ListToJSON for the applier's documents.
 func DocListJSON(v reflect.Value, n *Node) ([]any, error) { return convertList(true, v, n) }
 
 func convertList(raw bool, v reflect.Value, n *Node) ([]any, error) {

@@ -216,11 +216,11 @@ const SmallMap = 8
 
 // MapEntries is a small map read into scratch arrays.
 type MapEntries struct {
-	Keys, Vals reflect.Value // [smallMap]K, [smallMap]V
+	Keys, Vals reflect.Value // [SmallMap]K, [SmallMap]V
 	Len        int
 }
 
-// ReadMap reads a map of at most smallMap entries.
+// ReadMap reads a map of at most SmallMap entries.
 func (s *Scratch) ReadMap(m reflect.Value, n *Node) MapEntries {
 	e := MapEntries{Keys: s.Take(n.keyArr), Vals: s.Take(n.valArr)}
 	var it reflect.MapIter

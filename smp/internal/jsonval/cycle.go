@@ -1,20 +1,19 @@
 package jsonval
 
 import (
-	"strconv"
-
-	"github.com/typedpatch/typedpatch/smp/internal/errpath"
-
 	"errors"
 	"reflect"
+	"strconv"
 	"unsafe"
+
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 )
 
 // Values built in Go, unlike decoded JSON, may contain themselves (a map
 // holding itself, a struct pointing to itself) or nest without end. Every
 // walk that follows them is bounded: no value nests deeper than maxNesting
 // levels, whatever the limits (encoding/json's decoder has the same
-// ceiling), and a walk past trackFrom levels remembers the pointers, maps
+// ceiling), and a walk past TrackFrom levels remembers the pointers, maps
 // and slices on its way down, as encoding/json does, so that a cycle is an
 // error rather than endless recursion. Shallow values pay one counter.
 

@@ -13,7 +13,7 @@ const MaxPlainDigits = 24
 // the exponent (1e99999, an exponent of a thousand digits, a million
 // fraction digits).
 //
-// An integer of at most maxPlainDigits digits is its plain digits: "-53".
+// An integer of at most MaxPlainDigits digits is its plain digits: "-53".
 // Any other number is its sign, its significant digits D and an exponent E
 // such that the value is 0.D × 10^E: "-535e2" is -53.5, "1e100000" is
 // 1e99999. Both zeros are "0". Text that is no number (a json.Number built

@@ -95,7 +95,7 @@ func EachMember(r Raw, fn func(key string, val Raw) bool) {
 	EachRawMember(r, func(key []byte, val Raw) bool { return fn(DecodeString(key), val) })
 }
 
-// EachRawMember is eachMember with the key as its raw JSON string.
+// EachRawMember is EachMember with the key as its raw JSON string.
 func EachRawMember(r Raw, fn func(key []byte, val Raw) bool) {
 	i := SkipSpace(r, 1)
 	for i < len(r) && r[i] != '}' {

@@ -5,8 +5,8 @@ import "sync"
 // Skipping a container of a raw document scans its bytes; expanding the
 // document level by level down a deep path would scan the bytes below
 // again at every level. ScanRaw, which reads the whole document once,
-// records where each container of at least skipMin bytes ends, and
-// skipValue looks a container up once it has scanned skipMin bytes of it:
+// records where each container of at least SkipMin bytes ends, and
+// SkipValue looks a container up once it has scanned SkipMin bytes of it:
 // every byte is scanned a bounded number of times, however deep.
 
 // SkipMin is the span from which a container's end is recorded.
@@ -48,7 +48,7 @@ func backingEnd(r []byte) *byte {
 	return &full[len(full)-1]
 }
 
-// RegisterEnds makes a document's container ends known to skipValue until
+// RegisterEnds makes a document's container ends known to SkipValue until
 // release is called.
 func RegisterEnds(doc []byte, ends rawEnds) (release func()) {
 	if len(ends.at) == 0 {

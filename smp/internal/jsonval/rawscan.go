@@ -15,7 +15,7 @@ const maxScanNesting = 10000
 // ScanRaw checks an original document for ApplyJSON's raw path: valid JSON
 // and UTF-8 whose top level is an object, within the depth and list-length
 // limits, in one pass over the bytes, and records where its containers of
-// skipMin bytes or more end (rawends.go). ok false means the document must
+// SkipMin bytes or more end (rawends.go). ok false means the document must
 // take the decoding path, which reports what is wrong with it.
 func ScanRaw(data []byte, l Limits) (doc Raw, ends rawEnds, ok bool) {
 	if data, ok = trimObject(data); !ok {

@@ -1,10 +1,6 @@
 package jsonval
 
 import (
-	"slices"
-
-	"github.com/typedpatch/typedpatch/smp/internal/errpath"
-
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -12,8 +8,11 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 )
 
 // Documents and patches are held as the values encoding/json decodes into
@@ -107,7 +106,7 @@ func Equal(a, b any) bool {
 }
 
 // ScalarKey returns a string identifying a scalar by value: numbers compare
-// by value (53 and 53.0 and 5.3e1 are one key, see appendNumberKey),
+// by value (53 and 53.0 and 5.3e1 are one key, see AppendNumberKey),
 // strings and numbers never collide.
 func ScalarKey(v any) (string, bool) {
 	switch v := v.(type) {
@@ -226,7 +225,7 @@ func FromGo(v any, what string) (any, error) {
 	return out, nil
 }
 
-// goConv is fromGo's walk.
+// goConv is FromGo's walk.
 type goConv struct {
 	Guard
 	sorted bool

@@ -85,7 +85,7 @@ func (d *Differ) addedValue(v any, s slot, name bool) (out any, changed, whole b
 		}
 	case []any:
 		if !s.IsMergeList() || !s.IsObjectList() {
-			// A set holding a value twice is the caller's (setWithDuplicates).
+			// A set holding a value twice is the caller's (SetWithDuplicates).
 			return v, false, false
 		}
 		return d.addedObjectList(x, s, name)

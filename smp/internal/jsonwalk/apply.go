@@ -1,13 +1,11 @@
 package jsonwalk
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/errpath"
-
-	"github.com/typedpatch/typedpatch/smp/internal/format"
-
 	"slices"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
+	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
@@ -16,7 +14,7 @@ import (
 // with the document.
 type Applier struct {
 	Cfg *Config
-	// picks is planSet's buffer, reused from set to set (sets do not nest).
+	// picks is PlanSet's buffer, reused from set to set (sets do not nest).
 	picks []setPick
 }
 

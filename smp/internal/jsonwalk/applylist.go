@@ -2,12 +2,10 @@ package jsonwalk
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
-
-	"strconv"
-
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
@@ -171,7 +169,7 @@ func (a *Applier) PlanSet(in ListInput, origIDs []string, s slot, at *pathNode) 
 			return nil, err
 		}
 		drop := idSet(dids)
-		kept := picks[:0] // filtered in place: picks is planSet's own
+		kept := picks[:0] // filtered in place: picks is PlanSet's own
 		for j, p := range picks {
 			if !drop[ids[j]] {
 				kept = append(kept, p)

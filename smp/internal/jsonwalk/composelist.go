@@ -1,9 +1,9 @@
 package jsonwalk
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/format"
-
 	"slices"
+
+	"github.com/typedpatch/typedpatch/smp/internal/format"
 )
 
 // listField composes two patches' parts for one merge list. In a fresh

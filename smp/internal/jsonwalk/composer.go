@@ -120,7 +120,7 @@ func (c *composer) object(a, b map[string]any, s slot, at *pathNode, fresh bool)
 	return res, nil
 }
 
-// RetainKeys writes the composed $retainKeys: the fields both patches
+// retainKeys writes the composed $retainKeys: the fields both patches
 // keep, and those b sets. It returns which fields b's list clears, and
 // which fields a's list cleared and b sets again.
 func (c *composer) retainKeys(res, a, b map[string]any) (clearedByB, clearedByA func(string) bool) {

@@ -1,9 +1,8 @@
 package jsonwalk
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/format"
-
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
@@ -13,12 +12,12 @@ type Differ struct {
 	Cfg  *Config
 	Pass Pass
 	// Base is, in a three-way pass, the value at the current position of
-	// the third document the pass follows (see pass).
+	// the third document the pass follows (see Pass).
 	Base any
 	// spared holds the deletions the delta pass wrote to re-create an
 	// element (deletionOf), which merging the passes keeps.
 	spared map[uintptr]bool
-	// elem0 and elems are the objLists' walkers, one per depth of nested
+	// elem0 and elems are the walkers of objList, one per depth of nested
 	// lists, reused from list to list (jsonElemsAt).
 	elem0     jsonElems
 	elems     []*jsonElems
@@ -34,16 +33,16 @@ const (
 	// PassTwoWay: original → modified, all of it, with $setElementOrder.
 	PassTwoWay Pass = iota
 	// PassDelta: current → modified, changes and additions only; it
-	// follows the original, which pairElements consults.
+	// follows the original, which objList.pair consults.
 	PassDelta
-	// passDeletions: original → modified, deletions only; it follows
+	// PassDeletions: original → modified, deletions only; it follows
 	// current.
 	PassDeletions
 	// PassChanges: original → current, for the conflict check, key by key
 	// (never a list replaced for duplicates, as Kubernetes describes
 	// them); it follows modified.
 	PassChanges
-	// passCompare: two patches compared by PatchesConflict; no order.
+	// PassCompare: two patches compared by PatchesConflict; no order.
 	PassCompare
 )
 

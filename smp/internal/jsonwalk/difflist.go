@@ -1,12 +1,11 @@
 package jsonwalk
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/format"
-
 	"cmp"
 	"reflect"
 	"slices"
 
+	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 

@@ -6,7 +6,7 @@ import "github.com/typedpatch/typedpatch/smp/internal/format"
 // objList reads it: its elements' identities and key fields.
 type DiffSide interface {
 	ListItems
-	// isObject reports whether element p is an object.
+	// IsObject reports whether element p is an object.
 	IsObject(p int) bool
 	// HasKeyField reports whether element p is an object holding field
 	// f, as KeyField's ok would, without converting the field.

@@ -1,9 +1,8 @@
 package jsonwalk
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/format"
-
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/format"
 )
 
 // orderAnywhere reports whether directive kind is taken on list slot c,

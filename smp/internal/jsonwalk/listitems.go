@@ -6,16 +6,16 @@ import (
 )
 
 // ListItems is the live list of a merge list of objects as a list plan
-// (listPlan) reads it: the identities and key fields of its elements. The
+// (ListPlan) reads it: the identities and key fields of its elements. The
 // JSON applier reads JSON values (JSONItems); the typed applier reads Go
 // values (objItems). Both merge by the same plan.
 type ListItems interface {
-	// count is the number of live elements.
+	// Count is the number of live elements.
 	Count() int
-	// keyID is the identity under ks of live element p, as format.IDOf gives it
+	// KeyID is the identity under ks of live element p, as format.IDOf gives it
 	// for the element's JSON.
 	KeyID(p int, ks format.KeySet) string
-	// keyField is live element p's field f, when p is an object holding
+	// KeyField is live element p's field f, when p is an object holding
 	// it.
 	KeyField(p int, f string) (any, bool)
 }

@@ -1,10 +1,10 @@
 package jsonwalk
 
 import (
+	"strings"
+
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
-
-	"strings"
 )
 
 // ListPlan plans the merge of one merge list of objects: from the live

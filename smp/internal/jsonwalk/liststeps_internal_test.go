@@ -1,13 +1,12 @@
 package jsonwalk
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/format"
-
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 

@@ -1,11 +1,10 @@
 package jsonwalk
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/format"
-
 	"slices"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/format"
 )
 
 // Three-way patches treat a missing or null collection and an empty one
@@ -187,7 +186,7 @@ func narrowList(pl []any, ol, cl any, s slot) []any {
 	return out
 }
 
-// DropEmptyListChanges is dropEmptyChanges inside the elements of a
+// DropEmptyListChanges is DropEmptyChanges inside the elements of a
 // merge-list change list that the original list ol holds.
 func DropEmptyListChanges(pl []any, ol any, s slot) {
 	if !s.IsMergeList() || !s.IsObjectList() {

@@ -1,16 +1,16 @@
 package jsonwalk
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/format"
-
 	"maps"
 	"slices"
+
+	"github.com/typedpatch/typedpatch/smp/internal/format"
 )
 
 // objList is one merge list of objects being diffed: the two lists, their
 // elements' identities, how the elements pair, and, in a three-way pass,
-// the followed document's elements. It reads the lists through diffSides
-// and leaves element diffs and JSON to its walker (elemWalker), so the
+// the followed document's elements. It reads the lists through DiffSide
+// and leaves element diffs and JSON to its walker (ElemWalker), so the
 // JSON and the typed differ diff lists of objects by the same rules.
 type objList struct {
 	d          *Differ
@@ -21,7 +21,7 @@ type objList struct {
 	ks, def    format.KeySet // the identities written; the default key
 	es         slot          // the elements' slot
 	// base holds the followed document's positions by identity, the last
-	// of each (withBase).
+	// of each (WithBase).
 	base map[string]int
 	// pairs gives, for each element of m, the paired element of o, or -1.
 	pairs []int
@@ -83,16 +83,16 @@ func (x *objList) held(id string) bool {
 
 // ElemWalker is what objList asks of the walker whose lists it diffs.
 type ElemWalker interface {
-	// diffElem returns the patch turning the original's element p into
+	// DiffElem returns the patch turning the original's element p into
 	// modified's element i, descending into the followed document's
 	// element b (-1 for none); up asks for the list written whole.
 	DiffElem(p, i, b int) (sub map[string]any, up bool, err error)
-	// added returns modified's element i as JSON, for its creation.
+	// Added returns modified's element i as JSON, for its creation.
 	Added(i int) (map[string]any, error)
 	// Lists returns the original's list (when original) and modified's
 	// as JSON, for a list written whole.
 	Lists(original bool) (ol, ml []any, err error)
-	// equal reports whether the two lists are equal.
+	// Equal reports whether the two lists are equal.
 	Equal() bool
 }
 

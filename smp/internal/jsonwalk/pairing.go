@@ -1,12 +1,11 @@
 package jsonwalk
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/format"
-
 	"maps"
 	"slices"
 	"strconv"
 
+	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
@@ -14,12 +13,12 @@ import (
 // keys across its documents, where a server filled in key fields the
 // configuration never set ({containerPort: 80} stored as {containerPort:
 // 80, protocol: TCP}): the delta half pairs modified's elements with
-// current's (pairElements), the deletions half names the same live
+// current's (objList.pair), the deletions half names the same live
 // elements (liveRename), the conflict check pairs the original's with
 // current's (pairFilled), and skew-safe mode writes whole a list whose
 // result would share a default key (survivorShares).
 
-// pairElements pairs each modified element with the original element of
+// pair pairs each modified element with the original element of
 // the same identity (-1 for none). In the delta half of a three-way patch
 // (current → modified, deletions ignored, base the original's elements) a
 // modified element that lacks some recommended key fields also pairs with
@@ -72,8 +71,8 @@ func (x *objList) pair() {
 	cands.claimSole(x.m, len(mids), unpairedM, func(i, p int) { pairs[i] = p })
 }
 
-// pairFilled is pairElements for the changes a three-way patch is checked
-// against (original → current, keyedOnly): an element of the original
+// pairFilled is pair for the changes a three-way patch is checked
+// against (original → current, KeyedOnly): an element of the original
 // lacking some recommended key fields pairs with the one element of
 // current, itself unpaired, that has its default key and agrees on every
 // key field it has, and that modified (base) does not hold: the server
@@ -115,7 +114,7 @@ func (x *AgreeIndex) claimSole(seek DiffSide, n int, seeking func(int) bool, pai
 	}
 }
 
-// liveRename is the deletions half's side of pairElements: in a three-way
+// liveRename is the deletions half's side of pair: in a three-way
 // patch the delta half pairs a modified element lacking some recommended
 // key fields with the one live element that has them (a key field the
 // server filled in) and names it by the live keys; this half, diffing the

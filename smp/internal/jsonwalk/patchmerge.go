@@ -1,12 +1,11 @@
 package jsonwalk
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/errpath"
-	"github.com/typedpatch/typedpatch/smp/internal/format"
-
 	"reflect"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
+	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
@@ -55,7 +54,7 @@ func (d *Differ) mergeOrderedLists(res, b map[string]any, keys []string, s slot,
 			continue
 		}
 		// The delta's order wins: where it paired elements on partial keys
-		// (pairElements) it names them by their live keys, which the
+		// (objList.pair) it names them by their live keys, which the
 		// deletions half, written from modified alone, cannot know.
 		res[k] = b[k]
 		c := s.Child(list)

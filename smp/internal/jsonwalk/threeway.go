@@ -3,10 +3,9 @@ package jsonwalk
 import (
 	"strconv"
 
+	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
-
-	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
@@ -15,7 +14,7 @@ import (
 // without deletions, plus the deletions from original to modified. Unless
 // overwriting, a patch that changes a field current also changed
 // differently is a conflict. Each walker runs the same passes on its own
-// documents (threeWayDocs), each named (threeWayDoc); runThreeWay joins
+// documents (threeWayDocs), each named (threeWayDoc); RunThreeWay joins
 // them.
 
 // threeWayDoc names one document of a three-way patch.
@@ -42,14 +41,14 @@ var (
 
 // threeWayDocs is one walker's three documents.
 type threeWayDocs interface {
-	// diff runs a pass; a patch that must replace the root writes the
+	// Diff runs a pass; a patch that must replace the root writes the
 	// to document whole. d is the differ that ran it.
 	Diff(p ThreeWayPass) (patch map[string]any, d *Differ, err error)
-	// narrow drops the deletions of fields that original and current
-	// both hold empty or null (narrowDeletions).
+	// Narrow drops the deletions of fields that original and current
+	// both hold empty or null (NarrowDeletions).
 	Narrow(patch map[string]any) error
-	// dropEmpty drops the changes from original to current that are only
-	// nil becoming empty (dropEmptyChanges).
+	// DropEmpty drops the changes from original to current that are only
+	// nil becoming empty (DropEmptyChanges).
 	DropEmpty(changed map[string]any) error
 }
 
@@ -96,7 +95,7 @@ type jsonDocs struct {
 	cfg  *Config
 }
 
-// ThreeWay is runThreeWay on decoded documents.
+// ThreeWay is RunThreeWay on decoded documents.
 func ThreeWay(original, modified, current map[string]any, s slot, cfg *Config) (map[string]any, error) {
 	return RunThreeWay(&jsonDocs{docs: [3]map[string]any{original, modified, current}, s: s, cfg: cfg}, s, cfg)
 }

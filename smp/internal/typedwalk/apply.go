@@ -1,17 +1,13 @@
 package typedwalk
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
-
-	"github.com/typedpatch/typedpatch/smp/internal/errpath"
-
-	"github.com/typedpatch/typedpatch/smp/internal/goval"
-
-	"github.com/typedpatch/typedpatch/smp/internal/format"
-
 	"reflect"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
 // tapplier applies patches to typed values: struct by struct where the
@@ -255,7 +251,7 @@ func (a *tapplier) mergeField(dst reflect.Value, f *goval.Field, cv reflect.Valu
 	})
 }
 
-// mergeValueTyped is mergeValue into dv, a settable zero value, at
+// mergeValueTyped is Applier.MergeValue into dv, a settable zero value, at
 // position p; cv is the current value, invalid when absent. Structs and
 // maps with string keys merge in Go, other values through the JSON
 // applier on their JSON.

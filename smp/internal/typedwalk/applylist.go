@@ -1,22 +1,19 @@
 package typedwalk
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/errpath"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
-
-	"github.com/typedpatch/typedpatch/smp/internal/goval"
-
-	"github.com/typedpatch/typedpatch/smp/internal/format"
-
 	"reflect"
 	"strconv"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
 // mergeListTyped merges a merge list into dv (a settable zero value of the
-// list's type). cur is the live list (invalid when in.origPresent is
+// list's type). cur is the live list (invalid when in.OrigPresent is
 // false). Lists of structs and maps are merged in Go by the JSON
 // applier's plan (objItems), lists of scalars by its set plan; other
 // lists pass their JSON.
@@ -41,7 +38,7 @@ func (a *tapplier) mergeListTyped(dv, cur reflect.Value, in jsonwalk.ListInput, 
 	return a.soft(goval.FromJSONValue(dv, l, n, false, at))
 }
 
-// mergeSetTyped merges a merge list of scalars: planSet decides, as for
+// mergeSetTyped merges a merge list of scalars: PlanSet decides, as for
 // JSON, which values the set holds and in which order; live values are
 // copied, the patch's decoded.
 func (a *tapplier) mergeSetTyped(dv, cur reflect.Value, in jsonwalk.ListInput, n *goval.Node, c slot, at *pathNode) error {
@@ -81,7 +78,7 @@ func scalarID(v reflect.Value, en *goval.Node, i int) (string, error) {
 }
 
 // mergeObjList merges a merge list of structs or of maps with string keys
-// (goObjElems): planObjectList decides, as for JSON, which elements the
+// (goObjElems): PlanObjectList decides, as for JSON, which elements the
 // result has, in which order, and which patch elements merge into each;
 // each element is then merged in Go in its place, and the live elements
 // no patch element merges into are deep-copied.
@@ -175,7 +172,7 @@ func (s *objItems) keyFields(p int, ks format.KeySet) (map[string]any, bool) {
 func (s *objItems) KeyID(p int, ks format.KeySet) string {
 	if len(ks.Fields) == 1 {
 		// A plain string or integer field, the common key, is read as
-		// singleKey reads its JSON.
+		// format.SingleKey reads its JSON.
 		if f := s.n.ByName[ks.Fields[0]]; f != nil && f.FastKey() {
 			e, null := goval.DerefNull(s.cur.Index(p))
 			if null {

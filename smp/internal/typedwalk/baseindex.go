@@ -1,12 +1,11 @@
 package typedwalk
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/goval"
-
-	"github.com/typedpatch/typedpatch/smp/internal/format"
-
 	"reflect"
 	"strings"
+
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
 )
 
 // baseIndex is baseElem for every element of one list: the base list's
@@ -77,7 +76,9 @@ func (x *baseIndex) elem(me reflect.Value) reflect.Value {
 	return reflect.Value{}
 }
 
-// elemID is an element's identity under kf, as typedIDs gives it.
+// elemID is an element's identity under kf for the index: each key
+// field's jsonval.ScalarKey, joined by NUL bytes. Equal identities are
+// necessary for sameID, which decides.
 func elemID(e reflect.Value, kf []*goval.Field) (string, bool) {
 	if len(kf) == 1 { // the identity is the one key, as joined below
 		v, ok := goval.FieldValue(e, kf[0])

@@ -1,27 +1,24 @@
 package typedwalk
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/errpath"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
-
-	"github.com/typedpatch/typedpatch/smp/internal/goval"
-
-	"github.com/typedpatch/typedpatch/smp/internal/format"
-
 	"reflect"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
-// tdiffer is the typed twin of differ: the same rules (and the same flags,
+// tdiffer is the typed twin of jsonwalk.Differ: the same rules (and the same flags,
 // so three-way patches reuse it) applied to Go values.
 type tdiffer struct {
 	*jsonwalk.Differ
 	*goval.Scratch
-	// tbase is, with withBase, the original's value at the position being
+	// tbase is, with WithBase, the original's value at the position being
 	// diffed (dereferenced; invalid when absent or null): the typed form of
-	// differ.base.
+	// Differ.Base.
 	tbase reflect.Value
 }
 
@@ -58,7 +55,7 @@ func structJSON(v reflect.Value, n *goval.Node) (map[string]any, error) {
 }
 
 // memorySkips reports whether values that are equal in memory need no
-// diff: they yield nothing, unless repeated keys are paired (keyedOnly)
+// diff: they yield nothing, unless repeated keys are paired (KeyedOnly)
 // with elements that differ.
 func (d *tdiffer) memorySkips() bool { return !d.KeyedOnly() }
 
@@ -70,7 +67,7 @@ func put(p *map[string]any, k string, v any) {
 	(*p)[k] = v
 }
 
-// diffStruct is diffObject for two structs (invalid when absent). The
+// diffStruct is Differ.DiffObject for two structs (invalid when absent). The
 // patch is nil when empty.
 func (d *tdiffer) diffStruct(o, m reflect.Value, n *goval.Node, s slot) (patch map[string]any, up bool, err error) {
 	po, okO := goval.StructBase(o)
@@ -161,7 +158,7 @@ func baseChild(base reflect.Value, f *goval.Field) reflect.Value {
 	return reflect.Value{}
 }
 
-// structHasAdditional is hasAdditionalField for structs.
+// structHasAdditional is jsonwalk.HasAdditionalField for structs.
 func (d *tdiffer) structHasAdditional(o, m reflect.Value, n *goval.Node) bool {
 	for _, f := range n.Fields {
 		if ov, op := goval.FieldValue(o, f); op && !isNullValue(ov, f.Node) {
@@ -183,7 +180,7 @@ func isNullValue(v reflect.Value, n *goval.Node) bool {
 	return null
 }
 
-// diffValue is the body of diffObject's loop for a key both objects hold,
+// diffValue is the body of Differ.DiffObject's loop for a key both objects hold,
 // at position p: it writes into patch what turns ov into mv.
 func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Value, p goval.Pos) (bool, error) {
 	n, c, quoted := p.Node, p.Slot, p.Quoted
@@ -264,7 +261,7 @@ func (d *tdiffer) replaceIfChanged(patch *map[string]any, k string, ov, mv refle
 }
 
 // diffJSONValue is diffValue for values already in decoded form: the body
-// of diffObject's loop, for marshallers and untyped values.
+// of Differ.DiffObject's loop, for marshallers and untyped values.
 func (d *tdiffer) diffJSONValue(patch *map[string]any, k string, ov, mv any, c slot) (bool, error) {
 	if jsonval.KindOf(ov) != jsonval.KindOf(mv) {
 		if !d.IgnoreChanges() {

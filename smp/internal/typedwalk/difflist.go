@@ -1,16 +1,13 @@
 package typedwalk
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/errpath"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
-
-	"github.com/typedpatch/typedpatch/smp/internal/goval"
-
-	"github.com/typedpatch/typedpatch/smp/internal/format"
-
 	"reflect"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
 // diffList is differ.diffList for two non-null lists of node n. Merge
@@ -35,7 +32,7 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 		return false, d.diffObjList(patch, k, o, m, n, c)
 	}
 	// Equal lists yield nothing, but for the pairing of repeated keys
-	// (keyedOnly) with elements that differ.
+	// (KeyedOnly) with elements that differ.
 	if (!c.IsObjectList() || !d.KeyedOnly()) && d.Equal(o, m, n) {
 		return false, nil
 	}
@@ -64,7 +61,7 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 	return d.DiffScalarList(*patch, k, ol, ml)
 }
 
-// diffSetTyped is diffScalarList for a typed list of scalars: planSetDiff
+// diffSetTyped is Differ.DiffScalarList for a typed list of scalars: PlanSetDiff
 // on the values' identities; only the values the patch holds become JSON.
 func (d *tdiffer) diffSetTyped(patch *map[string]any, k string, o, m reflect.Value, n *goval.Node) (bool, error) {
 	oids, err := scalarIDsTyped(o, n.Elem)
@@ -135,7 +132,7 @@ func (d *tdiffer) jsonBase(n *goval.Node) (func(), error) {
 	return d.Descend(b), nil
 }
 
-// diffObjList is diffObjectList for merge lists of structs or of maps
+// diffObjList is Differ.DiffObjectList for merge lists of structs or of maps
 // with string keys (goObjElems). Lists whose
 // elements keep their keys and places (the common case) are diffed
 // element by element without allocating; others by objList, on Go values.
@@ -231,7 +228,7 @@ func (w *objElems) Lists(original bool) (ol, ml []any, err error) {
 
 func (w *objElems) Equal() bool { return w.d.Equal(w.o.cur, w.m.cur, w.n) }
 
-// replaceWholeList writes the list as a replacement, as diffObjectList
+// replaceWholeList writes the list as a replacement, as DiffObjectList
 // does when an element cannot be patched.
 func (d *tdiffer) replaceWholeList(patch *map[string]any, k string, m reflect.Value, n *goval.Node) error {
 	if d.IgnoreChanges() {

@@ -1,24 +1,20 @@
 package typedwalk
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
-
-	"github.com/typedpatch/typedpatch/smp/internal/errpath"
-
-	"github.com/typedpatch/typedpatch/smp/internal/goval"
-
-	"github.com/typedpatch/typedpatch/smp/internal/format"
-
 	"reflect"
 	"slices"
 
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
 // Diffing typed maps: maps of any key type, their retainKeys, and the
 // base entries a three-way delta pairs with.
 
-// diffMap is diffObject for two non-nil maps.
+// diffMap is Differ.DiffObject for two non-nil maps.
 func (d *tdiffer) diffMap(o, m reflect.Value, n *goval.Node, s slot) (patch map[string]any, up bool, err error) {
 	if d.KeysCollide(o, n) || d.KeysCollide(m, n) {
 		return d.diffMapJSON(o, m, n, s) // mapkeys.go
@@ -185,7 +181,7 @@ func (d *tdiffer) baseEntry(base, key reflect.Value) reflect.Value {
 	return reflect.Value{}
 }
 
-// mapRetainKeys adds $retainKeys to a map's patch, as diffObject does for
+// mapRetainKeys adds $retainKeys to a map's patch, as Differ.DiffObject does for
 // a map field with the retainKeys strategy: every non-null key, sorted.
 func (d *tdiffer) mapRetainKeys(patch map[string]any, o, m reflect.Value, n *goval.Node) (map[string]any, bool, error) {
 	oj, mj, err := goval.PairJSON(o, m, n)

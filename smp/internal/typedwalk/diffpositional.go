@@ -1,18 +1,15 @@
 package typedwalk
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
-
-	"github.com/typedpatch/typedpatch/smp/internal/goval"
-
-	"github.com/typedpatch/typedpatch/smp/internal/format"
-
 	"reflect"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
 // Positional diffing of typed lists: when element i of one list pairs
@@ -20,7 +17,7 @@ import (
 
 // positional reports whether the two lists hold, place by place, elements
 // with one identity under ks, all keyable and none repeated: then
-// diffObjectList pairs element i with element i and writes no deletions
+// DiffObjectList pairs element i with element i and writes no deletions
 // and no new order.
 func (d *tdiffer) positional(o, m reflect.Value, en *goval.Node, ks, def format.KeySet) bool {
 	const maxScan = 64
@@ -108,7 +105,7 @@ func (d *tdiffer) positionalByMemory(o, m reflect.Value, f *goval.Field) (ok, su
 
 // memKey is a key field's value as read from memory: a string, or an
 // integer's 64 bits. Two values of one field are one identity exactly
-// when their memKeys are equal.
+// when their memKey values are equal.
 type memKey struct {
 	s string
 	n uint64
@@ -334,7 +331,7 @@ func (b *baseKeys) find(base, me reflect.Value) (reflect.Value, bool) {
 	return reflect.Value{}, true
 }
 
-// baseElem finds in the base list the element diffObjectList descends
+// baseElem finds in the base list the element DiffObjectList descends
 // into for modified element me: the last with its identity under ks.
 func (d *tdiffer) baseElem(base, me reflect.Value, en *goval.Node, ks format.KeySet) reflect.Value {
 	if !base.IsValid() || base.Kind() != reflect.Slice && base.Kind() != reflect.Array {

@@ -1,14 +1,13 @@
 package typedwalk
 
 import (
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
+	"reflect"
 
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
-
-	"reflect"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
-// typedThreeWay is runThreeWay on typed documents.
+// ThreeWay is jsonwalk.RunThreeWay on typed documents.
 func ThreeWay(root goval.Root, o, m, c reflect.Value, cfg *config) (map[string]any, error) {
 	sc := goval.GetScratch()
 	defer goval.PutScratch(sc)

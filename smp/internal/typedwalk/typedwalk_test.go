@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/typedpatch/typedpatch/fixtures"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
 	"github.com/typedpatch/typedpatch/smp/internal/typedwalk"
