@@ -89,8 +89,9 @@ func WithSkewSafe(skewSafe bool) Option {
 // except that no value may nest deeper than 10,000 levels, the ceiling
 // encoding/json's decoder has too: MaxDepth zero or above it means 10,000.
 // Its fields are MaxDepth (the deepest nesting of objects and lists),
-// MaxBytes (the largest document or patch, in bytes) and MaxListLength
-// (the longest list).
+// MaxBytes (the largest document or patch, in bytes), MaxListLength (the
+// longest list) and MaxNodes (the size of Go values in memory, as the JSON
+// they stand for, counted once per path; zero means 33,554,432).
 type Limits = jsonval.Limits
 
 // DefaultLimits returns the limits used unless WithLimits says otherwise.

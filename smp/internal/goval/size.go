@@ -43,7 +43,8 @@ func NewBudget(l jsonval.Limits) Budget {
 // with an ErrLimit error naming the path where the budget ran out. The
 // size is that of the JSON the value stands for: one unit for each
 // object and array, and one for each member and element, a value reached
-// along several paths counting once per path. A value that contains
+// along several paths counting once per path. A struct counts a member
+// for every field, also one its JSON leaves out: an upper bound. A value that contains
 // itself counts its way around once; the walks that follow report it.
 func (b *Budget) MeasureTyped(v reflect.Value, n *Node, what string) error {
 	if !v.IsValid() {

@@ -118,8 +118,9 @@ type Limits struct {
 	// values, and the objects of the map API): their size as the JSON
 	// they stand for, one unit for each object, array, member and
 	// element, where a value reached along several paths counts once per
-	// path (and a struct whose type holds no list, map or untyped value
-	// counts as if its pointers were all set). It is measured first, in
+	// path. A struct counts a member for each of its fields, also those
+	// its JSON leaves out (omitempty, nil pointers), so the size is an
+	// upper bound for structs. It is measured first, in
 	// time linear in the distinct values in memory, so that values
 	// sharing subtrees cost no more than their JSON would. Zero or less
 	// means DefaultMaxNodes.
