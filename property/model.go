@@ -150,25 +150,44 @@ func keyValues(m map[string]any, keys []string) ([]any, bool) {
 	return out, true
 }
 
-// addedBelow reports whether current's object holds a value where the
-// original's has none, directly or in objects the narrowing reaches.
-func addedBelow(cm, om map[string]any, n node) bool {
-	for k, cv := range cm {
-		if cv == nil {
+// addedUnder reports whether current holds, below the object at path, a
+// value the original lacks (or holds as null), reached from path through
+// objects the narrowing descends into: narrowable, and objects in both
+// documents. It reads the documents' indexes, not their trees.
+func (md *threeWayModel) addedUnder(path string) bool {
+	for q, e := range md.c {
+		if q == path || e.v == nil || !md.narrowsTo(q, path) {
 			continue
 		}
-		ov := om[k]
-		if ov == nil {
-			return true
-		}
-		c := n.child(k)
-		cvm, ok1 := cv.(map[string]any)
-		ovm, ok2 := ov.(map[string]any)
-		if ok1 && ok2 && c.narrowable() && addedBelow(cvm, ovm, c) {
+		if oe, ok := md.o[q]; !ok || oe.v == nil {
 			return true
 		}
 	}
 	return false
+}
+
+// narrowsTo reports whether current's position q lies below path by
+// field steps only, every object between them (path included, q not)
+// narrowable and an object in both documents.
+func (md *threeWayModel) narrowsTo(q, path string) bool {
+	for {
+		e, ok := md.c[q]
+		if !ok || e.field == "" {
+			return false // a list element, or the root
+		}
+		a := e.parent
+		ae, ok := md.c[a]
+		if !ok || ae.kind != entObject || !ae.n.narrowable() {
+			return false
+		}
+		if oe, ok := md.o[a]; !ok || oe.kind != entObject {
+			return false
+		}
+		if a == path {
+			return true
+		}
+		q = a
+	}
 }
 
 func unionKeys(a, b map[string]any) []string {

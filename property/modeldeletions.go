@@ -151,7 +151,7 @@ func (md *threeWayModel) deletionPoint(ov, cv any, n node, path, why string) {
 	}
 	om, ok1 := ov.(map[string]any)
 	cm, ok2 := cv.(map[string]any)
-	if ok1 && ok2 && n.narrowable() && addedBelow(cm, om, n) {
+	if ok1 && ok2 && n.narrowable() && md.addedUnder(path) {
 		for k, e := range om {
 			md.deletionPoint(e, cm[k], n.child(k), joinField(path, k), why+", narrowed to original's entries")
 		}
