@@ -117,37 +117,21 @@ func (md *threeWayModel) othersAdded(a string, chain []string) bool {
 			return false
 		}
 		def := md.c[a].n.defaultKey()
-		id, complete := keyValues(em, def)
-		if !complete {
+		if !keyable([]any{em}, def) {
 			return false
 		}
+		id := elementID(def, em)
 		for _, ix := range []index{md.o, md.m} {
 			l, _ := ix[a].v.([]any)
 			for _, e := range l {
-				if m, ok := e.(map[string]any); ok {
-					if other, _ := keyValues(m, def); reflect.DeepEqual(other, id) {
-						return false
-					}
+				if elementID(def, e) == id {
+					return false
 				}
 			}
 		}
 		return true
 	}
 	return false
-}
-
-// keyValues returns an element's values of the key fields, and whether it
-// holds them all.
-func keyValues(m map[string]any, keys []string) ([]any, bool) {
-	out := make([]any, len(keys))
-	for i, f := range keys {
-		v, ok := m[f]
-		if !ok {
-			return nil, false
-		}
-		out[i] = v
-	}
-	return out, true
 }
 
 // addedUnder reports whether current holds, below the object at path, a

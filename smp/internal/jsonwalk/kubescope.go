@@ -39,29 +39,21 @@ func (a *Applier) orderReplacedList(in ListInput, c slot, at *pathNode) ([]any, 
 // elements sharing an identity move next to the first of them, the rest
 // keep their order. Only a list with a repeated identity changes.
 func groupReplaced(positions []int, ids []string) []int {
-	first := make(map[string]int, len(ids)) // identity → group number
-	counts := make([]int, 0, len(ids))
-	for _, id := range ids {
-		g, ok := first[id]
-		if !ok {
-			g = len(counts)
-			first[id] = g
-			counts = append(counts, 0)
-		}
-		counts[g]++
-	}
-	if len(counts) == len(ids) {
+	first := format.FirstRanks(ids)
+	if first.Len() == len(ids) {
 		return positions
 	}
-	start := make([]int, len(counts)) // each group's first slot in out
-	for g := 1; g < len(counts); g++ {
-		start[g] = start[g-1] + counts[g-1]
+	order := make([]int, len(ids))
+	for i := range order {
+		order[i] = i
 	}
-	out := make([]int, len(positions))
-	for i, id := range ids {
-		g := first[id]
-		out[start[g]] = positions[i]
-		start[g]++
+	order = format.BucketSort(order, func(i int) int {
+		r, _ := first.Rank(ids[i])
+		return r
+	})
+	out := make([]int, len(order))
+	for j, i := range order {
+		out[j] = positions[i]
 	}
 	return out
 }
