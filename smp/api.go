@@ -1,9 +1,9 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/engine"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
 // JSONMap is a JSON object decoded into Go values, as in Kubernetes'
@@ -31,7 +31,7 @@ func ApplyJSON(original, patch []byte, dataStruct any, opts ...Option) ([]byte, 
 	if err != nil {
 		return nil, err
 	}
-	res, err := jsonwalk.ApplyObject(om, pm, s, cfg)
+	res, err := engine.ApplyObject(om, pm, s, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +68,7 @@ func ApplyMap(original, patch JSONMap, dataStruct any, opts ...Option) (JSONMap,
 	if err != nil {
 		return nil, err
 	}
-	res, err := jsonwalk.ApplyObject(om, pm, s, cfg)
+	res, err := engine.ApplyObject(om, pm, s, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -101,15 +101,15 @@ func DiffJSON(original, modified []byte, dataStruct any, opts ...Option) ([]byte
 
 // twoWay diffs decoded documents and checks the preconditions.
 func twoWay(om, mm map[string]any, s slot, cfg *config) (map[string]any, error) {
-	d := &jsonwalk.Differ{Cfg: cfg, Pass: jsonwalk.PassTwoWay}
+	d := &engine.Differ{Cfg: cfg, Pass: engine.PassTwoWay}
 	p, up, err := d.DiffObject(om, mm, s, nil)
 	if err != nil {
 		return nil, err
 	}
 	if up {
-		p = jsonwalk.ReplaceObject(mm)
+		p = engine.ReplaceObject(mm)
 	}
-	if err := jsonwalk.CheckPreconditions(p, cfg.Preconditions); err != nil {
+	if err := engine.CheckPreconditions(p, cfg.Preconditions); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -152,7 +152,7 @@ func ThreeWayJSON(original, modified, current []byte, dataStruct any, opts ...Op
 			return nil, err
 		}
 	}
-	p, err := jsonwalk.ThreeWay(docs[0], docs[1], docs[2], s, cfg)
+	p, err := engine.ThreeWay(docs[0], docs[1], docs[2], s, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +172,7 @@ func ThreeWayMap(original, modified, current JSONMap, dataStruct any, opts ...Op
 	if err != nil {
 		return nil, err
 	}
-	p, err := jsonwalk.ThreeWay(docs[0], docs[1], docs[2], s, cfg)
+	p, err := engine.ThreeWay(docs[0], docs[1], docs[2], s, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +192,7 @@ func PatchesConflict(left, right map[string]any, dataStruct any, opts ...Option)
 	if err != nil {
 		return false, err
 	}
-	c := &jsonwalk.Conflicts{D: &jsonwalk.Differ{Cfg: cfg, Pass: jsonwalk.PassCompare}}
+	c := &engine.Conflicts{D: &engine.Differ{Cfg: cfg, Pass: engine.PassCompare}}
 	c.Values(l, r, s, nil)
 	return len(c.Paths) > 0, nil
 }

@@ -3,9 +3,9 @@ package smp
 import (
 	"reflect"
 
+	"github.com/typedpatch/typedpatch/smp/internal/engine"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
 // Compose returns one patch with the effect of applying patches in order
@@ -24,11 +24,11 @@ func Compose[T any](patches ...Patch) (Patch, error) {
 	pms := make([]map[string]any, len(patches))
 	for i, p := range patches {
 		pms[i] = p.patchMap()
-		if err := goval.CheckDecodedLimits(pms[i], cfg.Limits, jsonwalk.PatchName(i)); err != nil {
+		if err := goval.CheckDecodedLimits(pms[i], cfg.Limits, engine.PatchName(i)); err != nil {
 			return Patch{}, err
 		}
 	}
-	m, err := jsonwalk.ComposeAll(root.Slot(), cfg, pms)
+	m, err := engine.ComposeAll(root.Slot(), cfg, pms)
 	if err != nil {
 		return Patch{}, err
 	}
@@ -45,11 +45,11 @@ func ComposeJSON(dataStruct any, patches ...[]byte) ([]byte, error) {
 	}
 	pms := make([]map[string]any, len(patches))
 	for i, p := range patches {
-		if pms[i], err = jsonval.DecodeLimited(p, jsonwalk.PatchName(i), cfg.Limits); err != nil {
+		if pms[i], err = jsonval.DecodeLimited(p, engine.PatchName(i), cfg.Limits); err != nil {
 			return nil, err
 		}
 	}
-	m, err := jsonwalk.ComposeAll(s, cfg, pms)
+	m, err := engine.ComposeAll(s, cfg, pms)
 	if err != nil {
 		return nil, err
 	}
@@ -68,21 +68,21 @@ func ComposeMap(dataStruct any, patches ...JSONMap) (JSONMap, error) {
 	pms := make([]map[string]any, len(patches))
 	budget := goval.NewBudget(cfg.Limits)
 	for i, p := range patches {
-		if err := budget.MeasureAny(map[string]any(p), jsonwalk.PatchName(i)); err != nil {
+		if err := budget.MeasureAny(map[string]any(p), engine.PatchName(i)); err != nil {
 			return nil, err
 		}
-		v, err := jsonval.FromGo(map[string]any(p), jsonwalk.PatchName(i))
+		v, err := jsonval.FromGo(map[string]any(p), engine.PatchName(i))
 		if err != nil {
 			return nil, err
 		}
 		if pms[i], _ = v.(map[string]any); pms[i] == nil {
 			pms[i] = map[string]any{}
 		}
-		if err := jsonval.CheckLimits(pms[i], cfg.Limits, jsonwalk.PatchName(i)); err != nil {
+		if err := jsonval.CheckLimits(pms[i], cfg.Limits, engine.PatchName(i)); err != nil {
 			return nil, err
 		}
 	}
-	m, err := jsonwalk.ComposeAll(s, cfg, pms)
+	m, err := engine.ComposeAll(s, cfg, pms)
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,9 @@
 package smp
 
 import (
+	"github.com/typedpatch/typedpatch/smp/internal/engine"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
 // Ordering chooses where a merge places the live list's items that the
@@ -25,7 +25,7 @@ type Option interface {
 }
 
 // config is the resolved set of options, as the walkers read it.
-type config = jsonwalk.Config
+type config = engine.Config
 
 type optionFunc func(*config)
 

@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"maps"
 
+	"github.com/typedpatch/typedpatch/smp/internal/engine"
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 	"github.com/typedpatch/typedpatch/smp/internal/rfcpatch"
 )
 
@@ -98,7 +98,7 @@ func applyForServer(live, patch []byte, dataStruct any, opts []Option) (lm, rm m
 	if err != nil {
 		return nil, nil, s, nil, err
 	}
-	rm, err = jsonwalk.ApplyObject(lm, pm, s, cfg)
+	rm, err = engine.ApplyObject(lm, pm, s, cfg)
 	return lm, rm, s, cfg, err
 }
 

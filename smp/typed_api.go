@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 
+	"github.com/typedpatch/typedpatch/smp/internal/engine"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 	"github.com/typedpatch/typedpatch/smp/internal/typedwalk"
 )
 
@@ -124,7 +124,7 @@ func Diff[T any](original, modified T, opts ...Option) (Patch, error) {
 	if err != nil {
 		return Patch{}, err
 	}
-	if err := jsonwalk.CheckPreconditions(p, cfg.Preconditions); err != nil {
+	if err := engine.CheckPreconditions(p, cfg.Preconditions); err != nil {
 		return Patch{}, err
 	}
 	return Patch{m: p}, nil

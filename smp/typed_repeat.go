@@ -3,8 +3,8 @@ package smp
 import (
 	"reflect"
 
+	"github.com/typedpatch/typedpatch/smp/internal/engine"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
 // typedAsJSON converts a typed root document to its JSON form (the empty
@@ -40,5 +40,5 @@ func typedViaJSON(root goval.Root, cfg *config, docs ...reflect.Value) (map[stri
 	if len(ms) == 2 {
 		return twoWay(ms[0], ms[1], root.Slot(), cfg)
 	}
-	return jsonwalk.ThreeWay(ms[0], ms[1], ms[2], root.Slot(), cfg)
+	return engine.ThreeWay(ms[0], ms[1], ms[2], root.Slot(), cfg)
 }

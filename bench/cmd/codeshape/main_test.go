@@ -37,7 +37,7 @@ func TestEngineShape(t *testing.T) {
 	root := filepath.Join("..", "..", "..")
 	dirs := []string{
 		"smp", "smp/internal/errpath", "smp/internal/jsonval", "smp/internal/format",
-		"smp/internal/goval", "smp/internal/jsonwalk", "smp/internal/typedwalk",
+		"smp/internal/goval", "smp/internal/engine", "smp/internal/typedwalk",
 		"reflectschema", "property", "openapischema", "cmd/smp", "builtin", "fixtures",
 		"internal/inputtext", "kube/strategicpatch",
 	}

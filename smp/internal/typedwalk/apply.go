@@ -4,16 +4,16 @@ import (
 	"reflect"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/engine"
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
 // tapplier applies patches to typed values: struct by struct where the
 // patch leads, through the JSON applier for the values it changes.
 type tapplier struct {
-	*jsonwalk.Applier
+	*engine.Applier
 	goval.Copier
 	// decodeErr is the first failure to store a merged value in Go (what
 	// json.Unmarshal of ApplyJSON's result would report). The merge goes
@@ -104,7 +104,7 @@ func viaPointer(n *goval.Node) bool {
 type structMerge struct {
 	dst, cur reflect.Value
 	pm       map[string]any
-	p        jsonwalk.ObjectPatch
+	p        engine.ObjectPatch
 	n        *goval.Node
 	s        slot
 	keep     map[string]bool
@@ -116,7 +116,7 @@ type structMerge struct {
 type openedPatch struct {
 	deleted bool            // $patch: delete
 	keep    map[string]bool // the fields $retainKeys keeps (nil: all)
-	p       jsonwalk.ObjectPatch
+	p       engine.ObjectPatch
 }
 
 // copied returns whether a live field or entry of that name is copied
@@ -297,7 +297,7 @@ func (a *tapplier) mergeValueTyped(dv, cv reflect.Value, pv any, p goval.Pos, at
 			}
 			return true, a.soft(goval.FromJSONValue(dv, l, n, quoted, at))
 		}
-		in := jsonwalk.ListInput{Patch: pv, InPatch: true}
+		in := engine.ListInput{Patch: pv, InPatch: true}
 		var list reflect.Value
 		if present {
 			if l, null := goval.DerefNull(cv); !null {

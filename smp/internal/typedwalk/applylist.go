@@ -5,11 +5,11 @@ import (
 	"strconv"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/engine"
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
 // mergeListTyped merges a merge list into dv (a settable zero value of the
@@ -17,7 +17,7 @@ import (
 // false). Lists of structs and maps are merged in Go by the JSON
 // applier's plan (objItems), lists of scalars by its set plan; other
 // lists pass their JSON.
-func (a *tapplier) mergeListTyped(dv, cur reflect.Value, in jsonwalk.ListInput, n *goval.Node, c slot, at *pathNode) error {
+func (a *tapplier) mergeListTyped(dv, cur reflect.Value, in engine.ListInput, n *goval.Node, c slot, at *pathNode) error {
 	if c.IsObjectList() && goObjElems(n.Elem, cur) {
 		return a.mergeObjList(dv, cur, in, n, c, at)
 	}
@@ -41,7 +41,7 @@ func (a *tapplier) mergeListTyped(dv, cur reflect.Value, in jsonwalk.ListInput, 
 // mergeSetTyped merges a merge list of scalars: PlanSet decides, as for
 // JSON, which values the set holds and in which order; live values are
 // copied, the patch's decoded.
-func (a *tapplier) mergeSetTyped(dv, cur reflect.Value, in jsonwalk.ListInput, n *goval.Node, c slot, at *pathNode) error {
+func (a *tapplier) mergeSetTyped(dv, cur reflect.Value, in engine.ListInput, n *goval.Node, c slot, at *pathNode) error {
 	var origIDs []string
 	if in.OrigPresent {
 		var err error
@@ -74,7 +74,7 @@ func scalarID(v reflect.Value, en *goval.Node, i int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return jsonwalk.ScalarID(j, i), nil
+	return engine.ScalarID(j, i), nil
 }
 
 // mergeObjList merges a merge list of structs or of maps with string keys
@@ -82,7 +82,7 @@ func scalarID(v reflect.Value, en *goval.Node, i int) (string, error) {
 // result has, in which order, and which patch elements merge into each;
 // each element is then merged in Go in its place, and the live elements
 // no patch element merges into are deep-copied.
-func (a *tapplier) mergeObjList(dv, cur reflect.Value, in jsonwalk.ListInput, n *goval.Node, c slot, at *pathNode) error {
+func (a *tapplier) mergeObjList(dv, cur reflect.Value, in engine.ListInput, n *goval.Node, c slot, at *pathNode) error {
 	src := &objItems{n: n.Elem, at: at}
 	if in.OrigPresent {
 		src.cur = cur
@@ -226,7 +226,7 @@ func (s *objItems) IsObject(p int) bool {
 type objMerges struct {
 	a   *tapplier
 	src *objItems
-	pl  jsonwalk.Planned
+	pl  engine.Planned
 	es  slot // the elements' slot
 	// asJSON is the JSON of the elements with several merges (see merge).
 	asJSON map[int]map[string]any

@@ -4,17 +4,17 @@ import (
 	"reflect"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/engine"
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
-// tdiffer is the typed twin of jsonwalk.Differ: the same rules (and the same flags,
+// tdiffer is the typed twin of engine.Differ: the same rules (and the same flags,
 // so three-way patches reuse it) applied to Go values.
 type tdiffer struct {
-	*jsonwalk.Differ
+	*engine.Differ
 	*goval.Scratch
 	// tbase is, with WithBase, the original's value at the position being
 	// diffed (dereferenced; invalid when absent or null): the typed form of
@@ -34,7 +34,7 @@ func (d *tdiffer) diffRoot(root goval.Root, o, m reflect.Value) (map[string]any,
 		if err != nil {
 			return nil, err
 		}
-		return jsonwalk.ReplaceObject(mm), nil
+		return engine.ReplaceObject(mm), nil
 	}
 	if p == nil {
 		p = map[string]any{}
@@ -108,7 +108,7 @@ func (d *tdiffer) diffStruct(o, m reflect.Value, n *goval.Node, s slot) (patch m
 				if err != nil {
 					return nil, false, under(err, errpath.FieldStep(f.Name))
 				}
-				if jsonwalk.SetWithDuplicates(j, f.Slot) {
+				if engine.SetWithDuplicates(j, f.Slot) {
 					return nil, true, nil
 				}
 				put(&patch, f.Name, d.Added(j, f.Slot))
@@ -158,7 +158,7 @@ func baseChild(base reflect.Value, f *goval.Field) reflect.Value {
 	return reflect.Value{}
 }
 
-// structHasAdditional is jsonwalk.HasAdditionalField for structs.
+// structHasAdditional is engine.HasAdditionalField for structs.
 func (d *tdiffer) structHasAdditional(o, m reflect.Value, n *goval.Node) bool {
 	for _, f := range n.Fields {
 		if ov, op := goval.FieldValue(o, f); op && !isNullValue(ov, f.Node) {
@@ -202,7 +202,7 @@ func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Valu
 			if err != nil {
 				return false, err
 			}
-			if jsonwalk.SetWithDuplicates(j, c) {
+			if engine.SetWithDuplicates(j, c) {
 				return true, nil
 			}
 			put(patch, k, d.Added(j, c))
@@ -233,7 +233,7 @@ func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Valu
 			if err != nil {
 				return false, err
 			}
-			put(patch, k, jsonwalk.ReplaceObject(j.(map[string]any)))
+			put(patch, k, engine.ReplaceObject(j.(map[string]any)))
 		case len(sub) > 0:
 			put(patch, k, sub)
 		}
@@ -265,7 +265,7 @@ func (d *tdiffer) replaceIfChanged(patch *map[string]any, k string, ov, mv refle
 func (d *tdiffer) diffJSONValue(patch *map[string]any, k string, ov, mv any, c slot) (bool, error) {
 	if jsonval.KindOf(ov) != jsonval.KindOf(mv) {
 		if !d.IgnoreChanges() {
-			if jsonwalk.SetWithDuplicates(mv, c) {
+			if engine.SetWithDuplicates(mv, c) {
 				return true, nil
 			}
 			put(patch, k, d.Added(mv, c))
@@ -283,7 +283,7 @@ func (d *tdiffer) diffJSONValue(patch *map[string]any, k string, ov, mv any, c s
 		case err != nil:
 			return false, err
 		case up && !d.IgnoreChanges():
-			put(patch, k, jsonwalk.ReplaceObject(mv.(map[string]any)))
+			put(patch, k, engine.ReplaceObject(mv.(map[string]any)))
 		case len(sub) > 0:
 			put(patch, k, sub)
 		}

@@ -4,10 +4,10 @@ import (
 	"reflect"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/engine"
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
 // diffList is differ.diffList for two non-null lists of node n. Merge
@@ -21,7 +21,7 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 			if err != nil {
 				return false, err
 			}
-			if jsonwalk.SetWithDuplicates(ml, c) {
+			if engine.SetWithDuplicates(ml, c) {
 				return true, nil // as differ.diffList
 			}
 			put(patch, k, d.Added(ml, c))
@@ -79,7 +79,7 @@ func (d *tdiffer) diffSetTyped(patch *map[string]any, k string, o, m reflect.Val
 	if *patch == nil {
 		*patch = map[string]any{}
 	}
-	return false, jsonwalk.WriteSetDiff(sd, *patch, k, &typedValues{o, m, n})
+	return false, engine.WriteSetDiff(sd, *patch, k, &typedValues{o, m, n})
 }
 
 // scalarIDsTyped is scalarIDs for a typed list of scalars.
@@ -147,7 +147,7 @@ func (d *tdiffer) diffObjList(patch *map[string]any, k string, o, m reflect.Valu
 		return x.diffPositional(patch)
 	}
 	w := &objElems{d: d, o: &objItems{cur: o, n: n.Elem}, m: &objItems{cur: m, n: n.Elem}, n: n, es: c.Elem(), ks: ks}
-	var b jsonwalk.DiffSide
+	var b engine.DiffSide
 	if base := d.tbase; d.WithBase() && base.IsValid() && (base.Kind() == reflect.Slice || base.Kind() == reflect.Array) {
 		w.b = &objItems{cur: base, n: n.Elem}
 		b = w.b
@@ -238,7 +238,7 @@ func (d *tdiffer) replaceWholeList(patch *map[string]any, k string, m reflect.Va
 	if err != nil {
 		return err
 	}
-	put(patch, k, jsonwalk.ReplaceList(ml))
+	put(patch, k, engine.ReplaceList(ml))
 	return nil
 }
 
@@ -265,7 +265,7 @@ func setOrderList(m reflect.Value, en *goval.Node, ks format.KeySet) ([]any, err
 		if err := addKeyFields(entry, me, en, ks); err != nil {
 			return nil, err
 		}
-		order[i] = jsonwalk.WithKeyDirective(entry, ks, true)
+		order[i] = engine.WithKeyDirective(entry, ks, true)
 	}
 	return order, nil
 }

@@ -4,11 +4,11 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/typedpatch/typedpatch/smp/internal/engine"
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
 // Diffing typed maps: maps of any key type, their retainKeys, and the
@@ -132,7 +132,7 @@ func (d *tdiffer) addedEntry(patch *map[string]any, key, mv reflect.Value, n *go
 		return false, k, under(err, errpath.FieldStep(k))
 	}
 	put(patch, k, d.Added(j, es))
-	return jsonwalk.SetWithDuplicates(j, es), "", nil
+	return engine.SetWithDuplicates(j, es), "", nil
 }
 
 // deletedEntries writes a deletion for each entry of o that m lacks: from
@@ -195,7 +195,7 @@ func (d *tdiffer) mapRetainKeys(patch map[string]any, o, m reflect.Value, n *gov
 			retain = append(retain, k)
 		}
 	}
-	if len(retain) > 0 && (len(patch) > 0 || jsonwalk.HasAdditionalField(om, mm)) {
+	if len(retain) > 0 && (len(patch) > 0 || engine.HasAdditionalField(om, mm)) {
 		put(&patch, format.KeyRetainKeys, slices.Clip(retain))
 	}
 	return patch, false, nil

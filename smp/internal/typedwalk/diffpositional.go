@@ -6,10 +6,10 @@ import (
 	"unsafe"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/engine"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
 // Positional diffing of typed lists: when element i of one list pairs
@@ -253,7 +253,7 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 			if err := addKeyFields(sub, oe, en, ks); err != nil {
 				return err
 			}
-			list = append(list, jsonwalk.WithKeyDirective(sub, ks, true))
+			list = append(list, engine.WithKeyDirective(sub, ks, true))
 		}
 	}
 	if len(list) > 0 {

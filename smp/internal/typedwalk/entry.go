@@ -3,8 +3,8 @@ package typedwalk
 import (
 	"reflect"
 
+	"github.com/typedpatch/typedpatch/smp/internal/engine"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
 // Apply merges patch pm into cv, a root value of root's type (invalid for
@@ -22,7 +22,7 @@ func ApplyShared(root goval.Root, cv reflect.Value, pm map[string]any, cfg *conf
 
 func apply(root goval.Root, cv reflect.Value, pm map[string]any, cfg *config, share bool) (reflect.Value, error) {
 	out := reflect.New(root.Node.GoType)
-	a := &tapplier{Applier: &jsonwalk.Applier{Cfg: cfg}}
+	a := &tapplier{Applier: &engine.Applier{Cfg: cfg}}
 	a.Share = share
 	defer a.Release()
 	keep, err := a.mergeStruct(out.Elem(), cv, pm, root.Node, root.Slot(), nil)
@@ -41,7 +41,7 @@ func apply(root goval.Root, cv reflect.Value, pm map[string]any, cfg *config, sh
 // Diff returns the two-way patch turning o into m, root values of root's
 // type (invalid for the empty object).
 func Diff(root goval.Root, o, m reflect.Value, cfg *config) (map[string]any, error) {
-	d := &tdiffer{Differ: &jsonwalk.Differ{Cfg: cfg, Pass: jsonwalk.PassTwoWay}, Scratch: goval.GetScratch()}
+	d := &tdiffer{Differ: &engine.Differ{Cfg: cfg, Pass: engine.PassTwoWay}, Scratch: goval.GetScratch()}
 	defer goval.PutScratch(d.Scratch)
 	return d.diffRoot(root, o, m)
 }

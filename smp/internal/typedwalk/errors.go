@@ -2,14 +2,14 @@ package typedwalk
 
 import (
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/engine"
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
 // Shorthands for what every walker names at every level.
 type (
 	slot     = reflectschema.Position
-	config   = jsonwalk.Config
+	config   = engine.Config
 	pathNode = errpath.Node
 )
 

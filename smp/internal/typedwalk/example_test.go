@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/typedpatch/typedpatch/smp/internal/engine"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 	"github.com/typedpatch/typedpatch/smp/internal/typedwalk"
 )
 
@@ -21,8 +21,8 @@ type service struct {
 	Ports []port `json:"ports" patchStrategy:"merge" patchMergeKey:"name"`
 }
 
-func config() *jsonwalk.Config {
-	return &jsonwalk.Config{Directives: format.DirectivesAll, Limits: jsonval.DefaultLimits().Bounded()}
+func config() *engine.Config {
+	return &engine.Config{Directives: format.DirectivesAll, Limits: jsonval.DefaultLimits().Bounded()}
 }
 
 // Diff walks two Go values and writes only what changed, naming the

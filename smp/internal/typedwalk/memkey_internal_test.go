@@ -7,9 +7,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/typedpatch/typedpatch/smp/internal/engine"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
 // memKeyElem has key fields of every kind readMemKey reads.
@@ -31,7 +31,7 @@ func TestMemKeysMatchValues(t *testing.T) {
 	root, err := goval.RootFor(reflect.TypeFor[memKeyElem]())
 	require.NoError(t, err)
 	en := root.Node
-	d := &tdiffer{Differ: &jsonwalk.Differ{Cfg: &jsonwalk.Config{}}, Scratch: goval.GetScratch()}
+	d := &tdiffer{Differ: &engine.Differ{Cfg: &engine.Config{}}, Scratch: goval.GetScratch()}
 	defer goval.PutScratch(d.Scratch)
 
 	r := rand.New(rand.NewPCG(7, 8))

@@ -4,18 +4,18 @@ import (
 	"reflect"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/engine"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
-// doc is a Go value read as a three-way document (jsonwalk.Doc) for the
+// doc is a Go value read as a three-way document (engine.Doc) for the
 // nil ≡ empty rewrites: v of node n, pointers followed; below a node whose
 // JSON only its encoding tells (a marshaller, an untyped value), the
 // decoded JSON j. The zero doc is absent.
 type doc struct {
 	v      reflect.Value // invalid for null or absent
 	n      *goval.Node
-	j      jsonwalk.JSONDoc
+	j      engine.JSONDoc
 	isJSON bool
 	err    error // converting to JSON failed: no object, list or null
 }
@@ -27,7 +27,7 @@ func docOf(v reflect.Value, n *goval.Node) doc {
 	}
 	if n.Marshaler || n.Kind == reflectschema.Untyped {
 		j, err := goval.ToJSONValue(v, n, false)
-		return doc{j: jsonwalk.JSONDoc{V: j}, isJSON: true, err: err}
+		return doc{j: engine.JSONDoc{V: j}, isJSON: true, err: err}
 	}
 	d, null := goval.DerefNull(v)
 	if null {
@@ -36,7 +36,7 @@ func docOf(v reflect.Value, n *goval.Node) doc {
 	return doc{v: d, n: n}
 }
 
-// Child implements jsonwalk.Doc.
+// Child implements engine.Doc.
 func (d doc) Child(k string) (doc, bool) {
 	if d.isJSON {
 		c, ok := d.j.Child(k)
@@ -64,7 +64,7 @@ func (d doc) Child(k string) (doc, bool) {
 	return doc{}, false
 }
 
-// Null implements jsonwalk.Doc.
+// Null implements engine.Doc.
 func (d doc) Null() bool {
 	if d.isJSON {
 		return d.err == nil && d.j.Null()
@@ -72,7 +72,7 @@ func (d doc) Null() bool {
 	return !d.v.IsValid()
 }
 
-// Object implements jsonwalk.Doc.
+// Object implements engine.Doc.
 func (d doc) Object() bool {
 	if d.isJSON {
 		return d.j.Object()
@@ -80,7 +80,7 @@ func (d doc) Object() bool {
 	return d.v.IsValid() && (d.n.Kind == reflectschema.Struct || d.n.Kind == reflectschema.Map)
 }
 
-// List implements jsonwalk.Doc.
+// List implements engine.Doc.
 func (d doc) List() bool {
 	if d.isJSON {
 		return d.j.List()
@@ -89,10 +89,10 @@ func (d doc) List() bool {
 	return (k == reflect.Slice || k == reflect.Array) && (d.n.Kind == reflectschema.List || d.n.Kind == reflectschema.Atomic)
 }
 
-// All implements jsonwalk.Doc.
+// All implements engine.Doc.
 func (d doc) All(fn func(doc) bool) bool {
 	if d.isJSON {
-		return d.j.All(func(e jsonwalk.JSONDoc) bool { return fn(doc{j: e, isJSON: true}) })
+		return d.j.All(func(e engine.JSONDoc) bool { return fn(doc{j: e, isJSON: true}) })
 	}
 	switch {
 	case d.Object() && d.n.Kind == reflectschema.Struct:
@@ -117,7 +117,7 @@ func (d doc) All(fn func(doc) bool) bool {
 	return true
 }
 
-// JSON implements jsonwalk.Doc.
+// JSON implements engine.Doc.
 func (d doc) JSON() (any, error) {
 	if d.isJSON {
 		return d.j.V, d.err

@@ -3,16 +3,16 @@ package typedwalk
 import (
 	"reflect"
 
+	"github.com/typedpatch/typedpatch/smp/internal/engine"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonwalk"
 )
 
-// ThreeWay is jsonwalk.RunThreeWay on typed documents.
+// ThreeWay is engine.RunThreeWay on typed documents.
 func ThreeWay(root goval.Root, o, m, c reflect.Value, cfg *config) (map[string]any, error) {
 	sc := goval.GetScratch()
 	defer goval.PutScratch(sc)
 	docs := &typedDocs{root: root, docs: [3]reflect.Value{o, m, c}, cfg: cfg, sc: sc}
-	return jsonwalk.RunThreeWay(docs, root.Slot(), cfg)
+	return engine.RunThreeWay(docs, root.Slot(), cfg)
 }
 
 // typedDocs are a three-way patch's Go values, by doc.
@@ -23,10 +23,10 @@ type typedDocs struct {
 	sc   *goval.Scratch
 }
 
-func (t *typedDocs) Diff(p jsonwalk.ThreeWayPass) (map[string]any, *jsonwalk.Differ, error) {
-	d := &tdiffer{Differ: &jsonwalk.Differ{Cfg: t.cfg, Pass: p.Pass}, Scratch: t.sc, tbase: t.docs[p.Base]}
+func (t *typedDocs) Diff(p engine.ThreeWayPass) (map[string]any, *engine.Differ, error) {
+	d := &tdiffer{Differ: &engine.Differ{Cfg: t.cfg, Pass: p.Pass}, Scratch: t.sc, tbase: t.docs[p.Base]}
 	from, to := t.docs[p.From], t.docs[p.To]
-	if p.Pass == jsonwalk.PassDeletions {
+	if p.Pass == engine.PassDeletions {
 		patch, _, err := d.diffStruct(from, to, t.root.Node, t.root.Slot())
 		return patch, d.Differ, err
 	}
@@ -35,10 +35,10 @@ func (t *typedDocs) Diff(p jsonwalk.ThreeWayPass) (map[string]any, *jsonwalk.Dif
 }
 
 func (t *typedDocs) Narrow(patch map[string]any) error {
-	o, c := t.docs[jsonwalk.DocOriginal], t.docs[jsonwalk.DocCurrent]
-	return jsonwalk.NarrowDeletions(patch, docOf(o, t.root.Node), docOf(c, t.root.Node), t.root.Slot())
+	o, c := t.docs[engine.DocOriginal], t.docs[engine.DocCurrent]
+	return engine.NarrowDeletions(patch, docOf(o, t.root.Node), docOf(c, t.root.Node), t.root.Slot())
 }
 
 func (t *typedDocs) DropEmpty(changed map[string]any) error {
-	return jsonwalk.DropEmptyChanges(changed, docOf(t.docs[jsonwalk.DocOriginal], t.root.Node), t.root.Slot())
+	return engine.DropEmptyChanges(changed, docOf(t.docs[engine.DocOriginal], t.root.Node), t.root.Slot())
 }

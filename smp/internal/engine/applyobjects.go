@@ -1,0 +1,125 @@
+package engine
+
+import (
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
+)
+
+// PatchElem is one element of a patch list of objects.
+type PatchElem struct {
+	Body      map[string]any // the element without $patch and $patchMergeKey
+	directive string         // its $patch value, if any
+	ks        format.KeySet
+	id        string
+	At        *pathNode
+	node      pathNode // At's storage, when At names the element by key
+	// unread says the element names its keys by $patchMergeKey, which
+	// this applier does not read (an older directive set).
+	unread bool
+}
+
+// parseObjectElems reads a patch list of objects: each element's $patch
+// directive and identity. keyless lets elements lack key fields: in a
+// list the patch replaces, nothing is matched by key (an element whose
+// merge key is an omitempty zero value has no key field in its JSON).
+// The entries of a $setElementOrder (order) are only identified: their
+// bodies keep their directives and they get no path.
+func (a *Applier) parseObjectElems(l []any, lk format.ListKeys, keyless, order bool, at *pathNode) ([]PatchElem, error) {
+	out := make([]PatchElem, 0, len(l))
+	for i, e := range l {
+		m, ok := e.(map[string]any)
+		if !ok {
+			return nil, newError(errpath.ErrMixedList, at.Index(i), "merge list of objects holds %s", jsonval.KindOf(e).WithArticle())
+		}
+		pe := PatchElem{Body: m}
+		if raw, ok := m[format.KeyPatch]; ok {
+			var err error
+			if pe.directive, err = format.PatchDirective(raw, true, at.Index(i)); err != nil {
+				return nil, err
+			}
+		}
+		if pe.directive == "" || pe.directive == format.PatchDelete {
+			ks, id, err := lk.ElementKey(m, a.Cfg.Directives, nil)
+			if err != nil && keyless && pe.directive == "" && errpath.KindOf(err) == errpath.ErrMissingMergeKey {
+				ks, err = lk.DefaultSet(), nil
+				id, pe.At = format.IDOf(ks, m), at.Index(i)
+			}
+			if err != nil {
+				// Again, with the element's path for the error.
+				_, _, err = lk.ElementKey(m, a.Cfg.Directives, at.Index(i))
+				return nil, err
+			}
+			pe.ks, pe.id = ks, id
+		} else {
+			pe.At = at.Index(i)
+		}
+		_, named := m[format.KeyPatchMergeKey]
+		pe.unread = named && !a.Cfg.Directives.Understood(format.DirPatchMergeKey)
+		if (named || pe.directive != "") && !order {
+			body := make(map[string]any, len(m))
+			for k, v := range m {
+				if k != format.KeyPatchMergeKey && k != format.KeyPatch {
+					body[k] = v
+				}
+			}
+			pe.Body = body
+		}
+		out = append(out, pe)
+		if pe.At == nil && !order {
+			// The path names the key set stored in out, whose backing
+			// array never moves (its capacity is len(l)).
+			last := &out[len(out)-1]
+			last.At = at.KeyedIn(&last.node, &last.ks, m)
+		}
+	}
+	return out, nil
+}
+
+// deleteElems runs the deletions of a patch list. With $setElementOrder
+// (keep), an element the patch deletes and creates anew (the differ's way
+// to replace one whole) keeps its place among the live elements the order
+// does not name: its first live match stays, to be merged into from
+// nothing (reset), so that applying the patch again leaves the order as it
+// is. (Kubernetes moves it; without the order, so does this applier.)
+// Elements whose $patchMergeKey this applier does not read may be two
+// elements to their writer: they are deleted and added as usual.
+func deleteElems(x *format.ListIndex, src format.Identities, elems []PatchElem, keep bool) (reset map[int]bool) {
+	type identity struct{ sig, id string }
+	var created map[identity]bool
+	for _, pe := range elems {
+		if pe.directive != format.PatchDelete {
+			continue
+		}
+		if keep && created == nil {
+			created = make(map[identity]bool, len(elems))
+			for _, pe := range elems {
+				if pe.directive == "" && !pe.unread {
+					created[identity{pe.ks.Sig(), pe.id}] = true
+				}
+			}
+		}
+		if !pe.unread && created[identity{pe.ks.Sig(), pe.id}] {
+			if ps := x.Positions(src, pe.ks, pe.id); len(ps) > 0 {
+				if reset == nil {
+					reset = map[int]bool{}
+				}
+				reset[ps[0]] = true // the first match is re-created in place
+				for _, p := range ps[1:] {
+					x.Remove(p)
+				}
+				continue
+			}
+		}
+		x.RemoveAll(src, pe.ks, pe.id)
+	}
+	return reset
+}
+
+func idsUnder(ks format.KeySet, items []any) []string {
+	ids := make([]string, len(items))
+	for i, it := range items {
+		ids[i] = format.IDOf(ks, it)
+	}
+	return ids
+}

@@ -1,0 +1,205 @@
+package engine
+
+import (
+	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/format"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
+)
+
+// Differ computes a patch from one document to another, the way
+// Kubernetes' diffMaps does, in one of the passes below.
+type Differ struct {
+	Cfg  *Config
+	Pass Pass
+	// Base is, in a three-way pass, the value at the current position of
+	// the third document the pass follows (see Pass).
+	Base any
+	// spared holds the deletions the delta pass wrote to re-create an
+	// element (deletionOf), which merging the passes keeps.
+	spared map[uintptr]bool
+	// elem0 and elems are the walkers of objList, one per depth of nested
+	// lists, reused from list to list (jsonElemsAt).
+	elem0     jsonElems
+	elems     []*jsonElems
+	elemsUsed int
+}
+
+// Pass names what a differ computes. A two-way patch is one Pass; a
+// three-way patch is made of three, each following the third document
+// alongside the two it compares.
+type Pass uint8
+
+const (
+	// PassTwoWay: original → modified, all of it, with $setElementOrder.
+	PassTwoWay Pass = iota
+	// PassDelta: current → modified, changes and additions only; it
+	// follows the original, which objList.pair consults.
+	PassDelta
+	// PassDeletions: original → modified, deletions only; it follows
+	// current.
+	PassDeletions
+	// PassChanges: original → current, for the conflict check, key by key
+	// (never a list replaced for duplicates, as Kubernetes describes
+	// them); it follows modified.
+	PassChanges
+	// PassCompare: two patches compared by PatchesConflict; no order.
+	PassCompare
+)
+
+// IgnoreChanges leaves out additions and changes (the deletions pass).
+func (d *Differ) IgnoreChanges() bool { return d.Pass == PassDeletions }
+
+// IgnoreDeletions leaves out deletions (the delta pass).
+func (d *Differ) IgnoreDeletions() bool { return d.Pass == PassDelta }
+
+// setOrder writes $setElementOrder for changed merge lists.
+func (d *Differ) setOrder() bool { return d.Pass <= PassDeletions }
+
+// KeyedOnly never falls back to replacing a list or object when
+// duplicates make a keyed patch lossy (the changes pass).
+func (d *Differ) KeyedOnly() bool { return d.Pass == PassChanges }
+
+// WithBase reports whether the pass follows a third document (base).
+func (d *Differ) WithBase() bool { return d.Pass >= PassDelta && d.Pass <= PassChanges }
+
+// Descend sets the base to child and returns a function restoring it.
+func (d *Differ) Descend(child any) func() {
+	saved := d.Base
+	d.Base = child
+	return func() { d.Base = saved }
+}
+
+// DiffObject returns the patch turning om into mm. replaceUp asks the
+// caller to replace the whole object: a list inside it cannot be patched
+// key by key (a list of scalars holding duplicates).
+func (d *Differ) DiffObject(om, mm map[string]any, s slot, at *pathNode) (patch map[string]any, replaceUp bool, err error) {
+	patch = map[string]any{}
+	buildRetain := s.Patch.RetainKeys && d.Cfg.Directives.Understood(format.DirRetainKeys)
+	var retain []any
+	var small [8]string
+	shared := 0 // keys of om that mm has
+	for _, k := range jsonval.AppendSortedKeys(small[:0], mm) {
+		mv := mm[k]
+		if buildRetain && mv != nil {
+			retain = append(retain, k)
+		}
+		ov, ok := om[k]
+		if ok {
+			shared++
+		}
+		if !ok || jsonval.KindOf(ov) != jsonval.KindOf(mv) {
+			if !d.IgnoreChanges() {
+				c := s.Child(k)
+				if SetWithDuplicates(mv, c) {
+					return nil, true, nil // a set with a value twice: replace this object
+				}
+				patch[k] = d.Added(mv, c)
+			}
+			continue
+		}
+		up, err := d.diffField(patch, k, ov, mv, s.Child(k), at)
+		if err != nil {
+			return nil, false, err
+		}
+		if up {
+			return nil, true, nil
+		}
+	}
+	if !d.IgnoreDeletions() && shared < len(om) {
+		for k := range om {
+			if _, ok := mm[k]; !ok {
+				patch[k] = nil
+			}
+		}
+	}
+	if len(retain) > 0 && (len(patch) > 0 || HasAdditionalField(om, mm)) {
+		patch[format.KeyRetainKeys] = retain // sorted: keys were visited in order
+	}
+	return patch, false, nil
+}
+
+// diffField diffs field k, present in both objects with the same JSON
+// type, writing into patch; parent locates the objects. The field's own
+// path is made only for an object or a list, the values an error names.
+func (d *Differ) diffField(patch map[string]any, k string, ov, mv any, c slot, parent *pathNode) (replaceUp bool, err error) {
+	var at *pathNode
+	switch ov.(type) {
+	case map[string]any, []any:
+		at = parent.Field(k)
+		if err := unknownChange(d.Cfg, ov, mv, c, at); err != nil {
+			return false, err
+		}
+	}
+	if d.WithBase() {
+		bm, _ := d.Base.(map[string]any)
+		defer d.Descend(bm[k])()
+	}
+	switch o := ov.(type) {
+	case map[string]any:
+		if d.repeatReplaced(patch, k, mv, c) {
+			return false, nil
+		}
+		if c.Kind() == reflectschema.Atomic || c.Patch.Strategy == reflectschema.Replace {
+			d.replaceIfChanged(patch, k, ov, mv)
+			return false, nil
+		}
+		sub, up, err := d.DiffObject(o, mv.(map[string]any), c, at)
+		if err != nil {
+			return false, err
+		}
+		switch {
+		case up && !d.IgnoreChanges():
+			patch[k] = ReplaceObject(mv.(map[string]any))
+		case len(sub) > 0:
+			patch[k] = sub
+		}
+	case []any:
+		if !c.IsMergeList() {
+			d.replaceIfChanged(patch, k, ov, mv)
+			return false, nil
+		}
+		return d.DiffList(patch, k, o, mv.([]any), c, at)
+	default:
+		d.replaceIfChanged(patch, k, ov, mv)
+	}
+	return false, nil
+}
+
+// repeatReplaced writes modified's value of a replace-strategy object,
+// changed or not, under WithRepeatedReplaceFields, reporting whether it
+// handled the field.
+func (d *Differ) repeatReplaced(patch map[string]any, k string, mv any, c slot) bool {
+	if !d.Cfg.RepeatReplaced || c.Patch.Strategy != reflectschema.Replace {
+		return false
+	}
+	if !d.IgnoreChanges() {
+		patch[k] = mv
+	}
+	return true
+}
+
+func (d *Differ) replaceIfChanged(patch map[string]any, k string, ov, mv any) {
+	if !d.IgnoreChanges() && !jsonval.Equal(ov, mv) {
+		patch[k] = mv
+	}
+}
+
+// ReplaceObject is the patch that sets an object to m whatever it was.
+func ReplaceObject(m map[string]any) map[string]any {
+	r := make(map[string]any, len(m)+1)
+	for k, v := range m {
+		r[k] = v
+	}
+	r[format.KeyPatch] = format.PatchReplace
+	return r
+}
+
+// HasAdditionalField reports whether om has a non-null field mm lacks.
+func HasAdditionalField(om, mm map[string]any) bool {
+	for k, v := range om {
+		if _, ok := mm[k]; !ok && v != nil {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,22 @@
+package engine
+
+import (
+	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
+)
+
+// Shorthands for what every walker names at every level.
+type (
+	slot     = reflectschema.Position
+	pathNode = errpath.Node
+)
+
+func newError(kind errpath.ErrorKind, at *pathNode, format string, args ...any) *errpath.Error {
+	return errpath.New(kind, at, format, args...)
+}
+
+func under(err error, s errpath.Step) error { return errpath.Under(err, s) }
+
+func listed[T any](items []T, name func(T) string, sep string) string {
+	return errpath.Listed(items, name, sep)
+}

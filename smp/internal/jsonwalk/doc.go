@@ -1,7 +1,0 @@
-// Package jsonwalk is the engine on decoded JSON: it applies a patch to a
-// document (Applier), writes the patch from one document to another in a
-// named pass (Differ), three-way patches, conflicts and composition; and
-// it plans merge lists (ListPlan, NewObjList, PlanSet, PlanSetDiff) through
-// interfaces the typed walkers implement too, so both follow one set of
-// rules. It never imports the typed walkers.
-package jsonwalk
