@@ -12,7 +12,7 @@ import (
 
 // Patches that replace a list or an object whole (issue #14): keyless
 // elements in replaced lists, empty objects and conflicts under a
-// replaced root. checkNoLoss is in dataloss_test.go.
+// replaced root. checkNoLoss is in lists_newelements_test.go.
 
 // TestOmittedMergeKey: issue #14. An element whose merge key is an
 // omitempty zero value has no key field in its JSON. The differ writes

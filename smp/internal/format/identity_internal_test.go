@@ -1,4 +1,4 @@
-package smp
+package format
 
 import (
 	"encoding/json"
@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"pgregory.net/rapid"
 
-	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
@@ -83,7 +82,7 @@ func elementOf(fields []string, vals []keyFieldValue) map[string]any {
 func TestIdentityInjective(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(1, 3).Draw(t, "fields")
-		ks := format.KeySet{Fields: []string{"a", "b", "c"}[:n]}
+		ks := KeySet{Fields: []string{"a", "b", "c"}[:n]}
 		// Values come from a small pool, so that equal values and values
 		// rearranged across fields are common.
 		pool := make([]keyFieldValue, 3)
@@ -119,7 +118,7 @@ func TestIdentityInjective(t *testing.T) {
 
 // checkRawID checks that the element, encoded, has the identity id and
 // that it is not the identity of a non-object.
-func checkRawID(t *rapid.T, ks format.KeySet, e map[string]any, id string) {
+func checkRawID(t *rapid.T, ks KeySet, e map[string]any, id string) {
 	data, err := json.Marshal(e)
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +148,7 @@ func TestIdentityExhaustive(t *testing.T) {
 		return fmt.Sprintf("%v %T %q", v.present, v.v, v.v)
 	}
 	for n := 1; n <= 3; n++ {
-		ks := format.KeySet{Fields: []string{"a", "b", "c"}[:n]}
+		ks := KeySet{Fields: []string{"a", "b", "c"}[:n]}
 		byID := map[string]string{}
 		byValue := map[string]string{}
 		tuple := make([]keyFieldValue, n)
@@ -180,7 +179,7 @@ func TestIdentityExhaustive(t *testing.T) {
 }
 
 func TestIdentityCollisions(t *testing.T) {
-	ks := format.KeySet{Fields: []string{"a", "b"}}
+	ks := KeySet{Fields: []string{"a", "b"}}
 	pairs := [][2][]any{
 		{{"x\x00sy", "z"}, {"x", "y\x00sz"}}, // issue #14
 		{{"p\x00sq\x00sr", "s"}, {"p", "q\x00sr\x00ss"}},
@@ -209,19 +208,19 @@ func TestKeySetSigInjective(t *testing.T) {
 	sets := [][]string{{"a"}, {"a", "b"}, {"a\x00b"}, {"\x00a"}, {"\x00", "a"}, {""}, {"", ""}, {"ab"}, {"a", "b", "c"}, {"a", "b\x00c"}, {"\x01a"}}
 	seen := map[string][]string{}
 	for _, s := range sets {
-		sig := format.KeySet{Fields: s}.Sig()
+		sig := KeySet{Fields: s}.Sig()
 		if prev, ok := seen[sig]; ok {
 			t.Errorf("%q and %q share the signature %q", s, prev, sig)
 		}
 		seen[sig] = s
 	}
-	assert.Zero(t, testing.AllocsPerRun(10, func() { _ = format.KeySet{Fields: []string{"name"}}.Sig() }))
+	assert.Zero(t, testing.AllocsPerRun(10, func() { _ = KeySet{Fields: []string{"name"}}.Sig() }))
 }
 
 // TestSingleKeyNoAllocation: the one-field identity of a plain string is
 // the string itself.
 func TestSingleKeyNoAllocation(t *testing.T) {
-	ks := format.KeySet{Fields: []string{"name"}}
+	ks := KeySet{Fields: []string{"name"}}
 	elem := map[string]any{"name": "nginx"}
 	assert.Zero(t, testing.AllocsPerRun(10, func() { _, _ = ks.ID(elem) }))
 }

@@ -1,34 +1,32 @@
-package smp
+package jsonval
 
 import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // TestSkipValueKnownEnds: with a document's container ends registered,
 // every member and element of every container is cut where a plain scan
 // cuts it; after release the ends are forgotten.
 func TestSkipValueKnownEnds(t *testing.T) {
-	big := `"` + strings.Repeat("x", 2*jsonval.SkipMin) + `"`
+	big := `"` + strings.Repeat("x", 2*SkipMin) + `"`
 	doc := []byte(`{"a":{"b":[` + big + `,{"c":` + big + `},[[` + big + `]]],"d":{"e":` + big + `}}, "f" : [ ` + big + ` , {"g":"}]\"{["} ] }`)
-	raw, ends, ok := jsonval.ScanRaw(doc, DefaultLimits())
+	raw, ends, ok := ScanRaw(doc, DefaultLimits())
 	if !ok || ends.Count() < 4 {
 		t.Fatalf("scanRaw: ok %v, %d ends recorded", ok, ends.Count())
 	}
-	var walk func(r jsonval.Raw, out *[]string)
-	walk = func(r jsonval.Raw, out *[]string) {
+	var walk func(r Raw, out *[]string)
+	walk = func(r Raw, out *[]string) {
 		switch r[0] {
 		case '{':
-			jsonval.EachRawMember(r, func(k []byte, v jsonval.Raw) bool {
+			EachRawMember(r, func(k []byte, v Raw) bool {
 				*out = append(*out, string(k)+"="+string(v))
 				walk(v, out)
 				return true
 			})
 		case '[':
-			jsonval.EachElement(r, func(v jsonval.Raw) {
+			EachElement(r, func(v Raw) {
 				*out = append(*out, string(v))
 				walk(v, out)
 			})
@@ -36,13 +34,13 @@ func TestSkipValueKnownEnds(t *testing.T) {
 	}
 	var plain, known []string
 	walk(raw, &plain)
-	release := jsonval.RegisterEnds(raw, ends)
-	if _, ok := jsonval.KnownEnd(raw, 0); !ok {
+	release := RegisterEnds(raw, ends)
+	if _, ok := KnownEnd(raw, 0); !ok {
 		t.Fatal("the document's own end is not known once registered")
 	}
 	walk(raw, &known)
 	release()
-	if _, ok := jsonval.KnownEnd(raw, 0); ok {
+	if _, ok := KnownEnd(raw, 0); ok {
 		t.Fatal("the ends are still known after release")
 	}
 	if !slices.Equal(plain, known) {
