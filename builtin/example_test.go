@@ -67,3 +67,24 @@ func ExampleNamespaced() {
 	// ClusterRole false true
 	// Widget false false
 }
+
+// The bundled document read whole: a type reached from a kind, by its
+// definition name, patched on its own.
+func ExampleSchemas() {
+	s, err := builtin.Schemas()
+	if err != nil {
+		panic(err)
+	}
+	spec := s.Definition("v1.PodSpec")
+	patch, err := smp.DiffJSON(
+		[]byte(`{"volumes":[{"name":"data","emptyDir":{}},{"name":"tmp","emptyDir":{}}]}`),
+		[]byte(`{"volumes":[{"name":"data","emptyDir":{}}]}`), spec)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(patch))
+	fmt.Println(s.Definition("v1.NoSuchThing") == nil)
+	// Output:
+	// {"$setElementOrder/volumes":[{"name":"data"}],"volumes":[{"$patch":"delete","name":"tmp"}]}
+	// true
+}

@@ -15,8 +15,6 @@ func newError(kind errpath.ErrorKind, at *pathNode, format string, args ...any) 
 	return errpath.New(kind, at, format, args...)
 }
 
-func under(err error, s errpath.Step) error { return errpath.Under(err, s) }
-
 func listed[T any](items []T, name func(T) string, sep string) string {
 	return errpath.Listed(items, name, sep)
 }

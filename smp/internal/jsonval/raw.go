@@ -90,12 +90,8 @@ func KeyIs(raw []byte, name string) bool {
 	return DecodeString(raw) == name
 }
 
-// EachMember calls fn for each member of a valid raw object, in order.
-func EachMember(r Raw, fn func(key string, val Raw) bool) {
-	EachRawMember(r, func(key []byte, val Raw) bool { return fn(DecodeString(key), val) })
-}
-
-// EachRawMember is EachMember with the key as its raw JSON string.
+// EachRawMember calls fn for each member of a valid raw object, in order,
+// with the key as its raw JSON string, until fn returns false.
 func EachRawMember(r Raw, fn func(key []byte, val Raw) bool) {
 	i := SkipSpace(r, 1)
 	for i < len(r) && r[i] != '}' {
