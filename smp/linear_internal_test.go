@@ -14,7 +14,7 @@ import (
 func TestSkipValueKnownEnds(t *testing.T) {
 	big := `"` + strings.Repeat("x", 2*jsonval.SkipMin) + `"`
 	doc := []byte(`{"a":{"b":[` + big + `,{"c":` + big + `},[[` + big + `]]],"d":{"e":` + big + `}}, "f" : [ ` + big + ` , {"g":"}]\"{["} ] }`)
-	raw, ends, ok := jsonval.ScanRaw(doc, DefaultLimits())
+	raw, ends, ok := jsonval.ScanRaw(doc, jsonval.DefaultLimits())
 	if !ok || ends.Count() < 4 {
 		t.Fatalf("scanRaw: ok %v, %d ends recorded", ok, ends.Count())
 	}
