@@ -21,6 +21,7 @@ import (
 
 	"github.com/typedpatch/typedpatch/ctrlpatch"
 	"github.com/typedpatch/typedpatch/openapischema"
+	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -139,16 +140,8 @@ func widget() *unstructured.Unstructured {
 	return u
 }
 
-func crClient(t *testing.T) client.Client {
-	mapper := meta.NewDefaultRESTMapper(nil)
-	mapper.Add(widgetGVK, meta.RESTScopeNamespace)
-	return fake.NewClientBuilder().WithRESTMapper(mapper).WithObjects(widget()).Build()
-}
-
-// For a custom resource, the merge patch and the JSON patch make the
-// object what the strategic merge patch computed with the CRD's list-map
-// keys makes of it, and are refused once another writer changed it.
-func TestCustomResourcePatches(t *testing.T) {
+// widgetSchema is the Widget's schema, from its CustomResourceDefinition.
+func widgetSchema(t *testing.T) *reflectschema.Type {
 	crd, err := os.ReadFile("testdata/widget-crd.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -161,6 +154,20 @@ func TestCustomResourcePatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return sch
+}
+
+func crClient(t *testing.T) client.Client {
+	mapper := meta.NewDefaultRESTMapper(nil)
+	mapper.Add(widgetGVK, meta.RESTScopeNamespace)
+	return fake.NewClientBuilder().WithRESTMapper(mapper).WithObjects(widget()).Build()
+}
+
+// For a custom resource, the merge patch and the JSON patch make the
+// object what the strategic merge patch computed with the CRD's list-map
+// keys makes of it, and are refused once another writer changed it.
+func TestCustomResourcePatches(t *testing.T) {
+	sch := widgetSchema(t)
 	for name, make := range map[string]func(client.Object) client.Patch{
 		"merge": func(o client.Object) client.Patch { return ctrlpatch.MergeFrom(o, sch) },
 		"json":  func(o client.Object) client.Patch { return ctrlpatch.JSONPatchFrom(o, sch) },

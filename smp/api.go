@@ -17,6 +17,11 @@ type JSONMap map[string]any
 // for it, StrategicMergePatch, lives in the kube module's strategicpatch
 // package, with Kubernetes' types and behaviour.)
 func ApplyJSON(original, patch []byte, dataStruct any, opts ...Option) ([]byte, error) {
+	out, err := applyJSON(original, patch, dataStruct, opts)
+	return out, public(err)
+}
+
+func applyJSON(original, patch []byte, dataStruct any, opts []Option) ([]byte, error) {
 	cfg := newConfig(opts)
 	s, err := schemaFor(dataStruct)
 	if err != nil {
@@ -41,7 +46,7 @@ func ApplyJSON(original, patch []byte, dataStruct any, opts ...Option) ([]byte, 
 // decodeOriginal reads the document to patch lazily: its values stay raw
 // until the patch reaches them. Input the raw scan does not accept takes
 // the decoding path, which reports the error.
-func decodeOriginal(data []byte, l Limits) (doc map[string]any, release func(), err error) {
+func decodeOriginal(data []byte, l jsonval.Limits) (doc map[string]any, release func(), err error) {
 	release = func() {}
 	if l.MaxBytes > 0 && len(data) > l.MaxBytes {
 		doc, err = jsonval.DecodeLimited(data, "original document", l)
@@ -59,6 +64,11 @@ func decodeOriginal(data []byte, l Limits) (doc map[string]any, release func(), 
 // ApplyMap is ApplyJSON on decoded objects. It changes neither argument;
 // numbers in the result are int64 or float64.
 func ApplyMap(original, patch JSONMap, dataStruct any, opts ...Option) (JSONMap, error) {
+	out, err := applyMap(original, patch, dataStruct, opts)
+	return out, public(err)
+}
+
+func applyMap(original, patch JSONMap, dataStruct any, opts []Option) (JSONMap, error) {
 	cfg := newConfig(opts)
 	s, err := schemaFor(dataStruct)
 	if err != nil {
@@ -79,6 +89,11 @@ func ApplyMap(original, patch JSONMap, dataStruct any, opts ...Option) (JSONMap,
 // directives Kubernetes' client writes. Each precondition
 // (WithPreconditions) must accept the patch.
 func DiffJSON(original, modified []byte, dataStruct any, opts ...Option) ([]byte, error) {
+	out, err := diffJSON(original, modified, dataStruct, opts)
+	return out, public(err)
+}
+
+func diffJSON(original, modified []byte, dataStruct any, opts []Option) ([]byte, error) {
 	cfg := newDiffConfig(opts)
 	s, err := schemaFor(dataStruct)
 	if err != nil {
@@ -117,6 +132,11 @@ func twoWay(om, mm map[string]any, s slot, cfg *config) (map[string]any, error) 
 
 // DiffMap is DiffJSON on decoded objects. It changes neither argument.
 func DiffMap(original, modified JSONMap, dataStruct any, opts ...Option) (JSONMap, error) {
+	out, err := diffMap(original, modified, dataStruct, opts)
+	return out, public(err)
+}
+
+func diffMap(original, modified JSONMap, dataStruct any, opts []Option) (JSONMap, error) {
 	cfg := newDiffConfig(opts)
 	s, err := schemaFor(dataStruct)
 	if err != nil {
@@ -138,6 +158,11 @@ func DiffMap(original, modified JSONMap, dataStruct any, opts ...Option) (JSONMa
 // WithOverwrite(true), a patch that would undo such a change fails with a
 // conflict (IsConflict) naming the paths.
 func ThreeWayJSON(original, modified, current []byte, dataStruct any, opts ...Option) ([]byte, error) {
+	out, err := threeWayJSON(original, modified, current, dataStruct, opts)
+	return out, public(err)
+}
+
+func threeWayJSON(original, modified, current []byte, dataStruct any, opts []Option) ([]byte, error) {
 	cfg := newDiffConfig(opts)
 	s, err := schemaFor(dataStruct)
 	if err != nil {
@@ -162,6 +187,11 @@ func ThreeWayJSON(original, modified, current []byte, dataStruct any, opts ...Op
 // ThreeWayMap is ThreeWayJSON on decoded objects. It changes no argument;
 // numbers in the patch are int64 or float64.
 func ThreeWayMap(original, modified, current JSONMap, dataStruct any, opts ...Option) (JSONMap, error) {
+	out, err := threeWayMap(original, modified, current, dataStruct, opts)
+	return out, public(err)
+}
+
+func threeWayMap(original, modified, current JSONMap, dataStruct any, opts []Option) (JSONMap, error) {
 	cfg := newDiffConfig(opts)
 	s, err := schemaFor(dataStruct)
 	if err != nil {
@@ -183,6 +213,11 @@ func ThreeWayMap(original, modified, current JSONMap, dataStruct any, opts ...Op
 // field to different values, by Kubernetes' rules (its
 // MergingMapsHaveConflicts).
 func PatchesConflict(left, right map[string]any, dataStruct any, opts ...Option) (bool, error) {
+	out, err := patchesConflict(left, right, dataStruct, opts)
+	return out, public(err)
+}
+
+func patchesConflict(left, right map[string]any, dataStruct any, opts []Option) (bool, error) {
 	cfg := newConfig(opts)
 	s, err := schemaFor(dataStruct)
 	if err != nil {

@@ -16,6 +16,11 @@ import (
 // fails as [Apply] would fail on an empty document. docs/format.md,
 // "Composing patches", gives the rules.
 func Compose[T any](patches ...Patch) (Patch, error) {
+	p, err := compose[T](patches)
+	return p, public(err)
+}
+
+func compose[T any](patches []Patch) (Patch, error) {
 	root, err := goval.RootFor(reflect.TypeFor[T]())
 	if err != nil {
 		return Patch{}, err
@@ -38,6 +43,11 @@ func Compose[T any](patches ...Patch) (Patch, error) {
 // ComposeJSON is [Compose] for JSON patches; dataStruct is as in
 // [ApplyJSON].
 func ComposeJSON(dataStruct any, patches ...[]byte) ([]byte, error) {
+	out, err := composeJSON(dataStruct, patches)
+	return out, public(err)
+}
+
+func composeJSON(dataStruct any, patches [][]byte) ([]byte, error) {
 	cfg := newConfig(nil)
 	s, err := schemaFor(dataStruct)
 	if err != nil {
@@ -60,6 +70,11 @@ func ComposeJSON(dataStruct any, patches ...[]byte) ([]byte, error) {
 // *reflectschema.Type. It changes none of its arguments; numbers in the
 // result are int64 or float64.
 func ComposeMap(dataStruct any, patches ...JSONMap) (JSONMap, error) {
+	out, err := composeMap(dataStruct, patches)
+	return out, public(err)
+}
+
+func composeMap(dataStruct any, patches []JSONMap) (JSONMap, error) {
 	cfg := newConfig(nil)
 	s, err := schemaFor(dataStruct)
 	if err != nil {

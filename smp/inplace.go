@@ -19,11 +19,11 @@ import "reflect"
 // does.
 func ApplyInPlace[T any](dst *T, patch Patch, opts ...Option) error {
 	if dst == nil {
-		return newError(ErrInvalidValue, nil, "ApplyInPlace: dst is a nil pointer")
+		return public(newError(ErrInvalidValue, nil, "ApplyInPlace: dst is a nil pointer"))
 	}
 	res, err := applyTyped(reflect.ValueOf(dst).Elem(), *dst, patch, opts, true)
 	if err != nil {
-		return err
+		return public(err)
 	}
 	*dst = res
 	return nil

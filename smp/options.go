@@ -8,15 +8,15 @@ import (
 
 // Ordering chooses where a merge places the live list's items that the
 // patch does not mention.
-type Ordering = format.Ordering
+type Ordering uint8
 
 const (
 	// KubernetesOrder keeps server-only items near their live neighbours,
 	// interleaving them by their live order, as Kubernetes does. Default.
-	KubernetesOrder = format.KubernetesOrder
+	KubernetesOrder Ordering = iota
 	// SeedOrder puts all server-only items first, in live order, then the
 	// patch's items, as "Preserve Order in Strategic Merge Patch" describes.
-	SeedOrder = format.SeedOrder
+	SeedOrder
 )
 
 // Option configures an operation. Options are made by the With functions.
@@ -41,7 +41,7 @@ func newConfig(opts []Option) *config { return configFrom(DirectivesAll, opts) }
 func newDiffConfig(opts []Option) *config { return configFrom(DirectivesRetainKeys, opts) }
 
 func configFrom(d DirectiveSet, opts []Option) *config {
-	c := &config{Directives: d, SkewSafe: true, Limits: DefaultLimits()}
+	c := &config{Directives: format.DirectiveSet(d), SkewSafe: true, Limits: jsonval.DefaultLimits()}
 	for _, o := range opts {
 		if o != nil {
 			o.apply(c)
@@ -52,7 +52,9 @@ func configFrom(d DirectiveSet, opts []Option) *config {
 }
 
 // WithOrdering sets the list ordering rule.
-func WithOrdering(o Ordering) Option { return optionFunc(func(c *config) { c.Ordering = o }) }
+func WithOrdering(o Ordering) Option {
+	return optionFunc(func(c *config) { c.Ordering = format.Ordering(o) })
+}
 
 // WithDirectives limits the directives the differ writes and the applier
 // acts on to a generation of the format, to behave as an older client or
@@ -62,7 +64,7 @@ func WithOrdering(o Ordering) Option { return optionFunc(func(c *config) { c.Ord
 func WithDirectives(d DirectiveSet) Option {
 	return optionFunc(func(c *config) {
 		if d >= DirectivesLegacy && d <= DirectivesAll {
-			c.Directives = d
+			c.Directives = format.DirectiveSet(d)
 		}
 	})
 }
@@ -87,18 +89,35 @@ func WithSkewSafe(skewSafe bool) Option {
 
 // Limits bounds the input an operation accepts. Zero fields mean no limit,
 // except that no value may nest deeper than 10,000 levels, the ceiling
-// encoding/json's decoder has too: MaxDepth zero or above it means 10,000.
-// Its fields are MaxDepth (the deepest nesting of objects and lists),
-// MaxBytes (the largest document or patch, in bytes), MaxListLength (the
-// longest list) and MaxNodes (the size of Go values in memory, as the JSON
-// they stand for, counted once per path; zero means 33,554,432).
-type Limits = jsonval.Limits
+// encoding/json's decoder has too: MaxDepth zero or above it means
+// 10,000; and MaxNodes zero means 33,554,432.
+type Limits struct {
+	// MaxDepth is the deepest nesting of objects and lists.
+	MaxDepth int
+	// MaxBytes is the largest document or patch, in bytes. It does not
+	// apply to values in memory, which MaxNodes bounds.
+	MaxBytes int
+	// MaxListLength is the longest list.
+	MaxListLength int
+	// MaxNodes bounds the Go values in memory one operation takes (typed
+	// values, and the objects of the map API): their size as the JSON
+	// they stand for, one unit for each object, array, member and
+	// element, where a value reached along several paths counts once per
+	// path. A struct counts a member for each of its fields, also those
+	// its JSON leaves out (omitempty, nil pointers), so the size is an
+	// upper bound for structs. It is measured first, in time linear in
+	// the distinct values in memory, so that values sharing subtrees
+	// cost no more than their JSON would. Zero or less means 33,554,432.
+	MaxNodes int
+}
 
 // DefaultLimits returns the limits used unless WithLimits says otherwise.
-func DefaultLimits() Limits { return jsonval.DefaultLimits() }
+func DefaultLimits() Limits { return Limits(jsonval.DefaultLimits()) }
 
 // WithLimits replaces the default limits.
-func WithLimits(l Limits) Option { return optionFunc(func(c *config) { c.Limits = l }) }
+func WithLimits(l Limits) Option {
+	return optionFunc(func(c *config) { c.Limits = jsonval.Limits(l) })
+}
 
 // WithPreconditions adds checks every created patch must pass.
 func WithPreconditions(fns ...PreconditionFunc) Option {

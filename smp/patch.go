@@ -15,9 +15,9 @@ type Patch struct {
 // the empty patch. Errors are *Error with kind ErrInvalidJSON, ErrNotObject
 // or ErrLimit (the default limits apply).
 func ParsePatch(data []byte) (Patch, error) {
-	m, err := jsonval.DecodeLimited(data, "patch", DefaultLimits())
+	m, err := jsonval.DecodeLimited(data, "patch", jsonval.DefaultLimits())
 	if err != nil {
-		return Patch{}, err
+		return Patch{}, public(err)
 	}
 	return Patch{m: m}, nil
 }
@@ -27,7 +27,8 @@ func (p Patch) MarshalJSON() ([]byte, error) {
 	if p.m == nil {
 		return []byte("{}"), nil
 	}
-	return jsonval.Encode(p.m)
+	b, err := jsonval.Encode(p.m)
+	return b, public(err)
 }
 
 // UnmarshalJSON reads a patch in the wire format, as [ParsePatch] does.

@@ -1,9 +1,6 @@
 package smp
 
-import (
-	"github.com/typedpatch/typedpatch/reflectschema"
-	"github.com/typedpatch/typedpatch/smp/internal/errpath"
-)
+import "github.com/typedpatch/typedpatch/reflectschema"
 
 // slot is what the schema says of one position in a document
 // (reflectschema.Position: the type found there, nil where the schema says
@@ -21,12 +18,12 @@ func schemaFor(dataStruct any) (slot, error) {
 		err = t.Validate()
 	}
 	if err != nil {
-		return slot{}, errpath.Wrap(ErrSchema, err.Error(), err)
+		return slot{}, wrapError(ErrSchema, err.Error(), err)
 	}
 	switch t.Kind {
 	case reflectschema.Struct, reflectschema.Map, reflectschema.Untyped:
 	default:
-		return slot{}, &Error{Kind: ErrSchema, Msg: "schema " + t.String() + " is " + t.Kind.String() + ", not an object"}
+		return slot{}, wrapError(ErrSchema, "schema "+t.String()+" is "+t.Kind.String()+", not an object", nil)
 	}
 	return slot{Type: t}, nil
 }

@@ -32,9 +32,10 @@ import (
 func MergePatchJSON(live, patch []byte, dataStruct any, opts ...Option) ([]byte, error) {
 	lm, rm, _, cfg, err := applyForServer(live, patch, dataStruct, opts)
 	if err != nil {
-		return nil, err
+		return nil, public(err)
 	}
-	return mergePatchOf(lm, rm, cfg)
+	out, err := mergePatchOf(lm, rm, cfg)
+	return out, public(err)
 }
 
 // JSONPatchJSON returns the JSON patch (RFC 6902), a JSON array of
@@ -48,9 +49,10 @@ func MergePatchJSON(live, patch []byte, dataStruct any, opts ...Option) ([]byte,
 func JSONPatchJSON(live, patch []byte, dataStruct any, opts ...Option) ([]byte, error) {
 	lm, rm, s, cfg, err := applyForServer(live, patch, dataStruct, opts)
 	if err != nil {
-		return nil, err
+		return nil, public(err)
 	}
-	return jsonPatchOf(lm, rm, s, cfg, len(live)+len(patch))
+	out, err := jsonPatchOf(lm, rm, s, cfg, len(live)+len(patch))
+	return out, public(err)
 }
 
 // MergePatch is MergePatchJSON for a typed live object: the JSON merge
@@ -60,9 +62,10 @@ func JSONPatchJSON(live, patch []byte, dataStruct any, opts ...Option) ([]byte, 
 func MergePatch[T any](live T, patch Patch, opts ...Option) ([]byte, error) {
 	lm, rm, _, cfg, _, err := typedForServer(live, patch, opts)
 	if err != nil {
-		return nil, err
+		return nil, public(err)
 	}
-	return mergePatchOf(lm, rm, cfg)
+	out, err := mergePatchOf(lm, rm, cfg)
+	return out, public(err)
 }
 
 // JSONPatch is JSONPatchJSON for a typed live object: the JSON patch that
@@ -71,9 +74,10 @@ func MergePatch[T any](live T, patch Patch, opts ...Option) ([]byte, error) {
 func JSONPatch[T any](live T, patch Patch, opts ...Option) ([]byte, error) {
 	lm, rm, s, cfg, size, err := typedForServer(live, patch, opts)
 	if err != nil {
-		return nil, err
+		return nil, public(err)
 	}
-	return jsonPatchOf(lm, rm, s, cfg, size)
+	out, err := jsonPatchOf(lm, rm, s, cfg, size)
+	return out, public(err)
 }
 
 // WithResourceVersionCheck(false) leaves the live object's
@@ -197,7 +201,7 @@ func jsonPatchOf(lm, rm map[string]any, s slot, cfg *config, size int) ([]byte, 
 	}
 	out, err := rfcpatch.JSONPatch(lm, rm, s, tests, 4*size+1<<16)
 	if err != nil {
-		return nil, errpath.Wrap(ErrInvalidJSON, err.Error(), err)
+		return nil, wrapError(ErrInvalidJSON, err.Error(), err)
 	}
 	return out, nil
 }

@@ -1,6 +1,9 @@
 package smp
 
-import "github.com/typedpatch/typedpatch/smp/internal/goval"
+import (
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
+)
 
 // CheckSize returns an *Error of kind ErrLimit, naming the path where the
 // budget ran out, when v stands for more JSON than l.MaxNodes allows (see
@@ -11,6 +14,6 @@ import "github.com/typedpatch/typedpatch/smp/internal/goval"
 // the Go values it takes so; CheckSize is for values handed to code that
 // walks every path, such as encoding/json. what names v in the message.
 func CheckSize(v any, l Limits, what string) error {
-	b := goval.NewBudget(l)
-	return b.MeasureAny(v, what)
+	b := goval.NewBudget(jsonval.Limits(l))
+	return public(b.MeasureAny(v, what))
 }

@@ -26,7 +26,8 @@ import (
 // depend only on the value. A failed Apply returns the zero T and an
 // *Error.
 func Apply[T any](current T, patch Patch, opts ...Option) (T, error) {
-	return applyTyped(reflect.ValueOf(any(current)), current, patch, opts, false)
+	res, err := applyTyped(reflect.ValueOf(any(current)), current, patch, opts, false)
+	return res, public(err)
 }
 
 // applyTyped is Apply of current, v its reflect.Value; with share, the
@@ -103,6 +104,11 @@ func applyViaJSON[T any](current T, patch Patch, opts []Option) (T, error) {
 // [DiffJSON]; limits apply to nesting, list lengths and the values in
 // memory ([Limits].MaxNodes), not to bytes.
 func Diff[T any](original, modified T, opts ...Option) (Patch, error) {
+	p, err := diff(original, modified, opts)
+	return p, public(err)
+}
+
+func diff[T any](original, modified T, opts []Option) (Patch, error) {
 	cfg := newDiffConfig(opts)
 	root, err := goval.RootFor(reflect.TypeFor[T]())
 	if err != nil {
@@ -140,6 +146,11 @@ func Diff[T any](original, modified T, opts ...Option) (Patch, error) {
 // with an *Error of kind ErrConflict naming the paths, unless
 // WithOverwrite(true).
 func ThreeWay[T any](original, modified, current T, opts ...Option) (Patch, error) {
+	p, err := threeWay(original, modified, current, opts)
+	return p, public(err)
+}
+
+func threeWay[T any](original, modified, current T, opts []Option) (Patch, error) {
 	cfg := newDiffConfig(opts)
 	root, err := goval.RootFor(reflect.TypeFor[T]())
 	if err != nil {

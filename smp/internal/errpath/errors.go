@@ -15,28 +15,28 @@ import (
 // ErrorKind classifies an [Error].
 type ErrorKind string
 
-// The kinds of error the engine reports. docs/errors.md shows each with an
-// example input.
+// The kinds of error the engine reports, as package smp documents them
+// (smp.ErrorKind); smp converts them by value.
 const (
-	ErrInvalidJSON         ErrorKind = "InvalidJSON"         // input is not JSON
-	ErrNotObject           ErrorKind = "NotObject"           // a document or patch is not a JSON object
-	ErrSchema              ErrorKind = "Schema"              // the data struct's type has no valid schema
-	ErrTypeMismatch        ErrorKind = "TypeMismatch"        // a value has the wrong JSON type for its field
-	ErrInvalidValue        ErrorKind = "InvalidValue"        // a scalar out of its field's range
-	ErrUnknownDirective    ErrorKind = "UnknownDirective"    // a $-key the format does not define
-	ErrInvalidDirective    ErrorKind = "InvalidDirective"    // a directive with a wrong value or JSON type
-	ErrDirectiveNotAllowed ErrorKind = "DirectiveNotAllowed" // a directive on a field whose strategy does not take it
-	ErrMissingMergeKey     ErrorKind = "MissingMergeKey"     // a merge-list element without its merge key
-	ErrNullMergeKey        ErrorKind = "NullMergeKey"        // a merge key field set to null
-	ErrAmbiguousMergeKey   ErrorKind = "AmbiguousMergeKey"   // a partial $patchMergeKey matching several elements
-	ErrSetElementOrder     ErrorKind = "SetElementOrder"     // $setElementOrder disagrees with its patch list
-	ErrRetainKeys          ErrorKind = "RetainKeys"          // a patch field not listed in $retainKeys
-	ErrMixedList           ErrorKind = "MixedList"           // a merge list mixing objects and scalars
-	ErrUnknownField        ErrorKind = "UnknownField"        // objects or lists meeting under a field the schema does not declare
-	ErrLimit               ErrorKind = "Limit"               // input beyond a configured limit
-	ErrConflict            ErrorKind = "Conflict"            // a three-way patch conflicts with current
-	ErrPreconditionFailed  ErrorKind = "PreconditionFailed"  // a PreconditionFunc rejected the patch
-	ErrNotComposable       ErrorKind = "NotComposable"       // no one patch has the effect of a sequence (Compose)
+	ErrInvalidJSON         ErrorKind = "InvalidJSON"
+	ErrNotObject           ErrorKind = "NotObject"
+	ErrSchema              ErrorKind = "Schema"
+	ErrTypeMismatch        ErrorKind = "TypeMismatch"
+	ErrInvalidValue        ErrorKind = "InvalidValue"
+	ErrUnknownDirective    ErrorKind = "UnknownDirective"
+	ErrInvalidDirective    ErrorKind = "InvalidDirective"
+	ErrDirectiveNotAllowed ErrorKind = "DirectiveNotAllowed"
+	ErrMissingMergeKey     ErrorKind = "MissingMergeKey"
+	ErrNullMergeKey        ErrorKind = "NullMergeKey"
+	ErrAmbiguousMergeKey   ErrorKind = "AmbiguousMergeKey"
+	ErrSetElementOrder     ErrorKind = "SetElementOrder"
+	ErrRetainKeys          ErrorKind = "RetainKeys"
+	ErrMixedList           ErrorKind = "MixedList"
+	ErrUnknownField        ErrorKind = "UnknownField"
+	ErrLimit               ErrorKind = "Limit"
+	ErrConflict            ErrorKind = "Conflict"
+	ErrPreconditionFailed  ErrorKind = "PreconditionFailed"
+	ErrNotComposable       ErrorKind = "NotComposable"
 )
 
 // Error makes a kind an error, so that errors.Is(err, ErrConflict) tells
@@ -58,7 +58,7 @@ func Kinds() []ErrorKind {
 }
 
 // Error is every error the engine returns: where (Path) and what (Kind,
-// Msg). Use errors.As to get it.
+// Msg). Package smp copies it into its own smp.Error at its API.
 type Error struct {
 	Kind ErrorKind
 	Path Path

@@ -6,16 +6,8 @@ import (
 	"strings"
 )
 
-// Path locates a value inside a document, for example
-// spec.containers[name=nginx].ports[containerPort=53,protocol=UDP].
-// It is data: one [Step] per level.
-//
-// [Path.String] prints a field name, a key field's name or a key value as
-// it is when it is plain: at most 128 bytes of printable text without
-// [ ] = , or " (nor . in a name, nor < starting it). Any other, the empty
-// string included, prints Go-quoted, cut to its first 64 bytes and its
-// length when longer: distinct paths print differently unless they differ
-// only past a cut (docs/errors.md).
+// Path locates a value inside a document: smp.Path, which documents it
+// and its steps and converts from it. [Path.String] prints it.
 type Path []Step
 
 // Step is one level of a [Path].
@@ -23,15 +15,13 @@ type Step interface {
 	appendTo(b *strings.Builder, first bool)
 }
 
-// FieldStep selects an object's field by its JSON name.
+// FieldStep selects an object's field.
 type FieldStep string
 
-// KeyStep selects a merge-list element by its merge key fields, in key
-// order. A field absent from the element has the value "<absent>".
+// KeyStep selects a merge-list element by its merge key fields.
 type KeyStep []KeyField
 
-// KeyField is one field of a merge key and its value, as JSON text for
-// numbers and booleans and plain text for strings.
+// KeyField is one field of a merge key and its value.
 type KeyField struct {
 	Name, Value string
 }

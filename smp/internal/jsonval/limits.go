@@ -102,29 +102,13 @@ func DecodeLimited(data []byte, what string, l Limits) (map[string]any, error) {
 	return m, nil
 }
 
-// Limits bounds the input an operation accepts. Zero fields mean no limit,
-// except that no value may nest deeper than 10,000 levels, the ceiling
-// encoding/json's decoder has too: MaxDepth zero or above it means 10,000;
-// and MaxNodes zero means its default.
+// Limits bounds the input an operation accepts: smp.Limits, which
+// documents its fields and converts to it.
 type Limits struct {
-	// MaxDepth is the deepest nesting of objects and lists.
-	MaxDepth int
-	// MaxBytes is the largest document or patch, in bytes. It does not
-	// apply to values in memory, which MaxNodes bounds.
-	MaxBytes int
-	// MaxListLength is the longest list.
+	MaxDepth      int
+	MaxBytes      int
 	MaxListLength int
-	// MaxNodes bounds the Go values in memory one operation takes (typed
-	// values, and the objects of the map API): their size as the JSON
-	// they stand for, one unit for each object, array, member and
-	// element, where a value reached along several paths counts once per
-	// path. A struct counts a member for each of its fields, also those
-	// its JSON leaves out (omitempty, nil pointers), so the size is an
-	// upper bound for structs. It is measured first, in
-	// time linear in the distinct values in memory, so that values
-	// sharing subtrees cost no more than their JSON would. Zero or less
-	// means DefaultMaxNodes.
-	MaxNodes int
+	MaxNodes      int
 }
 
 // DefaultMaxNodes is the default of Limits.MaxNodes, 33,554,432: about as
