@@ -23,7 +23,13 @@ func writeSVG(w io.Writer, ch chart) error {
 	for _, s := range ch.slopes {
 		x0, y0, x1, y1 := ch.x.pos(s.n0), ch.y.pos(s.c0), ch.x.pos(s.n1), ch.y.pos(s.c1)
 		p(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#888888" stroke-width="1" stroke-dasharray="%s"/>`, x0, y0, x1, y1, referenceDashPattern)
-		p(`<text x="%.1f" y="%.1f" fill="#666666" text-anchor="end">%s</text>`, x1-6, y1-6, esc(s.label))
+		// The label sits inside the plot: right of a line that leaves
+		// through the top, above one that leaves through the right.
+		if y1 <= plotTop+0.05 {
+			p(`<text x="%.1f" y="%.1f" fill="#666666">%s</text>`, x1+6, y1+14, esc(s.label))
+		} else {
+			p(`<text x="%.1f" y="%.1f" fill="#666666" text-anchor="end">%s</text>`, x1-6, y1-6, esc(s.label))
+		}
 	}
 	for _, s := range ch.series {
 		_, color, marker := style(s.impl)
