@@ -22,7 +22,7 @@
 //	go run ./cmd/benchfloor -passes 3 -o raw.txt
 //	go run ./cmd/benchfloor -from raw.txt       # the tables of a saved run
 //	go run ./cmd/benchfloor -rows typed         # the typed rows only
-//	go run ./cmd/benchfloor -instr t.tsv maplist.tsv growth.tsv [-from raw.txt]
+//	go run ./cmd/benchfloor -instr [-from raw.txt] t.tsv maplist.tsv growth.tsv
 package main
 
 import (
