@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"testing"
 
+	jsonpatch "github.com/evanphx/json-patch/v5"
 	k8s "k8s.io/apimachinery/pkg/util/strategicpatch"
 
 	"github.com/typedpatch/typedpatch/smp"
@@ -68,6 +69,12 @@ func mapList(n int, value string) *mapListDoc {
 //	twoway      the diff of two lists whose every value differs
 //	applyorder  the twoway patch applied: every value and the full
 //	            $setElementOrder list
+//
+// Besides ours, k8s and bare, apply and twoway have an rfc7386 row:
+// evanphx/json-patch v5's MergePatch of the same patch (which replaces
+// the list whole, to the same result) and CreateMergePatch of the same
+// documents (a patch of the whole modified list). RFC 7386 has no
+// element order to apply, so applyorder has none.
 func BenchmarkMapList(b *testing.B) {
 	schema := &mapListDoc{}
 	for _, n := range benchListSizes {
@@ -84,10 +91,14 @@ func BenchmarkMapList(b *testing.B) {
 			sameJSON(b, "apply with order", must[[]byte](b)(smp.ApplyJSON(original, twoWay, schema)),
 				must[[]byte](b)(k8s.StrategicMergePatch(original, twoWay, schema)))
 		}
+		checkRFC7386List(b, original, modified, patch)
 		size := fmt.Sprintf("n=%d", n)
 
 		b.Run("apply/"+size+"/ours", func(b *testing.B) {
 			benchBytes(b, func() ([]byte, error) { return smp.ApplyJSON(original, patch, schema) })
+		})
+		b.Run("apply/"+size+"/rfc7386", func(b *testing.B) {
+			benchBytes(b, func() ([]byte, error) { return jsonpatch.MergePatch(original, patch) })
 		})
 		b.Run("apply/"+size+"/k8s", func(b *testing.B) {
 			benchBytes(b, func() ([]byte, error) { return k8s.StrategicMergePatch(original, patch, schema) })
@@ -101,6 +112,9 @@ func BenchmarkMapList(b *testing.B) {
 		})
 		b.Run("twoway/"+size+"/k8s", func(b *testing.B) {
 			benchBytes(b, func() ([]byte, error) { return k8s.CreateTwoWayMergePatch(original, modified, schema) })
+		})
+		b.Run("twoway/"+size+"/rfc7386", func(b *testing.B) {
+			benchBytes(b, func() ([]byte, error) { return jsonpatch.CreateMergePatch(original, modified) })
 		})
 		b.Run("twoway/"+size+"/bare", func(b *testing.B) {
 			benchBare(b, [][]byte{original, modified}, twoWay)
@@ -116,6 +130,19 @@ func BenchmarkMapList(b *testing.B) {
 			benchBare(b, [][]byte{original, twoWay}, modified)
 		})
 	}
+}
+
+// checkRFC7386List fails the benchmark unless RFC 7386's rows of
+// BenchmarkMapList do their work: MergePatch of the patch gives what
+// ApplyJSON gives, and CreateMergePatch's patch turns original into
+// modified.
+func checkRFC7386List(tb testing.TB, original, modified, patch []byte) {
+	tb.Helper()
+	schema := &mapListDoc{}
+	sameJSON(tb, "RFC 7386 apply", must[[]byte](tb)(jsonpatch.MergePatch(original, patch)),
+		must[[]byte](tb)(smp.ApplyJSON(original, patch, schema)))
+	rfcTwoWay := must[[]byte](tb)(jsonpatch.CreateMergePatch(original, modified))
+	sameJSON(tb, "RFC 7386 two-way applied", must[[]byte](tb)(jsonpatch.MergePatch(original, rfcTwoWay)), modified)
 }
 
 // BenchmarkPrimitiveList measures a merge list of N strings:

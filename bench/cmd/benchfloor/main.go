@@ -6,8 +6,15 @@
 // bench_targets_test.go) in interleaved passes: each pass runs every
 // benchmark once, so that a change of the machine's load between passes
 // moves both sides of a ratio. Figures are medians over the passes;
-// ratios are medians of the per-pass ratios. Targets are judged on wall
-// time, as the issue states them, and shown on CPU time too.
+// ratios are medians of the per-pass ratios; each target is shown on
+// wall time and on CPU time.
+//
+// With -instr it runs nothing: it judges the targets on instructions per
+// operation from the instr-bench results files it is given (`instr-bench
+// measure -o`; of bench/'s BenchmarkTargets and
+// BenchmarkTargetsLargeLists, and smp's BenchmarkApplyInPlaceLarge and
+// BenchmarkGrowth*), and prints the markdown table of docs/benchmarks.md;
+// with -from as well, the wall time of a saved run beside each target.
 //
 // Usage, from bench/:
 //
@@ -15,6 +22,7 @@
 //	go run ./cmd/benchfloor -passes 3 -o raw.txt
 //	go run ./cmd/benchfloor -from raw.txt       # the tables of a saved run
 //	go run ./cmd/benchfloor -rows typed         # the typed rows only
+//	go run ./cmd/benchfloor -instr [-from raw.txt] t.tsv maplist.tsv growth.tsv
 package main
 
 import (
@@ -33,7 +41,15 @@ func main() {
 	from := flag.String("from", "", "read the output of an earlier run from `file` instead of running")
 	out := flag.String("o", "", "also write the raw benchmark output to `file`")
 	rows := flag.String("rows", "", "measure only the rows matching `regexp` (e.g. typed); the report shows the others as –")
+	instr := flag.Bool("instr", false, "judge the targets on instructions/op from the instr-bench results files given as arguments")
 	flag.Parse()
+	if *instr {
+		if err := instrMain(*from); err != nil {
+			fmt.Fprintln(os.Stderr, "benchfloor:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	raw, err := input(*from, *passes, *benchtime, *rows)
 	if err == nil && *out != "" {
 		err = os.WriteFile(*out, raw, 0o644)
@@ -45,6 +61,26 @@ func main() {
 		fmt.Fprintln(os.Stderr, "benchfloor:", err)
 		os.Exit(1)
 	}
+}
+
+// instrMain prints the targets table of the instr-bench files named as
+// arguments, with the wall time of the run saved in from, if any.
+func instrMain(from string) error {
+	rs, err := readInstr(flag.Args())
+	if err != nil {
+		return err
+	}
+	var wall runs
+	if from != "" {
+		data, err := os.ReadFile(from)
+		if err != nil {
+			return err
+		}
+		if wall, err = parseRuns(bytes.NewReader(data)); err != nil {
+			return fmt.Errorf("%s: %w", from, err)
+		}
+	}
+	return instrReport(os.Stdout, rs, wall)
 }
 
 // input returns the benchmark output: read from file, or measured.

@@ -9,10 +9,12 @@ import (
 	"github.com/typedpatch/typedpatch/bench/internal/benchfmt"
 )
 
-// prefix is the name every row of BenchmarkTargets starts with.
-const prefix = "BenchmarkTargets/"
+// prefixes are the names the rows of the targets table start with; a
+// row is named without them.
+var prefixes = []string{"BenchmarkTargets/", "BenchmarkTargetsLargeLists/"}
 
-// runs holds the passes' result lines by benchmark name, less prefix.
+// runs holds the passes' result lines by benchmark name, less its
+// prefix; other benchmarks (smp's) by their whole name.
 type runs map[string][]benchfmt.Line
 
 func parseRuns(r io.Reader) (runs, error) {
@@ -21,15 +23,25 @@ func parseRuns(r io.Reader) (runs, error) {
 		return nil, err
 	}
 	rs := runs{}
-	for _, l := range lines {
-		if name, ok := strings.CutPrefix(l.Name, prefix); ok {
-			rs[name] = append(rs[name], l)
-		}
-	}
+	rs.add(lines)
 	if len(rs) == 0 {
-		return nil, fmt.Errorf("no %s results in the input", prefix)
+		return nil, fmt.Errorf("no %s results in the input", prefixes[0])
 	}
 	return rs, nil
+}
+
+// add files result lines under their row names.
+func (rs runs) add(lines []benchfmt.Line) {
+	for _, l := range lines {
+		name := l.Name
+		for _, p := range prefixes {
+			if rest, ok := strings.CutPrefix(name, p); ok {
+				name = rest
+				break
+			}
+		}
+		rs[name] = append(rs[name], l)
+	}
 }
 
 // values returns name's values in unit, one per pass.
@@ -61,9 +73,15 @@ func (rs runs) ratio(a, b, unit string) float64 {
 }
 
 // growth returns the growth exponent of row's implementation impl between
-// sizes n1 and n2, from the ratio of their times.
+// sizes n1 and n2, from the ratio of their times; without impl, of the
+// rows row/n=N themselves.
 func (rs runs) growth(row, impl string, n1, n2 int, unit string) float64 {
-	at := func(n int) string { return fmt.Sprintf("%s/n=%d/%s", row, n, impl) }
+	at := func(n int) string {
+		if impl == "" {
+			return fmt.Sprintf("%s/n=%d", row, n)
+		}
+		return fmt.Sprintf("%s/n=%d/%s", row, n, impl)
+	}
 	return benchfmt.Exponent(rs.ratio(at(n2), at(n1), unit), n1, n2)
 }
 

@@ -90,15 +90,31 @@ func Exponent(q float64, n1, n2 int) float64 {
 // Duration formats nanoseconds with a unit and three significant digits;
 // none, for NaN (no measurement).
 func Duration(ns float64, none string) string {
-	switch {
-	case math.IsNaN(ns):
-		return none
-	case ns >= 1e9:
-		return fmt.Sprintf("%.3g s", ns/1e9)
-	case ns >= 1e6:
-		return fmt.Sprintf("%.3g ms", ns/1e6)
-	case ns >= 1e3:
-		return fmt.Sprintf("%.3g µs", ns/1e3)
+	if ns < 1e3 && !math.IsNaN(ns) {
+		return fmt.Sprintf("%.3g ns", ns)
 	}
-	return fmt.Sprintf("%.3g ns", ns)
+	return scaled(ns, none, []string{"s", "ms", "µs"})
+}
+
+// Count formats a count (of instructions, say) with three significant
+// digits and G, M or K; none, for NaN.
+func Count(v float64, none string) string {
+	if v < 1e3 && !math.IsNaN(v) {
+		return fmt.Sprintf("%.3g", v)
+	}
+	return scaled(v, none, []string{"G", "M", "K"})
+}
+
+// scaled writes v ≥ 1000 (or NaN: none) in thousands, millions or
+// billions, with the names of those units (largest first).
+func scaled(v float64, none string, units []string) string {
+	switch {
+	case math.IsNaN(v):
+		return none
+	case v >= 1e9:
+		return fmt.Sprintf("%.3g %s", v/1e9, units[0])
+	case v >= 1e6:
+		return fmt.Sprintf("%.3g %s", v/1e6, units[1])
+	}
+	return fmt.Sprintf("%.3g %s", v/1e3, units[2])
 }
