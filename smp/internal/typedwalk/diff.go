@@ -217,12 +217,12 @@ func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Valu
 		var sub map[string]any
 		var up bool
 		var err error
+		if d.memorySkips() && d.SameMemory(od, md, n) {
+			return false, nil
+		}
 		if n.Kind == reflectschema.Struct {
 			sub, up, err = d.diffStruct(od, md, n, c)
 		} else {
-			if d.memorySkips() && d.SameMemory(od, md, n) {
-				return false, nil
-			}
 			sub, up, err = d.diffMap(od, md, n, c)
 		}
 		switch {
