@@ -109,7 +109,7 @@ func (d *Differ) diffField(patch map[string]any, k string, ov, mv any, c slot, p
 			return false, nil
 		}
 		if c.Kind() == reflectschema.Atomic || c.Patch.Strategy == reflectschema.Replace {
-			d.replaceIfChanged(patch, k, ov, mv)
+			d.ReplaceIfChanged(&patch, k, ov, mv)
 			return false, nil
 		}
 		sub, up, err := d.DiffObject(o, mv.(map[string]any), c, at)
@@ -124,12 +124,12 @@ func (d *Differ) diffField(patch map[string]any, k string, ov, mv any, c slot, p
 		}
 	case []any:
 		if !c.IsMergeList() {
-			d.replaceIfChanged(patch, k, ov, mv)
+			d.ReplaceIfChanged(&patch, k, ov, mv)
 			return false, nil
 		}
 		return d.DiffList(patch, k, o, mv.([]any), c, at)
 	default:
-		d.replaceIfChanged(patch, k, ov, mv)
+		d.ReplaceIfChanged(&patch, k, ov, mv)
 	}
 	return false, nil
 }
@@ -147,9 +147,10 @@ func (d *Differ) repeatReplaced(patch map[string]any, k string, mv any, c slot) 
 	return true
 }
 
-func (d *Differ) replaceIfChanged(patch map[string]any, k string, ov, mv any) {
+// ReplaceIfChanged writes mv under k when it differs from ov.
+func (d *Differ) ReplaceIfChanged(patch *map[string]any, k string, ov, mv any) {
 	if !d.IgnoreChanges() && !jsonval.Equal(ov, mv) {
-		patch[k] = mv
+		Put(patch, k, mv)
 	}
 }
 

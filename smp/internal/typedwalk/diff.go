@@ -93,10 +93,7 @@ func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Valu
 			if err != nil {
 				return false, err
 			}
-			if engine.SetWithDuplicates(j, c) {
-				return true, nil
-			}
-			put(patch, k, d.Added(j, c))
+			return d.AddField(patch, k, j, c), nil
 		}
 		return false, nil
 	}
@@ -155,18 +152,12 @@ func (d *tdiffer) replaceIfChanged(patch *map[string]any, k string, ov, mv refle
 // of Differ.DiffObject's loop, for marshallers and untyped values.
 func (d *tdiffer) diffJSONValue(patch *map[string]any, k string, ov, mv any, c slot) (bool, error) {
 	if jsonval.KindOf(ov) != jsonval.KindOf(mv) {
-		if !d.IgnoreChanges() {
-			if engine.SetWithDuplicates(mv, c) {
-				return true, nil
-			}
-			put(patch, k, d.Added(mv, c))
-		}
-		return false, nil
+		return d.AddField(patch, k, mv, c), nil
 	}
 	switch o := ov.(type) {
 	case map[string]any:
 		if c.Kind() == reflectschema.Atomic || c.Patch.Strategy == reflectschema.Replace {
-			d.jsonReplaceIfChanged(patch, k, ov, mv)
+			d.ReplaceIfChanged(patch, k, ov, mv)
 			return false, nil
 		}
 		sub, up, err := d.DiffObject(o, mv.(map[string]any), c, nil)
@@ -181,7 +172,7 @@ func (d *tdiffer) diffJSONValue(patch *map[string]any, k string, ov, mv any, c s
 		return false, nil
 	case []any:
 		if !c.IsMergeList() {
-			d.jsonReplaceIfChanged(patch, k, ov, mv)
+			d.ReplaceIfChanged(patch, k, ov, mv)
 			return false, nil
 		}
 		if *patch == nil {
@@ -189,12 +180,6 @@ func (d *tdiffer) diffJSONValue(patch *map[string]any, k string, ov, mv any, c s
 		}
 		return d.Differ.DiffList(*patch, k, o, mv.([]any), c, nil)
 	}
-	d.jsonReplaceIfChanged(patch, k, ov, mv)
+	d.ReplaceIfChanged(patch, k, ov, mv)
 	return false, nil
-}
-
-func (d *tdiffer) jsonReplaceIfChanged(patch *map[string]any, k string, ov, mv any) {
-	if !d.IgnoreChanges() && !jsonval.Equal(ov, mv) {
-		put(patch, k, mv)
-	}
 }
