@@ -22,6 +22,8 @@ type Differ struct {
 	elem0     jsonElems
 	elems     []*jsonElems
 	elemsUsed int
+	// pairs are DiffObject's readers while it runs (pairAt).
+	pairs *jsonPairs
 }
 
 // Pass names what a differ computes. A two-way patch is one Pass; a
@@ -69,53 +71,20 @@ func (d *Differ) Descend(child any) func() {
 	return func() { d.Base = saved }
 }
 
-// DiffObject returns the patch turning om into mm. replaceUp asks the
-// caller to replace the whole object: a list inside it cannot be patched
-// key by key (a list of scalars holding duplicates).
+// DiffObject returns the patch turning om into mm (DiffObjectOf).
+// replaceUp asks the caller to replace the whole object: a list inside it
+// cannot be patched key by key (a list of scalars holding duplicates).
 func (d *Differ) DiffObject(om, mm map[string]any, s slot, at *pathNode) (patch map[string]any, replaceUp bool, err error) {
-	patch = map[string]any{}
-	buildRetain := s.Patch.RetainKeys && d.Cfg.Directives.Understood(format.DirRetainKeys)
-	var retain []any
-	var small [8]string
-	shared := 0 // keys of om that mm has
-	for _, k := range jsonval.AppendSortedKeys(small[:0], mm) {
-		mv := mm[k]
-		if buildRetain && mv != nil {
-			retain = append(retain, k)
-		}
-		ov, ok := om[k]
-		if ok {
-			shared++
-		}
-		if !ok || jsonval.KindOf(ov) != jsonval.KindOf(mv) {
-			if !d.IgnoreChanges() {
-				c := s.Child(k)
-				if SetWithDuplicates(mv, c) {
-					return nil, true, nil // a set with a value twice: replace this object
-				}
-				patch[k] = d.Added(mv, c)
-			}
-			continue
-		}
-		up, err := d.diffField(patch, k, ov, mv, s.Child(k), at)
-		if err != nil {
-			return nil, false, err
-		}
-		if up {
-			return nil, true, nil
-		}
+	p := d.pairAt()
+	p.d, p.om, p.mm, p.s, p.at = d, om, mm, s, at
+	p.keys = jsonval.AppendSortedKeys(p.keys[:0], mm)
+	p.i, p.nm, p.shared = 0, len(p.keys), 0
+	patch, replaceUp, err = DiffObjectOf(d, p, &s)
+	d.donePair(p)
+	if patch == nil && err == nil && !replaceUp {
+		patch = map[string]any{}
 	}
-	if !d.IgnoreDeletions() && shared < len(om) {
-		for k := range om {
-			if _, ok := mm[k]; !ok {
-				patch[k] = nil
-			}
-		}
-	}
-	if len(retain) > 0 && (len(patch) > 0 || HasAdditionalField(om, mm)) {
-		patch[format.KeyRetainKeys] = retain // sorted: keys were visited in order
-	}
-	return patch, false, nil
+	return patch, replaceUp, err
 }
 
 // diffField diffs field k, present in both objects with the same JSON
@@ -140,7 +109,7 @@ func (d *Differ) diffField(patch map[string]any, k string, ov, mv any, c slot, p
 			return false, nil
 		}
 		if c.Kind() == reflectschema.Atomic || c.Patch.Strategy == reflectschema.Replace {
-			d.replaceIfChanged(patch, k, ov, mv)
+			d.ReplaceIfChanged(&patch, k, ov, mv)
 			return false, nil
 		}
 		sub, up, err := d.DiffObject(o, mv.(map[string]any), c, at)
@@ -155,12 +124,12 @@ func (d *Differ) diffField(patch map[string]any, k string, ov, mv any, c slot, p
 		}
 	case []any:
 		if !c.IsMergeList() {
-			d.replaceIfChanged(patch, k, ov, mv)
+			d.ReplaceIfChanged(&patch, k, ov, mv)
 			return false, nil
 		}
 		return d.DiffList(patch, k, o, mv.([]any), c, at)
 	default:
-		d.replaceIfChanged(patch, k, ov, mv)
+		d.ReplaceIfChanged(&patch, k, ov, mv)
 	}
 	return false, nil
 }
@@ -178,9 +147,10 @@ func (d *Differ) repeatReplaced(patch map[string]any, k string, mv any, c slot) 
 	return true
 }
 
-func (d *Differ) replaceIfChanged(patch map[string]any, k string, ov, mv any) {
+// ReplaceIfChanged writes mv under k when it differs from ov.
+func (d *Differ) ReplaceIfChanged(patch *map[string]any, k string, ov, mv any) {
 	if !d.IgnoreChanges() && !jsonval.Equal(ov, mv) {
-		patch[k] = mv
+		Put(patch, k, mv)
 	}
 }
 
@@ -192,14 +162,4 @@ func ReplaceObject(m map[string]any) map[string]any {
 	}
 	r[format.KeyPatch] = format.PatchReplace
 	return r
-}
-
-// HasAdditionalField reports whether om has a non-null field mm lacks.
-func HasAdditionalField(om, mm map[string]any) bool {
-	for k, v := range om {
-		if _, ok := mm[k]; !ok && v != nil {
-			return true
-		}
-	}
-	return false
 }

@@ -23,11 +23,8 @@ func (d *Differ) DiffList(patch map[string]any, k string, ol, ml []any, s slot, 
 		}
 	}
 	if len(ol) == 0 {
-		if len(ml) > 0 && !d.IgnoreChanges() {
-			if SetWithDuplicates(ml, s) {
-				return true, nil // as when the list is absent: a set cannot say it
-			}
-			patch[k] = d.Added(ml, s)
+		if len(ml) > 0 {
+			return d.AddField(&patch, k, ml, s), nil // as when the list is absent
 		}
 		return false, nil
 	}

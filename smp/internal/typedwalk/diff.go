@@ -5,8 +5,6 @@ import (
 
 	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp/internal/engine"
-	"github.com/typedpatch/typedpatch/smp/internal/errpath"
-	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
@@ -20,6 +18,7 @@ type tdiffer struct {
 	// diffed (dereferenced; invalid when absent or null): the typed form of
 	// Differ.Base.
 	tbase reflect.Value
+	pairs *pairStack // diffStruct's and diffMap's readers
 }
 
 // diffRoot diffs two root structs (invalid for the empty object). When a
@@ -60,115 +59,7 @@ func structJSON(v reflect.Value, n *goval.Node) (map[string]any, error) {
 func (d *tdiffer) memorySkips() bool { return !d.KeyedOnly() }
 
 // put sets a patch key, making the patch on first use.
-func put(p *map[string]any, k string, v any) {
-	if *p == nil {
-		*p = make(map[string]any)
-	}
-	(*p)[k] = v
-}
-
-// diffStruct is Differ.DiffObject for two structs (invalid when absent). The
-// patch is nil when empty.
-func (d *tdiffer) diffStruct(o, m reflect.Value, n *goval.Node, s slot) (patch map[string]any, up bool, err error) {
-	po, okO := goval.StructBase(o)
-	pm, okM := goval.StructBase(m)
-	fast := okO && okM
-	for _, f := range n.Sorted {
-		var mv, ov reflect.Value
-		var mp, op bool
-		if fast && f.Fast != goval.FastNone {
-			mp, op = goval.FastPresent(pm, f), goval.FastPresent(po, f)
-			if mp && f.FastScalar() {
-				if !op || !goval.FastEqual(po, pm, f) {
-					if !d.IgnoreChanges() {
-						put(&patch, f.Name, goval.FastJSON(pm, f))
-					}
-				}
-				continue
-			}
-			if mp {
-				mv = goval.FieldOf(m, f)
-			}
-			if op {
-				ov = goval.FieldOf(o, f)
-			}
-		} else {
-			mv, mp = goval.FieldValue(m, f)
-			ov, op = goval.FieldValue(o, f)
-		}
-		if !mp {
-			if op && !d.IgnoreDeletions() {
-				put(&patch, f.Name, nil)
-			}
-			continue
-		}
-		if !op {
-			if !d.IgnoreChanges() {
-				j, err := goval.ToJSONValue(mv, f.Node, f.Quoted)
-				if err != nil {
-					return nil, false, under(err, errpath.FieldStep(f.Name))
-				}
-				if engine.SetWithDuplicates(j, f.Slot) {
-					return nil, true, nil
-				}
-				put(&patch, f.Name, d.Added(j, f.Slot))
-			}
-			continue
-		}
-		var base reflect.Value
-		if d.WithBase() {
-			base = d.tbase
-			d.tbase = baseChild(base, f)
-		}
-		up, err := d.diffValue(&patch, f.Name, ov, mv, f.Pos)
-		if d.WithBase() {
-			d.tbase = base
-		}
-		if err != nil {
-			return nil, false, under(err, errpath.FieldStep(f.Name))
-		}
-		if up {
-			return nil, true, nil
-		}
-	}
-	if s.Patch.RetainKeys && d.Cfg.Directives.Understood(format.DirRetainKeys) {
-		var retain []any
-		for _, f := range n.Sorted {
-			if mv, mp := goval.FieldValue(m, f); mp && !isNullValue(mv, f.Node) {
-				retain = append(retain, f.Name)
-			}
-		}
-		if len(retain) > 0 && (len(patch) > 0 || d.structHasAdditional(o, m, n)) {
-			put(&patch, format.KeyRetainKeys, retain)
-		}
-	}
-	return patch, false, nil
-}
-
-// baseChild is the base's value for field f, dereferenced; invalid when
-// absent or null.
-func baseChild(base reflect.Value, f *goval.Field) reflect.Value {
-	v, ok := goval.FieldValue(base, f)
-	if !ok {
-		return reflect.Value{}
-	}
-	if v, null := goval.DerefNull(v); !null {
-		return v
-	}
-	return reflect.Value{}
-}
-
-// structHasAdditional is engine.HasAdditionalField for structs.
-func (d *tdiffer) structHasAdditional(o, m reflect.Value, n *goval.Node) bool {
-	for _, f := range n.Fields {
-		if ov, op := goval.FieldValue(o, f); op && !isNullValue(ov, f.Node) {
-			if _, mp := goval.FieldValue(m, f); !mp {
-				return true
-			}
-		}
-	}
-	return false
-}
+func put(p *map[string]any, k string, v any) { engine.Put(p, k, v) }
 
 // isNullValue reports whether a value encodes as null.
 func isNullValue(v reflect.Value, n *goval.Node) bool {
@@ -202,10 +93,7 @@ func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Valu
 			if err != nil {
 				return false, err
 			}
-			if engine.SetWithDuplicates(j, c) {
-				return true, nil
-			}
-			put(patch, k, d.Added(j, c))
+			return d.AddField(patch, k, j, c), nil
 		}
 		return false, nil
 	}
@@ -217,12 +105,12 @@ func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Valu
 		var sub map[string]any
 		var up bool
 		var err error
+		if d.memorySkips() && d.SameMemory(od, md, n) {
+			return false, nil
+		}
 		if n.Kind == reflectschema.Struct {
 			sub, up, err = d.diffStruct(od, md, n, c)
 		} else {
-			if d.memorySkips() && d.SameMemory(od, md, n) {
-				return false, nil
-			}
 			sub, up, err = d.diffMap(od, md, n, c)
 		}
 		switch {
@@ -264,18 +152,12 @@ func (d *tdiffer) replaceIfChanged(patch *map[string]any, k string, ov, mv refle
 // of Differ.DiffObject's loop, for marshallers and untyped values.
 func (d *tdiffer) diffJSONValue(patch *map[string]any, k string, ov, mv any, c slot) (bool, error) {
 	if jsonval.KindOf(ov) != jsonval.KindOf(mv) {
-		if !d.IgnoreChanges() {
-			if engine.SetWithDuplicates(mv, c) {
-				return true, nil
-			}
-			put(patch, k, d.Added(mv, c))
-		}
-		return false, nil
+		return d.AddField(patch, k, mv, c), nil
 	}
 	switch o := ov.(type) {
 	case map[string]any:
 		if c.Kind() == reflectschema.Atomic || c.Patch.Strategy == reflectschema.Replace {
-			d.jsonReplaceIfChanged(patch, k, ov, mv)
+			d.ReplaceIfChanged(patch, k, ov, mv)
 			return false, nil
 		}
 		sub, up, err := d.DiffObject(o, mv.(map[string]any), c, nil)
@@ -290,7 +172,7 @@ func (d *tdiffer) diffJSONValue(patch *map[string]any, k string, ov, mv any, c s
 		return false, nil
 	case []any:
 		if !c.IsMergeList() {
-			d.jsonReplaceIfChanged(patch, k, ov, mv)
+			d.ReplaceIfChanged(patch, k, ov, mv)
 			return false, nil
 		}
 		if *patch == nil {
@@ -298,12 +180,6 @@ func (d *tdiffer) diffJSONValue(patch *map[string]any, k string, ov, mv any, c s
 		}
 		return d.Differ.DiffList(*patch, k, o, mv.([]any), c, nil)
 	}
-	d.jsonReplaceIfChanged(patch, k, ov, mv)
+	d.ReplaceIfChanged(patch, k, ov, mv)
 	return false, nil
-}
-
-func (d *tdiffer) jsonReplaceIfChanged(patch *map[string]any, k string, ov, mv any) {
-	if !d.IgnoreChanges() && !jsonval.Equal(ov, mv) {
-		put(patch, k, mv)
-	}
 }

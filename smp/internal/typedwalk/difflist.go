@@ -21,10 +21,7 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 			if err != nil {
 				return false, err
 			}
-			if engine.SetWithDuplicates(ml, c) {
-				return true, nil // as differ.diffList
-			}
-			put(patch, k, d.Added(ml, c))
+			return d.AddField(patch, k, ml, c), nil
 		}
 		return false, nil
 	}

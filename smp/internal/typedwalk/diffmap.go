@@ -2,167 +2,240 @@ package typedwalk
 
 import (
 	"reflect"
-	"slices"
 
 	"github.com/typedpatch/typedpatch/smp/internal/engine"
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
-	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
-// Diffing typed maps: maps of any key type, their retainKeys, and the
-// base entries a three-way delta pairs with.
+// Diffing typed maps as engine.ObjPair: maps of strings, maps of any
+// other key type, and the base entries a three-way delta pairs with.
 
-// diffMap is Differ.DiffObject for two non-nil maps.
-func (d *tdiffer) diffMap(o, m reflect.Value, n *goval.Node, s slot) (patch map[string]any, up bool, err error) {
+// diffMap is engine.DiffObjectOf for two non-nil maps.
+func (d *tdiffer) diffMap(o, m reflect.Value, n *goval.Node, s slot) (map[string]any, bool, error) {
 	if d.KeysCollide(o, n) || d.KeysCollide(m, n) {
 		return d.diffMapJSON(o, m, n, s) // mapkeys.go
 	}
-	if n.StringMap {
-		om, mm := goval.AsStringMap(o), goval.AsStringMap(m)
-		for k, mv := range mm {
-			ov, ok := om[k]
-			if !d.IgnoreChanges() && (!ok || !goval.SameWireString(ov, mv)) {
-				put(&patch, goval.WireString(k), goval.WireString(mv))
-			}
-		}
-		if !d.IgnoreDeletions() {
-			for k := range om {
-				if _, ok := mm[k]; !ok {
-					put(&patch, goval.WireString(k), nil)
-				}
-			}
-		}
-	} else if patch, up, err = d.diffGenericMap(o, m, n); err != nil || up {
-		return nil, up, err
-	}
-	if s.Patch.RetainKeys && d.Cfg.Directives.Understood(format.DirRetainKeys) {
-		return d.mapRetainKeys(patch, o, m, n)
-	}
-	return patch, false, nil
-}
-
-// diffGenericMap diffs maps entry by entry, reading entries into scratch
-// values: the original's entries all at once when it is small.
-func (d *tdiffer) diffGenericMap(o, m reflect.Value, n *goval.Node) (patch map[string]any, up bool, err error) {
-	t := m.Type()
-	key, mv := d.Take(t.Key()), d.Take(t.Elem())
-	defer func() { d.Give(key); d.Give(mv) }()
-	var small goval.MapEntries
-	var found uint64 // the small original's entries m also has
-	if o.Len() <= goval.SmallMap {
-		small = d.ReadMap(o, n)
-		defer d.Release(small)
-	}
-	var ovBig reflect.Value
-	var first errpath.KeyedErr // every entry is visited, so that errors do not depend on the order
-	replace := false
+	fr := d.pairs.push()
+	defer d.pairs.pop()
 	es := slot{Type: n.Elem.Schema}
-	var it reflect.MapIter
-	it.Reset(m)
-	for it.Next() {
-		key.SetIterKey(&it)
-		mv.SetIterValue(&it)
-		var ov reflect.Value
-		if small.Keys.IsValid() {
-			if j := small.Find(key); j >= 0 {
-				ov = small.Vals.Index(j)
-				found |= 1 << j
-			}
-		} else {
-			if !ovBig.IsValid() {
-				ovBig = d.Take(t.Elem())
-				defer d.Give(ovBig)
-			}
-			if d.MapLookup(o, key, ovBig) {
-				ov = ovBig
-			}
+	if n.StringMap {
+		p := &fr.sm
+		keys := p.keys[:0]
+		*p = stringMapPair{d: d, om: goval.AsStringMap(o), mm: goval.AsStringMap(m), es: es}
+		for k := range p.mm {
+			keys = append(keys, k)
 		}
-		if !ov.IsValid() {
-			if !d.IgnoreChanges() {
-				whole, errKey, err := d.addedEntry(&patch, key, mv, n, es)
-				first.Keep(errKey, err) // the least key's error: mapkeys.go
-				replace = replace || whole
-			}
-			continue
-		}
-		k, err := goval.MapKeyText(key, n)
-		if err != nil {
-			first.Keep(goval.FmtKey(key), err)
-			continue
-		}
-		var base reflect.Value
-		if d.WithBase() {
-			base = d.tbase
-			d.tbase = d.baseEntry(base, key)
-		}
-		up, err := d.diffValue(&patch, k, goval.Detach(ov, n.Elem), goval.Detach(mv, n.Elem), goval.Pos{Node: n.Elem, Slot: es})
-		if d.WithBase() {
-			d.tbase = base
-		}
-		if err != nil {
-			first.Keep(k, under(err, errpath.FieldStep(k)))
-			continue
-		}
-		replace = replace || up
+		p.keys, p.nm = keys, len(keys)
+		patch, up, err := engine.DiffObjectOf(d.Differ, p, &s)
+		clear(p.keys) // the pair keeps its buffer, not the caller's strings
+		*p = stringMapPair{keys: p.keys[:0]}
+		return patch, up, err
 	}
-	if first.Err != nil || replace {
-		return nil, replace && first.Err == nil, first.Err
+	p := &fr.gm
+	t := m.Type()
+	*p = mapPair{d: d, o: o, m: m, n: n, es: es, key: d.Take(t.Key()), mv: d.Take(t.Elem())}
+	if o.Len() <= goval.SmallMap {
+		p.small = d.ReadMap(o, n)
 	}
-	if d.IgnoreDeletions() {
-		return patch, false, nil
-	}
-	if err := d.deletedEntries(&patch, o, m, n, small, found); err != nil {
-		return nil, false, err
-	}
-	return patch, false, nil
+	p.it.Reset(m)
+	patch, up, err := engine.DiffObjectOf(d.Differ, p, &s)
+	p.release()
+	return patch, up, err
 }
 
-// addedEntry writes the entry m adds under key, with value mv. whole says
-// the map must be written whole (a set in the value holds a duplicate);
-// an error comes with the key it sorts by.
-func (d *tdiffer) addedEntry(patch *map[string]any, key, mv reflect.Value, n *goval.Node, es slot) (whole bool, errKey string, err error) {
-	k, err := goval.MapKeyText(key, n)
-	if err != nil {
-		return false, goval.FmtKey(key), err
-	}
-	j, err := goval.ToJSONValue(goval.Detach(mv, n.Elem), n.Elem, false)
-	if err != nil {
-		return false, k, under(err, errpath.FieldStep(k))
-	}
-	put(patch, k, d.Added(j, es))
-	return engine.SetWithDuplicates(j, es), "", nil
+// stringMapPair reads two maps of strings, whose keys are valid UTF-8
+// (KeysCollide), so each is its own JSON text, in no order.
+type stringMapPair struct {
+	d      *tdiffer
+	om, mm map[string]string
+	es     slot
+	keys   []string // modified's, then the original's only
+	i, nm  int
+	ov, mv string
+	out    map[string]any
 }
 
-// deletedEntries writes a deletion for each entry of o that m lacks: from
-// small, with found marking the entries m has, or by lookups in m.
-func (d *tdiffer) deletedEntries(patch *map[string]any, o, m reflect.Value, n *goval.Node, small goval.MapEntries, found uint64) error {
-	if small.Keys.IsValid() {
-		for j := range small.Len {
-			if found&(1<<j) == 0 {
-				k, err := goval.MapKeyText(small.Keys.Index(j), n)
-				if err != nil {
-					return err
+func (p *stringMapPair) Out() *map[string]any { return &p.out }
+
+func (p *stringMapPair) Next(orig, all bool) (engine.Entry, bool, error) {
+	for ; p.i < p.nm; p.i++ {
+		k := p.keys[p.i]
+		var inO bool
+		p.mv = p.mm[k]
+		p.ov, inO = p.om[k]
+		if !inO || all || !goval.SameWireString(p.ov, p.mv) {
+			p.i++
+			return engine.Entry{Name: k, InO: inO, InM: true}, true, nil
+		}
+	}
+	if !orig {
+		return engine.Entry{}, false, nil
+	}
+	if p.i == p.nm && len(p.keys) == p.nm {
+		for k := range p.om {
+			if _, ok := p.mm[k]; !ok {
+				p.keys = append(p.keys, k)
+			}
+		}
+	}
+	if p.i == len(p.keys) {
+		return engine.Entry{}, false, nil
+	}
+	k := p.keys[p.i]
+	p.i++
+	p.ov = p.om[k]
+	return engine.Entry{Name: k, InO: true}, true, nil
+}
+
+func (p *stringMapPair) Sorted() bool { return false }
+
+func (p *stringMapPair) ModifiedNull() bool { return false }
+
+func (p *stringMapPair) OriginalNull() bool { return false }
+
+func (p *stringMapPair) Added() (any, slot, error) { return goval.WireString(p.mv), p.es, nil }
+
+func (p *stringMapPair) DiffField(patch *map[string]any, k string) (bool, error) {
+	if !p.d.IgnoreChanges() && !goval.SameWireString(p.ov, p.mv) {
+		put(patch, k, goval.WireString(p.mv))
+	}
+	return false, nil
+}
+
+// mapPair reads two maps of another key type in no order: modified's
+// entries, read into scratch values, each looked up in the original (read
+// whole into scratch arrays when small), then the original's entries
+// modified lacks.
+type mapPair struct {
+	d        *tdiffer
+	o, m     reflect.Value
+	n        *goval.Node // the maps'
+	es       slot
+	key, mv  reflect.Value // scratch: the entry's key; modified's value
+	ov       reflect.Value // the original's value, when it has the entry
+	ovBig    reflect.Value // scratch for values of a big original
+	small    goval.MapEntries
+	found    uint64 // the small original's entries modified has
+	it       reflect.MapIter
+	deleting bool // visiting the original's entries
+	j        int  // the next small entry to visit, deleting
+	out      map[string]any
+}
+
+func (p *mapPair) Out() *map[string]any { return &p.out }
+
+// release gives the scratch values back.
+func (p *mapPair) release() {
+	d := p.d
+	d.Give(p.key)
+	d.Give(p.mv)
+	if p.ovBig.IsValid() {
+		d.Give(p.ovBig)
+	}
+	if p.small.Keys.IsValid() {
+		d.Release(p.small)
+	}
+	*p = mapPair{}
+}
+
+func (p *mapPair) Next(orig, all bool) (engine.Entry, bool, error) {
+	if !p.deleting {
+		for p.it.Next() {
+			p.key.SetIterKey(&p.it)
+			p.mv.SetIterValue(&p.it)
+			p.ov = reflect.Value{}
+			if p.small.Keys.IsValid() {
+				if j := p.small.Find(p.key); j >= 0 {
+					p.ov = p.small.Vals.Index(j)
+					p.found |= 1 << j
 				}
-				put(patch, k, nil)
+			} else if p.d.MapLookup(p.o, p.key, p.bigValue()) {
+				p.ov = p.ovBig
+			}
+			if !p.ov.IsValid() && p.d.IgnoreChanges() && !all {
+				continue // an addition the pass leaves out
+			}
+			return p.entry(p.key, p.ov.IsValid(), true)
+		}
+		if !orig {
+			return engine.Entry{}, false, nil
+		}
+		p.deleting = true
+		p.it.Reset(p.o)
+	}
+	if !orig {
+		return engine.Entry{}, false, nil
+	}
+	if p.small.Keys.IsValid() {
+		for p.j < p.small.Len {
+			j := p.j
+			p.j++
+			if p.found&(1<<j) == 0 {
+				p.ov = p.small.Vals.Index(j)
+				return p.entry(p.small.Keys.Index(j), true, false)
 			}
 		}
-		return nil
+		return engine.Entry{}, false, nil
 	}
-	var err error
-	d.EachKey(o, func(key reflect.Value) bool {
-		if m.MapIndex(key).IsValid() {
-			return true
+	for p.it.Next() {
+		p.key.SetIterKey(&p.it)
+		if !p.m.MapIndex(p.key).IsValid() {
+			p.ov = p.bigValue()
+			p.ov.SetIterValue(&p.it)
+			return p.entry(p.key, true, false)
 		}
-		var k string
-		if k, err = goval.MapKeyText(key, n); err != nil {
-			return false
-		}
-		put(patch, k, nil)
-		return true
-	})
-	return err
+	}
+	return engine.Entry{}, false, nil
+}
+
+// bigValue is the scratch value for the big original's values.
+func (p *mapPair) bigValue() reflect.Value {
+	if !p.ovBig.IsValid() {
+		p.ovBig = p.d.Take(p.m.Type().Elem())
+	}
+	return p.ovBig
+}
+
+// entry names the entry of key; an error names it by the text it sorts by.
+func (p *mapPair) entry(key reflect.Value, inO, inM bool) (engine.Entry, bool, error) {
+	k, err := goval.MapKeyText(key, p.n)
+	if err != nil {
+		return engine.Entry{Name: goval.FmtKey(key)}, true, err
+	}
+	return engine.Entry{Name: k, InO: inO, InM: inM}, true, nil
+}
+
+func (p *mapPair) Sorted() bool { return false }
+
+func (p *mapPair) ModifiedNull() bool { return isNullValue(p.mv, p.n.Elem) }
+
+func (p *mapPair) OriginalNull() bool { return isNullValue(p.ov, p.n.Elem) }
+
+func (p *mapPair) Added() (any, slot, error) {
+	j, err := goval.ToJSONValue(goval.Detach(p.mv, p.n.Elem), p.n.Elem, false)
+	if err != nil {
+		k, _ := goval.MapKeyText(p.key, p.n)
+		return nil, p.es, under(err, errpath.FieldStep(k))
+	}
+	return j, p.es, nil
+}
+
+func (p *mapPair) DiffField(patch *map[string]any, k string) (bool, error) {
+	d, en := p.d, p.n.Elem
+	var base reflect.Value
+	if d.WithBase() {
+		base = d.tbase
+		d.tbase = d.baseEntry(base, p.key)
+	}
+	up, err := d.diffValue(patch, k, goval.Detach(p.ov, en), goval.Detach(p.mv, en), goval.Pos{Node: en, Slot: p.es})
+	if d.WithBase() {
+		d.tbase = base
+	}
+	if err != nil {
+		return false, under(err, errpath.FieldStep(k))
+	}
+	return up, nil
 }
 
 // baseEntry is the base map's value for key, dereferenced; invalid when
@@ -179,26 +252,6 @@ func (d *tdiffer) baseEntry(base, key reflect.Value) reflect.Value {
 		return v
 	}
 	return reflect.Value{}
-}
-
-// mapRetainKeys adds $retainKeys to a map's patch, as Differ.DiffObject does for
-// a map field with the retainKeys strategy: every non-null key, sorted.
-func (d *tdiffer) mapRetainKeys(patch map[string]any, o, m reflect.Value, n *goval.Node) (map[string]any, bool, error) {
-	oj, mj, err := goval.PairJSON(o, m, n)
-	if err != nil {
-		return nil, false, err
-	}
-	mm, om := mj.(map[string]any), oj.(map[string]any)
-	var retain []any
-	for _, k := range jsonval.SortedKeys(mm) {
-		if mm[k] != nil {
-			retain = append(retain, k)
-		}
-	}
-	if len(retain) > 0 && (len(patch) > 0 || engine.HasAdditionalField(om, mm)) {
-		put(&patch, format.KeyRetainKeys, slices.Clip(retain))
-	}
-	return patch, false, nil
 }
 
 // diffMapJSON diffs two maps whose keys may collide in JSON through their

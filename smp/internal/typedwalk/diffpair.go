@@ -1,0 +1,164 @@
+package typedwalk
+
+import (
+	"reflect"
+	"sync"
+	"unsafe"
+
+	"github.com/typedpatch/typedpatch/smp/internal/engine"
+	"github.com/typedpatch/typedpatch/smp/internal/errpath"
+	"github.com/typedpatch/typedpatch/smp/internal/goval"
+)
+
+// Go structs and maps as engine.ObjPair, so that engine.DiffObjectOf
+// diffs them by the rules it applies to JSON objects. The pairs read
+// values in place, from memory where the plan allows (goval's fast
+// fields), and skip what memory shows equal.
+
+// pairFrame holds the pairs of one depth of nested objects.
+type pairFrame struct {
+	s  structPair
+	sm stringMapPair
+	gm mapPair
+}
+
+// pairStack is a differ's frames, kept between calls.
+type pairStack struct {
+	frames []*pairFrame
+	used   int
+}
+
+var pairStacks = sync.Pool{New: func() any { return &pairStack{} }}
+
+// push returns the frame for the next depth; pop gives it back.
+func (s *pairStack) push() *pairFrame {
+	if s.used == len(s.frames) {
+		s.frames = append(s.frames, &pairFrame{})
+	}
+	s.used++
+	return s.frames[s.used-1]
+}
+
+func (s *pairStack) pop() { s.used-- }
+
+// diffStruct is engine.DiffObjectOf for two structs (invalid when absent).
+// The patch is nil when empty.
+func (d *tdiffer) diffStruct(o, m reflect.Value, n *goval.Node, s slot) (map[string]any, bool, error) {
+	p := &d.pairs.push().s
+	p.d, p.o, p.m, p.n, p.i = d, o, m, n, 0
+	var okO, okM bool
+	p.po, okO = goval.StructBase(o)
+	p.pm, okM = goval.StructBase(m)
+	p.fast = okO && okM
+	patch, up, err := engine.DiffObjectOf(d.Differ, p, &s)
+	// The frame outlives the call: it keeps nothing of the values.
+	p.o, p.m, p.ov, p.mv, p.po, p.pm, p.out = reflect.Value{}, reflect.Value{}, reflect.Value{}, reflect.Value{}, nil, nil, nil
+	d.pairs.pop()
+	return patch, up, err
+}
+
+// structPair reads two structs field by field in name order.
+type structPair struct {
+	d      *tdiffer
+	o, m   reflect.Value
+	n      *goval.Node
+	po, pm unsafe.Pointer // the structs' memory, when fast
+	fast   bool
+	i      int // the next field
+	f      *goval.Field
+	ov, mv reflect.Value
+	// scalar says the current field is read from memory (both present
+	// or modified's alone), and ov and mv are not set.
+	scalar bool
+	out    map[string]any
+}
+
+func (p *structPair) Out() *map[string]any { return &p.out }
+
+func (p *structPair) Next(orig, all bool) (engine.Entry, bool, error) {
+	fields, fast, po, pm := p.n.Sorted, p.fast, p.po, p.pm
+	for i := p.i; i < len(fields); i++ {
+		f := fields[i]
+		var ov, mv reflect.Value
+		var mp, op bool
+		if fast && f.Fast != goval.FastNone {
+			mp, op = goval.FastPresent(pm, f), goval.FastPresent(po, f)
+			if mp && f.FastScalar() {
+				if op && !all && goval.FastEqual(po, pm, f) {
+					continue
+				}
+				p.i, p.f, p.scalar = i+1, f, true
+				return engine.Entry{Name: f.Name, InO: op, InM: true}, true, nil
+			}
+			if mp {
+				mv = goval.FieldOf(p.m, f)
+			}
+			if op {
+				ov = goval.FieldOf(p.o, f)
+			}
+		} else {
+			mv, mp = goval.FieldValue(p.m, f)
+			ov, op = goval.FieldValue(p.o, f)
+		}
+		if mp || op && orig {
+			p.i, p.f, p.scalar, p.ov, p.mv = i+1, f, false, ov, mv
+			return engine.Entry{Name: f.Name, InO: op, InM: mp}, true, nil
+		}
+	}
+	p.i = len(fields)
+	return engine.Entry{}, false, nil
+}
+
+func (p *structPair) Sorted() bool { return true }
+
+func (p *structPair) ModifiedNull() bool { return !p.scalar && isNullValue(p.mv, p.f.Node) }
+
+func (p *structPair) OriginalNull() bool { return isNullValue(p.ov, p.f.Node) }
+
+func (p *structPair) Added() (any, slot, error) {
+	f := p.f
+	if p.scalar {
+		return goval.FastJSON(p.pm, f), f.Slot, nil
+	}
+	j, err := goval.ToJSONValue(p.mv, f.Node, f.Quoted)
+	if err != nil {
+		return nil, f.Slot, under(err, errpath.FieldStep(f.Name))
+	}
+	return j, f.Slot, nil
+}
+
+func (p *structPair) DiffField(patch *map[string]any, k string) (bool, error) {
+	d, f := p.d, p.f
+	if p.scalar {
+		if !d.IgnoreChanges() && !goval.FastEqual(p.po, p.pm, f) {
+			put(patch, k, goval.FastJSON(p.pm, f))
+		}
+		return false, nil
+	}
+	var base reflect.Value
+	if d.WithBase() {
+		base = d.tbase
+		d.tbase = baseChild(base, f)
+	}
+	up, err := d.diffValue(patch, k, p.ov, p.mv, f.Pos)
+	if d.WithBase() {
+		d.tbase = base
+	}
+	if err != nil {
+		return false, under(err, errpath.FieldStep(k))
+	}
+	return up, nil
+}
+
+// baseChild is the base's value for field f, dereferenced; invalid when
+// absent or null.
+func baseChild(base reflect.Value, f *goval.Field) reflect.Value {
+	v, ok := goval.FieldValue(base, f)
+	if !ok {
+		return reflect.Value{}
+	}
+	if v, null := goval.DerefNull(v); !null {
+		return v
+	}
+	return reflect.Value{}
+}
