@@ -1,6 +1,7 @@
 package smp_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -12,13 +13,14 @@ import (
 )
 
 // typedFallbackDoc holds the shapes the typed walkers do not walk as Go
-// structs and maps: merge lists whose elements are interfaces or
-// marshallers, merge sets of marshallers, retainKeys maps, and maps of
+// structs and maps: merge lists whose elements are interfaces, merge sets
+// of marshallers, retainKeys maps, and maps of
 // non-string values on both sides of the size where the typed differ
 // stops reading the original's entries at once. Each reaches a path of
 // the typed walkers that hands the list or map over as JSON.
 type typedFallbackDoc struct {
 	AnyItems []any                `json:"anyItems,omitempty" patchStrategy:"merge" patchMergeKey:"name"`
+	RawSet   []json.RawMessage    `json:"rawSet,omitempty" patchStrategy:"merge"`
 	QtySet   []fixtures.Quantity  `json:"qtySet,omitempty" patchStrategy:"merge"`
 	Retained map[string]string    `json:"retained,omitempty" patchStrategy:"retainKeys"`
 	Counts   map[string]*int      `json:"counts,omitempty"`
@@ -39,6 +41,9 @@ func typedGenFallback(t *rapid.T) typedFallbackDoc {
 			e["v"] = g.pick("anyItems.v", "1", "2")
 		}
 		d.AnyItems = append(d.AnyItems, e)
+	}
+	for range g.intn("rawSet.len", 0, 3) {
+		d.RawSet = append(d.RawSet, json.RawMessage(g.pick("rawSet.v", `"a"`, `1`, `true`, `1.0`)))
 	}
 	for range g.intn("qtySet.len", 0, 3) {
 		d.QtySet = append(d.QtySet, fixtures.MustParseQuantity(g.pick("qtySet.v", "1", "2", "500m")))
@@ -119,5 +124,25 @@ func TestTypedFallbackPatches(t *testing.T) {
 			require.NoError(t, err)
 			require.JSONEq(t, string(typedMarshal(t, c.m)), string(typedMarshal(t, got)))
 		})
+	}
+}
+
+// TestTypedMarshalledSetsHoldScalars: a merge key on a list of values that
+// marshal themselves has no effect (reflectschema drops it), so the list
+// is a set; where their JSON is an object, typed Diff and ThreeWay refuse
+// it as the JSON engine does, also when the lists are equal.
+func TestTypedMarshalledSetsHoldScalars(t *testing.T) {
+	type doc struct {
+		Items []json.RawMessage `json:"items" patchStrategy:"merge" patchMergeKey:"name"`
+	}
+	a := doc{Items: []json.RawMessage{json.RawMessage(`{"name":"a"}`), json.RawMessage(`{"name":"b"}`)}}
+	b := doc{Items: a.Items[:1]}
+	for _, m := range []doc{a, b} {
+		_, err := smp.Diff(a, m)
+		requireMixed(t, err, "items[0]", "an object")
+		_, err = smp.DiffJSON(typedMarshal(t, a), typedMarshal(t, m), doc{})
+		requireMixed(t, err, "items[0]", "an object")
+		_, err = smp.ThreeWay(a, m, a)
+		requireMixed(t, err, "items[0]", "an object")
 	}
 }

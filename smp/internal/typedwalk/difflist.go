@@ -28,6 +28,9 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 	if c.IsObjectList() && goObjElems(n.Elem, o, m, d.tbase) {
 		return false, d.diffObjList(patch, k, o, m, n, c)
 	}
+	if !c.IsObjectList() && (n.Elem.Kind != reflectschema.Scalar || n.Elem.Marshaler) {
+		return d.diffMarshalledSet(patch, k, o, m, n, c)
+	}
 	// Equal lists yield nothing, but for the pairing of repeated keys
 	// (KeyedOnly) with elements that differ.
 	if (!c.IsObjectList() || !d.KeyedOnly()) && d.Equal(o, m, n) {
@@ -56,6 +59,29 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 		return false, d.DiffObjectList(*patch, k, ol, ml, c, nil)
 	}
 	return d.DiffScalarList(*patch, k, ol, ml)
+}
+
+// diffMarshalledSet diffs a merge list of values that marshal themselves
+// (or of lists) as JSON: only their JSON says whether each is a scalar,
+// which the JSON differ checks before it compares the lists.
+func (d *tdiffer) diffMarshalledSet(patch *map[string]any, k string, o, m reflect.Value, n *goval.Node, c slot) (bool, error) {
+	ol, err := goval.ListToJSON(o, n)
+	if err != nil {
+		return false, err
+	}
+	ml, err := goval.ListToJSON(m, n)
+	if err != nil {
+		return false, err
+	}
+	lp := map[string]any{}
+	up, err := d.DiffList(lp, k, ol, ml, c, nil)
+	if err != nil || up {
+		return up, err
+	}
+	for key, v := range lp {
+		put(patch, key, v)
+	}
+	return false, nil
 }
 
 // diffSetTyped is Differ.DiffScalarList for a typed list of scalars: PlanSetDiff
