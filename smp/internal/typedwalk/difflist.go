@@ -39,11 +39,7 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 	if !c.IsObjectList() && n.Elem.Kind == reflectschema.Scalar && !n.Elem.Marshaler {
 		return d.diffSetTyped(patch, k, o, m, n)
 	}
-	ol, err := goval.ListToJSON(o, n)
-	if err != nil {
-		return false, err
-	}
-	ml, err := goval.ListToJSON(m, n)
+	ol, ml, err := listsJSON(o, m, n)
 	if err != nil {
 		return false, err
 	}
@@ -61,15 +57,20 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 	return d.DiffScalarList(*patch, k, ol, ml)
 }
 
+// listsJSON is o's and m's JSON.
+func listsJSON(o, m reflect.Value, n *goval.Node) (ol, ml []any, err error) {
+	if ol, err = goval.ListToJSON(o, n); err != nil {
+		return nil, nil, err
+	}
+	ml, err = goval.ListToJSON(m, n)
+	return ol, ml, err
+}
+
 // diffMarshalledSet diffs a merge list of values that marshal themselves
 // (or of lists) as JSON: only their JSON says whether each is a scalar,
 // which the JSON differ checks before it compares the lists.
 func (d *tdiffer) diffMarshalledSet(patch *map[string]any, k string, o, m reflect.Value, n *goval.Node, c slot) (bool, error) {
-	ol, err := goval.ListToJSON(o, n)
-	if err != nil {
-		return false, err
-	}
-	ml, err := goval.ListToJSON(m, n)
+	ol, ml, err := listsJSON(o, m, n)
 	if err != nil {
 		return false, err
 	}
