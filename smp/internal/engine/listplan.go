@@ -113,9 +113,9 @@ func (a *Applier) PlanObjectList(src ListItems, in ListInput, s slot, at *pathNo
 	if err := m.init(a, src, in, s, at); err != nil {
 		return Planned{}, err
 	}
-	if !m.replace && in.OrigPresent && !in.hasSetOrder {
-		if positions, ok := m.planUnique(); ok {
-			return Planned{Positions: positions, Ops: m.Ops, Last: m.last, LiveLen: m.LiveLen, Done: len(m.Ops)}, nil
+	if !m.replace && in.OrigPresent {
+		if pl, ok := m.planUnique(); ok {
+			return pl, nil
 		}
 	}
 	var err error
