@@ -47,8 +47,10 @@ func applyTyped[T any](v reflect.Value, current T, patch Patch, opts []Option, s
 		return applyViaJSON(current, patch, opts)
 	}
 	pm := patch.patchMap()
-	if err := goval.CheckDecodedLimits(pm, cfg.Limits, "patch"); err != nil {
-		return zero, err
+	if !patch.checkedWithin(cfg.Limits) {
+		if err := goval.CheckDecodedLimits(pm, cfg.Limits, "patch"); err != nil {
+			return zero, err
+		}
 	}
 	b := goval.NewBudget(cfg.Limits)
 	if err := b.CheckTyped(cv, root.Node, cfg.Limits, "original document"); err != nil {
