@@ -1,12 +1,10 @@
 package goval
 
 import (
-	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
-	"unicode/utf8"
-	"unsafe"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
 )
@@ -66,42 +64,14 @@ func PlainCopies(n *Node) bool { return plainCopyPlan(n) != nil }
 func plainCopyPlan(n *Node) *exactPlan {
 	p, ok := exactPlans.Load(n)
 	if !ok {
-		p, _ = exactPlans.LoadOrStore(n, buildExact(n.GoType, n, map[reflect.Type]bool{}))
+		p, _ = exactPlans.LoadOrStore(n, buildExact(n.GoType, n, &exactBuild{visiting: map[reflect.Type]bool{}, done: map[*Node]*exactPlan{}}))
 	}
 	return p.(*exactPlan)
 }
 
-// FixPlainCopy makes v, an addressable struct of root node n that is a
-// plain deep copy sharing nothing with any other value, the copy
-// CopyValue makes of the value it was copied from. False means it could
-// not (v is then partly changed, to be dropped): copy through CopyValue.
-func FixPlainCopy(n *Node, v reflect.Value) bool {
-	plan := plainCopyPlan(n)
-	if plan == nil || !v.CanAddr() {
-		return false
-	}
-	w := exactWalk{}
-	defer w.release()
-	return plan.fix(&w, v.Addr().UnsafePointer())
-}
-
-// exactWalk is one fix's scratch: a marshaller's content, the keys and
-// values map entries are read into, and a count of the values changed.
-type exactWalk struct {
-	buf     [maxContentBytes]byte
-	s       *Scratch
-	changed int
-}
-
-func (w *exactWalk) release() {
-	if w.s != nil {
-		PutScratch(w.s)
-	}
-}
-
 // buildExact plans values of Go type t at node n; nil when they are
 // never exact.
-func buildExact(t reflect.Type, n *Node, visiting map[reflect.Type]bool) *exactPlan {
+func buildExact(t reflect.Type, n *Node, b *exactBuild) *exactPlan {
 	if n.Marshaler && !n.plainCopy {
 		if n.addrSensitive {
 			return nil
@@ -109,7 +79,7 @@ func buildExact(t reflect.Type, n *Node, visiting map[reflect.Type]bool) *exactP
 		return &exactPlan{kind: exactTrip, node: n, goType: t}
 	}
 	if t.Kind() == reflect.Pointer {
-		if e := buildExact(t.Elem(), n, visiting); e != nil {
+		if e := buildExact(t.Elem(), n, b); e != nil {
 			return &exactPlan{kind: exactPointer, elem: e}
 		}
 		return nil
@@ -121,12 +91,12 @@ func buildExact(t reflect.Type, n *Node, visiting map[reflect.Type]bool) *exactP
 	case reflectschema.Scalar:
 		return scalarExact(t, n)
 	case reflectschema.Struct:
-		return structExact(t, n, visiting)
+		return b.structExact(t, n)
 	case reflectschema.List, reflectschema.Atomic:
 		if t.Kind() != reflect.Slice || n.Elem == nil {
 			return nil
 		}
-		e := buildExact(t.Elem(), n.Elem, visiting)
+		e := buildExact(t.Elem(), n.Elem, b)
 		if e == nil {
 			return nil
 		}
@@ -135,7 +105,7 @@ func buildExact(t reflect.Type, n *Node, visiting map[reflect.Type]bool) *exactP
 		if n.keyMode != keyString || t.Key().Kind() != reflect.String || n.Elem == nil {
 			return nil
 		}
-		e := buildExact(t.Elem(), n.Elem, visiting)
+		e := buildExact(t.Elem(), n.Elem, b)
 		if e == nil {
 			return nil
 		}
@@ -167,18 +137,35 @@ func scalarExact(t reflect.Type, n *Node) *exactPlan {
 
 // structExact plans a struct whose every Go field is one of n's JSON
 // fields, read as encoding/json reads it.
-func structExact(t reflect.Type, n *Node, visiting map[reflect.Type]bool) *exactPlan {
-	if t != n.GoType || visiting[t] || !allFieldsJSON(t, nil, n.Fields) {
+func (b *exactBuild) structExact(t reflect.Type, n *Node) *exactPlan {
+	if p, ok := b.done[n]; ok && t == n.GoType {
+		return p
+	}
+	if t != n.GoType || b.visiting[t] || !allFieldsJSON(t, nil, n.Fields) {
 		return nil
 	}
-	visiting[t] = true
-	defer delete(visiting, t)
+	b.visiting[t] = true
+	defer delete(b.visiting, t)
+	p := b.structFields(n)
+	b.done[n] = p // nil on a cycle: every type on it is recursive
+	return p
+}
+
+// exactBuild is one root's planning: the structs being planned, and those
+// planned, each once however often the type occurs.
+type exactBuild struct {
+	visiting map[reflect.Type]bool
+	done     map[*Node]*exactPlan
+}
+
+// structFields plans a struct's fields; nil when one has no plan.
+func (b *exactBuild) structFields(n *Node) *exactPlan {
 	p := &exactPlan{kind: exactStruct}
 	for _, f := range n.Fields {
 		if f.ViaPtr || f.Quoted {
 			return nil
 		}
-		e := buildExact(f.Meta.GoType, f.Node, visiting)
+		e := buildExact(f.Meta.GoType, f.Node, b)
 		if e == nil {
 			return nil
 		}
@@ -199,7 +186,7 @@ func allFieldsJSON(t reflect.Type, prefix []int, fields []*Field) bool {
 	for i := range t.NumField() {
 		sf := t.Field(i)
 		index := append(prefix[:len(prefix):len(prefix)], i)
-		name, _, _ := cutTag(sf.Tag.Get("json"))
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
 		if sf.Anonymous && name == "" && sf.Type.Kind() == reflect.Struct {
 			if !allFieldsJSON(sf.Type, index, fields) {
 				return false
@@ -213,180 +200,6 @@ func allFieldsJSON(t reflect.Type, prefix []int, fields []*Field) bool {
 	return true
 }
 
-// cutTag splits a json tag at its first comma.
-func cutTag(tag string) (name, opts string, found bool) {
-	for i := range len(tag) {
-		if tag[i] == ',' {
-			return tag[:i], tag[i+1:], true
-		}
-	}
-	return tag, "", false
-}
-
 func hasIndex(fields []*Field, index []int) bool {
 	return slices.ContainsFunc(fields, func(f *Field) bool { return slices.Equal(f.Index, index) })
-}
-
-// fix makes the value at p what CopyValue makes of it.
-func (e *exactPlan) fix(w *exactWalk, p unsafe.Pointer) bool {
-	switch e.kind {
-	case exactAlways:
-		return true
-	case exactString:
-		if s := (*string)(p); !utf8.ValidString(*s) {
-			*s = WireString(*s)
-			w.changed++
-		}
-		return true
-	case exactFloat:
-		f := float64(*(*float32)(p))
-		if e.size == 8 {
-			f = *(*float64)(p)
-		}
-		return !math.IsNaN(f) && !math.IsInf(f, 0)
-	case exactStruct:
-		return e.fixStruct(w, p)
-	case exactPointer:
-		q := *(*unsafe.Pointer)(p)
-		return q == nil || e.elem.fix(w, q)
-	case exactSlice:
-		s := (*reflectSlice)(p)
-		if e.elem == nil || e.elem.kind == exactAlways {
-			return true
-		}
-		for i := range s.len {
-			if !e.elem.fix(w, unsafe.Add(s.data, uintptr(i)*e.size)) {
-				return false
-			}
-		}
-		return true
-	case exactMap:
-		return e.fixMap(w, p)
-	case exactTrip:
-		return w.fixTrip(e, p)
-	}
-	return false
-}
-
-// fixStruct fixes a struct's fields, and clears those encoding/json
-// leaves out.
-func (e *exactPlan) fixStruct(w *exactWalk, p unsafe.Pointer) bool {
-	for i := range e.fields {
-		f := &e.fields[i]
-		fp := unsafe.Add(p, f.off)
-		if f.omitZero != nil {
-			v := reflect.NewAt(f.omitZero.Meta.GoType, fp).Elem()
-			if isZeroField(v, f.omitZero.zeroMode) {
-				if !v.IsZero() {
-					v.SetZero()
-					w.changed++
-				}
-				continue
-			}
-		}
-		if f.omitEmpty && emptyNotNil(f.plan, fp) {
-			reflect.NewAt(f.plan.goTypeAt(), fp).Elem().SetZero()
-			w.changed++
-			continue
-		}
-		if !f.plan.fix(w, fp) {
-			return false
-		}
-	}
-	return true
-}
-
-// emptyNotNil reports whether the slice or map at p is empty but not nil.
-func emptyNotNil(e *exactPlan, p unsafe.Pointer) bool {
-	if e.kind == exactMap {
-		return *(*unsafe.Pointer)(p) != nil && reflect.NewAt(e.mapT, p).Elem().Len() == 0
-	}
-	s := (*reflectSlice)(p)
-	return s.data != nil && s.len == 0
-}
-
-// fixMap fixes a map keyed by strings: its values, in the map.
-func (e *exactPlan) fixMap(w *exactWalk, p unsafe.Pointer) bool {
-	if *(*unsafe.Pointer)(p) == nil {
-		return true
-	}
-	m := reflect.NewAt(e.mapT, p).Elem()
-	if e.elem.kind == exactString && m.Type().ConvertibleTo(mapSSType) {
-		sm := AsStringMap(m)
-		for k, v := range sm {
-			if !utf8.ValidString(k) {
-				return false
-			}
-			if !utf8.ValidString(v) {
-				sm[k] = WireString(v)
-				w.changed++
-			}
-		}
-		return true
-	}
-	var it reflect.MapIter
-	it.Reset(m)
-	if w.s == nil {
-		w.s = GetScratch()
-	}
-	k, ev := w.s.Take(e.mapT.Key()), w.s.Take(e.mapT.Elem())
-	defer func() { w.s.Give(k); w.s.Give(ev) }()
-	for it.Next() {
-		k.SetIterKey(&it)
-		if !utf8.ValidString(k.String()) {
-			return false
-		}
-		if e.elem.kind == exactAlways {
-			continue
-		}
-		ev.SetIterValue(&it)
-		before := w.changed
-		if !e.elem.fix(w, ev.Addr().UnsafePointer()) {
-			return false
-		}
-		if w.changed != before {
-			m.SetMapIndex(k, ev)
-		}
-	}
-	return true
-}
-
-// fixTrip replaces the marshaller's value at p by its round trip, unless
-// that is remembered to change nothing.
-func (w *exactWalk) fixTrip(e *exactPlan, p unsafe.Pointer) bool {
-	n := e.node
-	v := reflect.NewAt(e.goType, p).Elem()
-	if e.goType == n.GoType && n.trips != nil && n.plainNow(p) {
-		size := n.GoType.Size()
-		if n.trips.contentLen(p, size) <= maxContentBytes {
-			if done := n.trips.done.Load(); done != nil {
-				if tr, ok := (*done)[string(n.trips.content(w.buf[:0], p, size))]; ok {
-					if !tr.same {
-						v.Set(tr.v)
-						w.changed++
-					}
-					return true
-				}
-			}
-		}
-	}
-	if w.s == nil {
-		w.s = GetScratch()
-	}
-	old := w.s.Take(e.goType)
-	defer func() { old.SetZero(); w.s.Give(old) }()
-	old.Set(v)
-	v.SetZero()
-	var c Copier
-	defer c.Release()
-	w.changed++
-	return c.CopyValue(v, old, n) == nil
-}
-
-// goTypeAt is the Go type of a slice or map plan's values.
-func (e *exactPlan) goTypeAt() reflect.Type {
-	if e.kind == exactMap {
-		return e.mapT
-	}
-	return e.sliceT
 }
