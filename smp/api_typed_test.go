@@ -219,6 +219,18 @@ func TestTypedLimits(t *testing.T) {
 	_, err = smp.Apply(a, deepPatch, smp.WithLimits(smp.Limits{}))
 	assert.NoError(t, err, "zero limits mean none")
 
+	// ParsePatch checked its patch against the default limits only, and
+	// Diff's patch was never checked: Apply checks both against its own.
+	one := smp.WithLimits(smp.Limits{MaxListLength: 1})
+	longList := typedMustParse(t, `{"spec":{"template":{"spec":{"containers":[{"name":"a"},{"name":"b"}]}}}}`)
+	_, err = smp.Apply(&fixtures.Deployment{}, longList, one)
+	assert.Equal(t, smp.ErrLimit, smp.KindOf(err), "%v", err)
+	made, err := smp.Diff(&fixtures.Deployment{}, a)
+	require.NoError(t, err)
+	_, err = smp.Apply(&fixtures.Deployment{}, made, one)
+	require.Equal(t, smp.ErrLimit, smp.KindOf(err), "%v", err)
+	assert.Contains(t, err.Error(), "patch")
+
 	// A recursive type nests as deep as its values do.
 	deep := &typedNode{}
 	for cur, i := deep, 0; i < 20; i++ {

@@ -9,6 +9,9 @@ import "github.com/typedpatch/typedpatch/smp/internal/jsonval"
 // changes it, and [Patch.Map] returns a copy.
 type Patch struct {
 	m map[string]any // decoded: map[string]any, []any, string, json.Number, bool, nil
+	// within holds the depth and list-length limits the patch's decoding
+	// checked it against (bounded); zero when it was not checked.
+	within jsonval.Limits
 }
 
 // ParsePatch reads a patch in the wire format. Empty input and null are
@@ -19,7 +22,18 @@ func ParsePatch(data []byte) (Patch, error) {
 	if err != nil {
 		return Patch{}, public(err)
 	}
-	return Patch{m: m}, nil
+	return Patch{m: m, within: DefaultLimits().Bounded()}, nil
+}
+
+// checkedWithin reports whether the patch is known to be within l's
+// depth and list-length limits: its decoding checked limits as tight.
+func (p Patch) checkedWithin(l Limits) bool {
+	c := p.within
+	if c.MaxDepth <= 0 {
+		return false
+	}
+	l = l.Bounded()
+	return c.MaxDepth <= l.MaxDepth && (l.MaxListLength <= 0 || c.MaxListLength > 0 && c.MaxListLength <= l.MaxListLength)
 }
 
 // MarshalJSON writes the patch in the wire format.

@@ -23,8 +23,11 @@ import (
 // slices or maps; time.Time too), else re-made through its MarshalJSON and
 // UnmarshalJSON, once per distinct value for the life of the process when
 // it holds no pointer, slice or map at the time: the two methods must
-// depend only on the value. A failed Apply returns the zero T and an
-// *Error.
+// depend only on the value. Where T's struct has a DeepCopyInto method,
+// as Kubernetes' types do, the copy starts from it (which must copy deeply,
+// as generated code does), and what a JSON round trip changes is then
+// changed in the copy: the result is the same. A failed Apply returns the
+// zero T and an *Error.
 func Apply[T any](current T, patch Patch, opts ...Option) (T, error) {
 	res, err := applyTyped(reflect.ValueOf(any(current)), current, patch, opts, false)
 	return res, public(err)
@@ -48,8 +51,10 @@ func applyTyped[T any](v reflect.Value, current T, patch Patch, opts []Option, s
 		return applyViaJSON(current, patch, opts)
 	}
 	pm := patch.patchMap()
-	if err := goval.CheckDecodedLimits(pm, cfg.Limits, "patch"); err != nil {
-		return zero, err
+	if !patch.checkedWithin(cfg.Limits) {
+		if err := goval.CheckDecodedLimits(pm, cfg.Limits, "patch"); err != nil {
+			return zero, err
+		}
 	}
 	b := goval.NewBudget(cfg.Limits)
 	if err := b.CheckTyped(cv, root.Node, cfg.Limits, "original document"); err != nil {
@@ -58,6 +63,9 @@ func applyTyped[T any](v reflect.Value, current T, patch Patch, opts []Option, s
 	apply := typedwalk.Apply
 	if share {
 		apply = typedwalk.ApplyShared
+	} else if cp, ok := deepCopied(root, cv, current); ok {
+		// A copy of its own to merge into in place.
+		cv, apply = cp, typedwalk.ApplyShared
 	}
 	out, err := apply(root, cv, pm, cfg)
 	if err != nil {

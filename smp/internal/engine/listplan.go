@@ -109,15 +109,17 @@ func (a *Applier) mergeObjectList(in ListInput, s slot, at *pathNode) ([]any, er
 // met on the way is the plan's, to be reported after the merges before
 // it.
 func (a *Applier) PlanObjectList(src ListItems, in ListInput, s slot, at *pathNode) (Planned, error) {
-	var m ListPlan
-	if err := m.init(a, src, in, s, at); err != nil {
+	var first ListPlan // on the stack: the one-pass plan keeps no pointer to it
+	if err := first.init(a, src, in, s, at); err != nil {
 		return Planned{}, err
 	}
-	if !m.replace && in.OrigPresent && !in.hasSetOrder {
-		if positions, ok := m.planUnique(); ok {
-			return Planned{Positions: positions, Ops: m.Ops, Last: m.last, LiveLen: m.LiveLen, Done: len(m.Ops)}, nil
+	if !first.replace && in.OrigPresent {
+		if pl, ok := first.planUnique(); ok {
+			return pl, nil
 		}
 	}
+	m := new(ListPlan)
+	*m = first
 	var err error
 	var positions []int
 	if m.replace || !in.OrigPresent {

@@ -34,12 +34,20 @@ const maxContentBytes = 512
 type roundTrips struct {
 	strs []uintptr // the offsets of the type's strings
 
-	// done maps a content to the value it decoded to (plain data). It is
+	// done maps a content to what it decoded to (plain data). It is
 	// never changed once stored: a new content stores a copy with it, so
 	// that readers take no lock. Copies cost O(maxRoundTrips²) per type
 	// over the life of the process.
-	done atomic.Pointer[map[string]reflect.Value]
+	done atomic.Pointer[map[string]trip]
 	mu   sync.Mutex // serializes stores
+}
+
+// trip is a round trip remembered: the value a content decoded to, and
+// whether that value has the same content (the round trip changes
+// nothing).
+type trip struct {
+	v    reflect.Value
+	same bool
 }
 
 // newRoundTrips plans the memory of type t's round trips; nil when t holds
@@ -139,9 +147,9 @@ func (c *Copier) recall(dst, src reflect.Value, n *Node) bool {
 	if done == nil {
 		return false
 	}
-	v, ok := (*done)[string(key)]
+	tr, ok := (*done)[string(key)]
 	if ok {
-		dst.Set(v)
+		dst.Set(tr.v)
 	}
 	return ok
 }
@@ -159,6 +167,7 @@ func (c *Copier) remember(dst, src reflect.Value, n *Node) {
 	}
 	v := reflect.New(dst.Type()).Elem()
 	v.Set(dst)
+	same := string(n.trips.content(nil, pd, dst.Type().Size())) == string(key)
 	r := n.trips
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -168,10 +177,10 @@ func (c *Copier) remember(dst, src reflect.Value, n *Node) {
 			return // stored meanwhile, or full
 		}
 	}
-	done := map[string]reflect.Value{}
+	done := map[string]trip{}
 	if old != nil {
 		done = maps.Clone(*old)
 	}
-	done[string(key)] = v
+	done[string(key)] = trip{v, same}
 	r.done.Store(&done)
 }

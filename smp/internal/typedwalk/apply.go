@@ -59,12 +59,7 @@ func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *gov
 		// The whole struct, unexported fields too; then the fields the
 		// patch names or $retainKeys drops start from zero, as below.
 		dst.Set(cur)
-		copied := op.copied()
-		for _, f := range n.Fields {
-			if !copied(f.Name) {
-				dst.FieldByIndex(f.Index).SetZero()
-			}
-		}
+		op.zeroReplaced(dst, n)
 	} else if cur.IsValid() {
 		copied := op.copied()
 		for _, f := range n.Fields {
@@ -127,6 +122,26 @@ func (op openedPatch) copied() func(name string) bool {
 		named[name] = true
 	}
 	return func(name string) bool { return !named[name] && (op.keep == nil || op.keep[name]) }
+}
+
+// zeroReplaced zeroes the fields of dst, a struct of n's copied whole,
+// that are not copied as they are: those the patch names and those
+// $retainKeys drops.
+func (op openedPatch) zeroReplaced(dst reflect.Value, n *goval.Node) {
+	if op.keep != nil {
+		copied := op.copied()
+		for _, f := range n.Fields {
+			if !copied(f.Name) {
+				dst.FieldByIndex(f.Index).SetZero()
+			}
+		}
+		return
+	}
+	for _, name := range op.p.Names {
+		if f := n.ByName[name]; f != nil {
+			dst.FieldByIndex(f.Index).SetZero()
+		}
+	}
 }
 
 // openPatch reads patch object pm's directives (an error is the one

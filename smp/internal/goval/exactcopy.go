@@ -1,0 +1,205 @@
+package goval
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/typedpatch/typedpatch/reflectschema"
+)
+
+// A plain deep copy (what a Kubernetes type's generated DeepCopyInto
+// makes: every field copied, nil kept nil and empty kept empty) becomes
+// the copy CopyValue makes once, in place, what a JSON round trip changes
+// is changed: strings that are not UTF-8 repaired, empty slices and maps
+// under omitempty made nil, fields omitzero leaves out zeroed, and
+// marshallers CopyValue takes through their methods replaced by their
+// round trip (remembered, or made now). Types that may hold what that
+// cannot fix (unexported or "-" fields, fields behind embedded pointers,
+// ",string", untyped values, maps keyed by anything but strings,
+// recursive types) have no plan; a value that holds a float that is not
+// finite or a map key that is not UTF-8 is left to CopyValue.
+
+// exactKind is how a value's exactness is read.
+type exactKind uint8
+
+const (
+	exactAlways  exactKind = iota // booleans, integers, marshallers of plain data: kept
+	exactString                   // repaired
+	exactFloat                    // finite, else no fix
+	exactStruct                   // each field
+	exactPointer                  // nil, or its element
+	exactSlice                    // nil, or each element ([]byte: kept)
+	exactMap                      // nil, or keys of valid UTF-8 (else no fix) and each value
+	exactTrip                     // a marshaller: its round trip
+)
+
+// exactPlan fixes values of one Go type.
+type exactPlan struct {
+	kind   exactKind
+	size   uintptr      // float: 4 or 8; slice: the element's size
+	elem   *exactPlan   // pointer, slice and map: the element's (nil: always exact)
+	fields []exactField // struct
+	mapT   reflect.Type // map
+	sliceT reflect.Type // slice
+	node   *Node        // trip: the marshaller's node
+	goType reflect.Type // trip: the value's type (maybe a pointer)
+}
+
+// exactField is one struct field's place and plan.
+type exactField struct {
+	off       uintptr
+	omitEmpty bool   // a slice or map: empty and not nil is left out, nil in the copy
+	omitZero  *Field // under omitzero: what omitzero calls zero is left out, zero in the copy
+	plan      *exactPlan
+}
+
+var exactPlans sync.Map // *Node (a root struct) → *exactPlan, nil without one
+
+// PlainCopies reports whether a plain deep copy of root node n's structs
+// can be made CopyValue's copy (FixPlainCopy).
+func PlainCopies(n *Node) bool { return plainCopyPlan(n) != nil }
+
+func plainCopyPlan(n *Node) *exactPlan {
+	p, ok := exactPlans.Load(n)
+	if !ok {
+		p, _ = exactPlans.LoadOrStore(n, buildExact(n.GoType, n, &exactBuild{visiting: map[reflect.Type]bool{}, done: map[*Node]*exactPlan{}}))
+	}
+	return p.(*exactPlan)
+}
+
+// buildExact plans values of Go type t at node n; nil when they are
+// never exact.
+func buildExact(t reflect.Type, n *Node, b *exactBuild) *exactPlan {
+	if n.Marshaler && !n.plainCopy {
+		if n.addrSensitive {
+			return nil
+		}
+		return &exactPlan{kind: exactTrip, node: n, goType: t}
+	}
+	if t.Kind() == reflect.Pointer {
+		if e := buildExact(t.Elem(), n, b); e != nil {
+			return &exactPlan{kind: exactPointer, elem: e}
+		}
+		return nil
+	}
+	if n.Marshaler {
+		return &exactPlan{kind: exactAlways} // plain data
+	}
+	switch n.Kind {
+	case reflectschema.Scalar:
+		return scalarExact(t, n)
+	case reflectschema.Struct:
+		return b.structExact(t, n)
+	case reflectschema.List, reflectschema.Atomic:
+		if t.Kind() != reflect.Slice || n.Elem == nil {
+			return nil
+		}
+		e := buildExact(t.Elem(), n.Elem, b)
+		if e == nil {
+			return nil
+		}
+		return &exactPlan{kind: exactSlice, elem: e, size: t.Elem().Size(), sliceT: t}
+	case reflectschema.Map:
+		if n.keyMode != keyString || t.Key().Kind() != reflect.String || n.Elem == nil {
+			return nil
+		}
+		e := buildExact(t.Elem(), n.Elem, b)
+		if e == nil {
+			return nil
+		}
+		return &exactPlan{kind: exactMap, elem: e, mapT: t}
+	}
+	return nil
+}
+
+// scalarExact plans a scalar of Go type t.
+func scalarExact(t reflect.Type, n *Node) *exactPlan {
+	if n.IsNumber {
+		return nil
+	}
+	if n.bytes {
+		return &exactPlan{kind: exactSlice, size: 1, sliceT: t} // copied byte for byte
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return &exactPlan{kind: exactString}
+	case reflect.Float32, reflect.Float64:
+		return &exactPlan{kind: exactFloat, size: t.Size()}
+	case reflect.Bool,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return &exactPlan{kind: exactAlways}
+	}
+	return nil
+}
+
+// structExact plans a struct whose every Go field is one of n's JSON
+// fields, read as encoding/json reads it.
+func (b *exactBuild) structExact(t reflect.Type, n *Node) *exactPlan {
+	if p, ok := b.done[n]; ok && t == n.GoType {
+		return p
+	}
+	if t != n.GoType || b.visiting[t] || !allFieldsJSON(t, nil, n.Fields) {
+		return nil
+	}
+	b.visiting[t] = true
+	defer delete(b.visiting, t)
+	p := b.structFields(n)
+	b.done[n] = p // nil on a cycle: every type on it is recursive
+	return p
+}
+
+// exactBuild is one root's planning: the structs being planned, and those
+// planned, each once however often the type occurs.
+type exactBuild struct {
+	visiting map[reflect.Type]bool
+	done     map[*Node]*exactPlan
+}
+
+// structFields plans a struct's fields; nil when one has no plan.
+func (b *exactBuild) structFields(n *Node) *exactPlan {
+	p := &exactPlan{kind: exactStruct}
+	for _, f := range n.Fields {
+		if f.ViaPtr || f.Quoted {
+			return nil
+		}
+		e := buildExact(f.Meta.GoType, f.Node, b)
+		if e == nil {
+			return nil
+		}
+		k := f.Meta.GoType.Kind()
+		ef := exactField{off: f.Offset, omitEmpty: f.Meta.OmitEmpty && (k == reflect.Slice || k == reflect.Map), plan: e}
+		if f.Meta.OmitZero {
+			ef.omitZero = f
+		}
+		p.fields = append(p.fields, ef)
+	}
+	return p
+}
+
+// allFieldsJSON reports whether every field of struct t (index path
+// prefix) is exported and one of fields, or an embedded struct whose
+// fields all are.
+func allFieldsJSON(t reflect.Type, prefix []int, fields []*Field) bool {
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		index := append(prefix[:len(prefix):len(prefix)], i)
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if sf.Anonymous && name == "" && sf.Type.Kind() == reflect.Struct {
+			if !allFieldsJSON(sf.Type, index, fields) {
+				return false
+			}
+			continue
+		}
+		if !sf.IsExported() || !hasIndex(fields, index) {
+			return false
+		}
+	}
+	return true
+}
+
+func hasIndex(fields []*Field, index []int) bool {
+	return slices.ContainsFunc(fields, func(f *Field) bool { return slices.Equal(f.Index, index) })
+}
