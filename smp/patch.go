@@ -22,12 +22,12 @@ func ParsePatch(data []byte) (Patch, error) {
 	if err != nil {
 		return Patch{}, public(err)
 	}
-	return Patch{m: m, within: DefaultLimits().Bounded()}, nil
+	return Patch{m: m, within: jsonval.DefaultLimits().Bounded()}, nil
 }
 
 // checkedWithin reports whether the patch is known to be within l's
 // depth and list-length limits: its decoding checked limits as tight.
-func (p Patch) checkedWithin(l Limits) bool {
+func (p Patch) checkedWithin(l jsonval.Limits) bool {
 	c := p.within
 	if c.MaxDepth <= 0 {
 		return false
