@@ -62,7 +62,7 @@ func (d *Differ) addedValue(v any, s slot, name bool) (out any, changed, whole b
 		var res map[string]any
 		for k, e := range x {
 			c := s.Child(k)
-			if SetWithDuplicates(e, c) {
+			if setWithDuplicates(e, c) {
 				return v, true, true
 			}
 			ne, changed, w := d.addedValue(e, c, name)
@@ -85,7 +85,7 @@ func (d *Differ) addedValue(v any, s slot, name bool) (out any, changed, whole b
 		}
 	case []any:
 		if !s.IsMergeList() || !s.IsObjectList() {
-			// A set holding a value twice is the caller's (SetWithDuplicates).
+			// A set holding a value twice is the caller's (setWithDuplicates).
 			return v, false, false
 		}
 		return d.addedObjectList(x, s, name)
@@ -137,10 +137,10 @@ func (d *Differ) addedObjectList(x []any, s slot, name bool) (any, bool, bool) {
 	return list, changed, false
 }
 
-// SetWithDuplicates reports whether v is a merge list of scalars holding a
+// setWithDuplicates reports whether v is a merge list of scalars holding a
 // value twice: a patch can only carry it by replacing the object holding
 // it.
-func SetWithDuplicates(v any, s slot) bool {
+func setWithDuplicates(v any, s slot) bool {
 	l, ok := v.([]any)
 	return ok && s.IsMergeList() && !s.IsObjectList() && hasDuplicates(scalarIDs(l))
 }

@@ -162,7 +162,7 @@ func (d *Differ) DiffObjectList(patch map[string]any, k string, ol, ml []any, s 
 // JSON objects.
 type jsonElems struct {
 	d          *Differ
-	ol, ml, bl JSONItems // bl, the followed document's list, or nil
+	ol, ml, bl jsonItems // bl, the followed document's list, or nil
 	es         slot
 	ks         format.KeySet
 	at         *pathNode

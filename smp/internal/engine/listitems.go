@@ -7,7 +7,7 @@ import (
 
 // ListItems is the live list of a merge list of objects as a list plan
 // (ListPlan) reads it: the identities and key fields of its elements. The
-// JSON applier reads JSON values (JSONItems); the typed applier reads Go
+// JSON applier reads JSON values (jsonItems); the typed applier reads Go
 // values (objItems). Both merge by the same plan.
 type ListItems interface {
 	// Count is the number of live elements.
@@ -20,14 +20,14 @@ type ListItems interface {
 	KeyField(p int, f string) (any, bool)
 }
 
-// JSONItems is a live JSON list, its items possibly still raw.
-type JSONItems []any
+// jsonItems is a live JSON list, its items possibly still raw.
+type jsonItems []any
 
-func (j JSONItems) Count() int { return len(j) }
+func (j jsonItems) Count() int { return len(j) }
 
-func (j JSONItems) KeyID(p int, ks format.KeySet) string { return format.IDOf(ks, j[p]) }
+func (j jsonItems) KeyID(p int, ks format.KeySet) string { return format.IDOf(ks, j[p]) }
 
-func (j JSONItems) IsObject(p int) bool {
+func (j jsonItems) IsObject(p int) bool {
 	switch m := j[p].(type) {
 	case map[string]any:
 		return true
@@ -37,7 +37,7 @@ func (j JSONItems) IsObject(p int) bool {
 	return false
 }
 
-func (j JSONItems) HasKeyField(p int, f string) bool {
+func (j jsonItems) HasKeyField(p int, f string) bool {
 	switch m := j[p].(type) {
 	case map[string]any:
 		_, ok := m[f]
@@ -48,7 +48,7 @@ func (j JSONItems) HasKeyField(p int, f string) bool {
 	return false
 }
 
-func (j JSONItems) KeyField(p int, f string) (any, bool) {
+func (j jsonItems) KeyField(p int, f string) (any, bool) {
 	switch m := j[p].(type) {
 	case map[string]any:
 		v, ok := m[f]

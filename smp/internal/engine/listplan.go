@@ -72,7 +72,7 @@ func (pl *Planned) Merged(p int) bool {
 // first, then each patch element merged into the first live element with
 // its identity or appended, then the result ordered.
 func (a *Applier) mergeObjectList(in ListInput, s slot, at *pathNode) ([]any, error) {
-	pl, err := a.PlanObjectList(JSONItems(in.Orig), in, s, at)
+	pl, err := a.PlanObjectList(jsonItems(in.Orig), in, s, at)
 	if err != nil {
 		return nil, err
 	}

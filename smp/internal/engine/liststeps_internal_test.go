@@ -59,7 +59,7 @@ func TestPlannedIdentity(t *testing.T) {
 		default:
 			live = elem(false)
 		}
-		m := ListPlan{Applier: a, Items: JSONItems{live}, LiveLen: 1, Elems: make([]PatchElem, 3)}
+		m := ListPlan{Applier: a, Items: jsonItems{live}, LiveLen: 1, Elems: make([]PatchElem, 3)}
 		cur := live
 		ok := true
 		for j := range 1 + r.IntN(3) {

@@ -63,7 +63,7 @@ func narrowAt[D Doc[D]](patch map[string]any, k string, ov, cv D, s slot) error 
 			delete(patch, k)
 			return nil
 		}
-		if !ov.Object() || !cv.Object() || !Narrowable(s) || ClearedByRetainKeys(patch, k) {
+		if !ov.Object() || !cv.Object() || !narrowable(s) || clearedByRetainKeys(patch, k) {
 			return nil
 		}
 		oj, cj, err := bothJSON(ov, cv)
@@ -112,7 +112,7 @@ func addedBelow(cm, om map[string]any, s slot) bool {
 		c := s.Child(k)
 		cvm, ok1 := cv.(map[string]any)
 		ovm, ok2 := ov.(map[string]any)
-		if ok1 && ok2 && Narrowable(c) && addedBelow(cvm, ovm, c) {
+		if ok1 && ok2 && narrowable(c) && addedBelow(cvm, ovm, c) {
 			return true
 		}
 	}
@@ -125,13 +125,13 @@ func addedBelow(cm, om map[string]any, s slot) bool {
 func narrowed(om, cm map[string]any, s slot) map[string]any {
 	dels := make(map[string]any, len(om))
 	for k, ov := range om {
-		if ov == nil || IsEmptyCollection(ov) {
+		if ov == nil || isEmptyCollection(ov) {
 			continue
 		}
 		c := s.Child(k)
 		ovm, ok1 := ov.(map[string]any)
 		cvm, ok2 := cm[k].(map[string]any)
-		if ok1 && ok2 && Narrowable(c) && addedBelow(cvm, ovm, c) {
+		if ok1 && ok2 && narrowable(c) && addedBelow(cvm, ovm, c) {
 			dels[k] = narrowed(ovm, cvm, c)
 			continue
 		}
@@ -140,10 +140,10 @@ func narrowed(om, cm map[string]any, s slot) map[string]any {
 	return dels
 }
 
-// ClearedByRetainKeys reports whether the patch object's $retainKeys
+// clearedByRetainKeys reports whether the patch object's $retainKeys
 // leaves out field k: the applier clears it whole, and a narrowed
 // deletion there would be rejected.
-func ClearedByRetainKeys(patch map[string]any, k string) bool {
+func clearedByRetainKeys(patch map[string]any, k string) bool {
 	rk, ok := patch[format.KeyRetainKeys].([]any)
 	return ok && !slices.Contains(rk, any(k))
 }
@@ -152,7 +152,7 @@ func ClearedByRetainKeys(patch map[string]any, k string) bool {
 // merge list of objects that deletes something, and replaces nothing. A
 // list replaced whole is modified's, nulls and all.
 func narrowsList(pl []any, s slot) bool {
-	return s.IsMergeList() && s.IsObjectList() && HasNull(pl) && !hasReplaceMarker(pl)
+	return s.IsMergeList() && s.IsObjectList() && hasNull(pl) && !hasReplaceMarker(pl)
 }
 
 // narrowList is NarrowDeletions inside the elements of a merge-list patch
@@ -186,15 +186,15 @@ func narrowList(pl []any, ol, cl any, s slot) []any {
 	return out
 }
 
-// DropEmptyListChanges is DropEmptyChanges inside the elements of a
+// dropEmptyListChanges is DropEmptyChanges inside the elements of a
 // merge-list change list that the original list ol holds.
-func DropEmptyListChanges(pl []any, ol any, s slot) {
+func dropEmptyListChanges(pl []any, ol any, s slot) {
 	if !s.IsMergeList() || !s.IsObjectList() {
 		return // a list replaced whole changed as a whole
 	}
 	ks := listKeysOf(pl, s)
 	os := byIdentity(ol, ks)
-	if os == nil && ol != nil && !IsEmptyCollection(ol) {
+	if os == nil && ol != nil && !isEmptyCollection(ol) {
 		return // the original's elements cannot be told apart
 	}
 	for _, e := range pl {
@@ -253,20 +253,20 @@ func onlyKeys(pe map[string]any, ks format.KeySet) bool {
 	return true
 }
 
-// HasNull reports whether a null appears anywhere in v.
-func HasNull(v any) bool {
+// hasNull reports whether a null appears anywhere in v.
+func hasNull(v any) bool {
 	switch v := v.(type) {
 	case nil:
 		return true
 	case map[string]any:
 		for _, e := range v {
-			if HasNull(e) {
+			if hasNull(e) {
 				return true
 			}
 		}
 	case []any:
 		for _, e := range v {
-			if HasNull(e) {
+			if hasNull(e) {
 				return true
 			}
 		}
@@ -274,13 +274,13 @@ func HasNull(v any) bool {
 	return false
 }
 
-// Narrowable reports whether the deletion of an object field narrows to
+// narrowable reports whether the deletion of an object field narrows to
 // the original's entries: a map, or an untyped object, whose keys are
 // free, so that entries another writer added are its own (labels,
 // annotations, matchLabels); not atomic, not replaced whole. A struct's
 // fields the configuration never set are the server's defaults, which go
 // with it: a struct is deleted whole, as Kubernetes deletes it.
-func Narrowable(s slot) bool {
+func narrowable(s slot) bool {
 	k := s.Kind()
 	return (k == reflectschema.Map || k == reflectschema.Untyped) &&
 		s.Patch.Strategy != reflectschema.Replace && !s.Patch.RetainKeys
@@ -297,7 +297,7 @@ func DropEmptyChanges[D Doc[D]](changed map[string]any, original D, s slot) erro
 		switch {
 		case v == nil && inO && emptyCollection(ov):
 			delete(changed, k)
-		case IsEmptyCollection(v) && (ov.Null() || emptyCollection(ov)):
+		case isEmptyCollection(v) && (ov.Null() || emptyCollection(ov)):
 			delete(changed, k) // an empty collection added, or reshaped
 		case v != nil:
 			if err := dropEmptyAt(changed, k, ov, s.Child(k)); err != nil {
@@ -320,7 +320,7 @@ func dropEmptyAt[D Doc[D]](changed map[string]any, k string, ov D, s slot) error
 		if err != nil {
 			return err
 		}
-		DropEmptyListChanges(cv, ol, s)
+		dropEmptyListChanges(cv, ol, s)
 	case map[string]any:
 		if len(cv) == 0 || !ov.Object() && !ov.Null() {
 			return nil
@@ -335,11 +335,11 @@ func dropEmptyAt[D Doc[D]](changed map[string]any, k string, ov D, s slot) error
 	return nil
 }
 
-// IsEmptyCollection reports whether v is an empty list, or an object
+// isEmptyCollection reports whether v is an empty list, or an object
 // holding only nulls and empty collections: nothing, under nil ≡ empty.
-func IsEmptyCollection(v any) bool { return emptyCollection(JSONDoc{v}) }
+func isEmptyCollection(v any) bool { return emptyCollection(JSONDoc{v}) }
 
-// emptyCollection is IsEmptyCollection for either document.
+// emptyCollection is isEmptyCollection for either document.
 func emptyCollection[D Doc[D]](d D) bool {
 	switch {
 	case d.List():

@@ -120,7 +120,7 @@ func (d *Differ) AddField(patch *map[string]any, k string, v any, c slot) (repla
 	if d.IgnoreChanges() {
 		return false
 	}
-	if SetWithDuplicates(v, c) {
+	if setWithDuplicates(v, c) {
 		return true
 	}
 	Put(patch, k, d.Added(v, c))

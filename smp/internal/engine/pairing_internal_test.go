@@ -59,9 +59,9 @@ func TestAgreeIndexAgainstScan(t *testing.T) {
 		return m
 	}
 	// Values whose texts joined would collide.
-	x := NewAgreeIndex(def, ks, JSONItems{map[string]any{"port": "1", "protocol": "1", "host": "1:1"}})
+	x := NewAgreeIndex(def, ks, jsonItems{map[string]any{"port": "1", "protocol": "1", "host": "1:1"}})
 	x.Add(0)
-	if p := x.Sole(JSONItems{map[string]any{"port": "1", "protocol": "1:1", "host": "1"}}, 0); p != -1 {
+	if p := x.Sole(jsonItems{map[string]any{"port": "1", "protocol": "1:1", "host": "1"}}, 0); p != -1 {
 		t.Fatalf("values 1:1,1 agree with 1,1:1 (position %d)", p)
 	}
 	for seed := range uint64(60) {
@@ -70,13 +70,13 @@ func TestAgreeIndexAgainstScan(t *testing.T) {
 		for range r.IntN(40) {
 			cands = append(cands, elem(r))
 		}
-		x := NewAgreeIndex(def, ks, JSONItems(cands))
+		x := NewAgreeIndex(def, ks, jsonItems(cands))
 		for p := range cands {
 			x.Add(p)
 		}
 		for range 50 {
 			e := elem(r)
-			if got, want := x.Sole(JSONItems{e}, 0), agreesByScan(e, cands, def, ks); got != want {
+			if got, want := x.Sole(jsonItems{e}, 0), agreesByScan(e, cands, def, ks); got != want {
 				t.Fatalf("seed %d: sole(%v) = %d, want %d among %v", seed, e, got, want, cands)
 			}
 		}
@@ -88,11 +88,11 @@ func TestAgreeIndexAgainstScan(t *testing.T) {
 func TestClaimSole(t *testing.T) {
 	def := format.KeySet{Fields: []string{"port"}}
 	ks := format.KeySet{Fields: []string{"port", "protocol"}, Directive: true}
-	live := JSONItems{map[string]any{"port": "80", "protocol": "TCP"}, map[string]any{"port": "81", "protocol": "UDP"}}
+	live := jsonItems{map[string]any{"port": "80", "protocol": "TCP"}, map[string]any{"port": "81", "protocol": "UDP"}}
 	x := NewAgreeIndex(def, ks, live)
 	x.Add(0)
 	x.Add(1)
-	seekers := JSONItems{map[string]any{"port": "80"}, map[string]any{"port": "80", "protocol": "TCP"}, map[string]any{"port": "81"}}
+	seekers := jsonItems{map[string]any{"port": "80"}, map[string]any{"port": "80", "protocol": "TCP"}, map[string]any{"port": "81"}}
 	for _, c := range []struct {
 		name    string
 		seeking func(int) bool

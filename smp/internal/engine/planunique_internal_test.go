@@ -110,12 +110,12 @@ func TestPlanUniqueMatchesGeneral(t *testing.T) {
 		s := slot{Patch: meta}
 
 		var fast ListPlan
-		if err := fast.init(a, JSONItems(live), in, s, nil); err != nil {
+		if err := fast.init(a, jsonItems(live), in, s, nil); err != nil {
 			t.Fatal(err)
 		}
 		got, ok := fast.planUnique()
-		repeated := repeats(JSONItems(live), patch, ks)
-		shape := shapeOf(JSONItems(live), patch, ks)
+		repeated := repeats(jsonItems(live), patch, ks)
+		shape := shapeOf(jsonItems(live), patch, ks)
 		promised := !repeated && !shape.deletedMerged && !(in.hasSetOrder && shape.freed && shape.added)
 		if !ok {
 			declined++
@@ -141,7 +141,7 @@ func TestPlanUniqueMatchesGeneral(t *testing.T) {
 			t.Fatalf("took a list with a repeated identity or a deleted element merged: live %s, patch %v", showList(live), patch)
 		}
 		var general ListPlan
-		if err := general.init(a, JSONItems(live), in, s, nil); err != nil {
+		if err := general.init(a, jsonItems(live), in, s, nil); err != nil {
 			t.Fatal(err)
 		}
 		if err := general.mergeLive(); err != nil {
@@ -153,7 +153,7 @@ func TestPlanUniqueMatchesGeneral(t *testing.T) {
 		}
 		if err != nil {
 			orderErrs++
-		} else if in.hasSetOrder && slices.Equal(idsAt(JSONItems(live), patch, want, ks), idsOf(in.setOrder, ks)) {
+		} else if in.hasSetOrder && slices.Equal(idsAt(jsonItems(live), patch, want, ks), idsOf(in.setOrder, ks)) {
 			exactOrder++
 		}
 		if !slices.Equal(got.Positions, want) {
@@ -211,7 +211,7 @@ func withDeletions(r *rand.Rand, live, patch []any, key []string, newElem func(b
 // the live keyed objects the patch does not delete, then the patch's new
 // ones; a quarter of the time shuffled, cut short or with an unknown key.
 func setOrderFor(r *rand.Rand, live, patch []any, ks format.KeySet, key []string) []any {
-	shape := shapeOf(JSONItems(live), patch, ks)
+	shape := shapeOf(jsonItems(live), patch, ks)
 	var order []any
 	entry := func(m map[string]any) {
 		e := map[string]any{}
@@ -230,8 +230,8 @@ func setOrderFor(r *rand.Rand, live, patch []any, ks format.KeySet, key []string
 		}
 	}
 	liveIDs := map[string]bool{}
-	for p := range JSONItems(live) {
-		liveIDs[JSONItems(live).KeyID(p, ks)] = true
+	for p := range jsonItems(live) {
+		liveIDs[jsonItems(live).KeyID(p, ks)] = true
 	}
 	for _, e := range patch {
 		if m := e.(map[string]any); m["$patch"] == nil && !liveIDs[format.IDOf(ks, e)] {
@@ -257,7 +257,7 @@ type listShape struct {
 	freed, added, deletedMerged bool
 }
 
-func shapeOf(live JSONItems, patch []any, ks format.KeySet) listShape {
+func shapeOf(live jsonItems, patch []any, ks format.KeySet) listShape {
 	liveIDs := map[string]bool{}
 	for p := range live {
 		liveIDs[live.KeyID(p, ks)] = true
@@ -282,7 +282,7 @@ func shapeOf(live JSONItems, patch []any, ks format.KeySet) listShape {
 
 // idsAt returns the identities of a plan's positions: live elements,
 // then the patch's additions in order.
-func idsAt(live JSONItems, patch []any, positions []int, ks format.KeySet) []string {
+func idsAt(live jsonItems, patch []any, positions []int, ks format.KeySet) []string {
 	var all []string
 	seen := map[string]bool{}
 	for p := range live {
@@ -348,7 +348,7 @@ func following(r *rand.Rand, live []any, key []string, newElem func(bool) map[st
 
 // repeats reports whether an identity under ks is held twice among the
 // live items or among the patch's merges.
-func repeats(live JSONItems, patch []any, ks format.KeySet) bool {
+func repeats(live jsonItems, patch []any, ks format.KeySet) bool {
 	seen := map[string]bool{}
 	for p := range live {
 		id := live.KeyID(p, ks)

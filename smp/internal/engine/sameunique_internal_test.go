@@ -18,8 +18,8 @@ import (
 func TestSameUniqueMatchesGeneral(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	ks := format.KeySet{Fields: []string{"name"}, Directive: true}
-	list := func(ids []int) JSONItems {
-		l := make(JSONItems, len(ids))
+	list := func(ids []int) jsonItems {
+		l := make(jsonItems, len(ids))
 		for i, id := range ids {
 			l[i] = map[string]any{"name": strconv.Itoa(id)}
 		}
