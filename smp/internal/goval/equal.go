@@ -49,7 +49,7 @@ func (s *Scratch) Equal(a, b reflect.Value, n *Node) bool {
 			}
 			fa, pa := FieldValue(a, f)
 			fb, pb := FieldValue(b, f)
-			if pa != pb || pa && !s.Equal(fa, fb, f.Node) {
+			if pa != pb || pa && !s.EqualQuoted(fa, fb, f.Node, f.Quoted) {
 				return false
 			}
 		}
@@ -68,6 +68,19 @@ func (s *Scratch) Equal(a, b reflect.Value, n *Node) bool {
 		return true
 	}
 	return equalScalar(a, b, n)
+}
+
+// EqualQuoted is Equal for a field whose json ",string" option is quoted.
+func (s *Scratch) EqualQuoted(a, b reflect.Value, n *Node, quoted bool) bool {
+	if !quoted || n.Marshaler || n.IsNumber || n.GoType.Kind() != reflect.String {
+		return s.Equal(a, b, n)
+	}
+	a, an := DerefNull(a)
+	b, bn := DerefNull(b)
+	if an || bn {
+		return an == bn
+	}
+	return SameQuotedString(a.String(), b.String())
 }
 
 // equalScalar compares two non-null scalars of node n.

@@ -63,6 +63,27 @@ func SameWireString(a, b string) bool {
 	return WireString(a) == WireString(b)
 }
 
+// SameQuotedString reports whether two Go strings under json's ",string"
+// option encode alike. That option writes a string's JSON encoding as a
+// JSON string, so a byte that is not UTF-8 (written as the escape
+// \ufffd) and U+FFFD (written as itself) differ there, while any two such
+// bytes are alike.
+func SameQuotedString(a, b string) bool {
+	if a == b {
+		return true
+	}
+	for a != "" && b != "" {
+		ra, na := utf8.DecodeRuneInString(a)
+		rb, nb := utf8.DecodeRuneInString(b)
+		badA, badB := ra == utf8.RuneError && na == 1, rb == utf8.RuneError && nb == 1
+		if badA != badB || !badA && ra != rb {
+			return false
+		}
+		a, b = a[na:], b[nb:]
+	}
+	return a == b
+}
+
 // validNumber reports whether s is a JSON number literal.
 func validNumber(s string) bool {
 	if s == "" {

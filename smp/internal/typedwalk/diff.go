@@ -137,7 +137,7 @@ func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Valu
 
 // replaceIfChanged sets k to mv when it differs from ov.
 func (d *tdiffer) replaceIfChanged(patch *map[string]any, k string, ov, mv reflect.Value, n *goval.Node, quoted bool) error {
-	if d.IgnoreChanges() || d.Equal(ov, mv, n) {
+	if d.IgnoreChanges() || d.EqualQuoted(ov, mv, n, quoted) {
 		return nil
 	}
 	j, err := goval.ToJSONValue(mv, n, quoted)
