@@ -56,22 +56,10 @@ func refMemEq(t reflect.Type) memEq {
 }
 
 func compileMemEq(t reflect.Type) memEq {
+	if plainMemory(t) {
+		return memEqBytes(t.Size())
+	}
 	switch t.Kind() {
-	case reflect.Bool, reflect.Int8, reflect.Uint8:
-		return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint8)(a) == *(*uint8)(b) }
-	case reflect.Int16, reflect.Uint16:
-		return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint16)(a) == *(*uint16)(b) }
-	case reflect.Int32, reflect.Uint32, reflect.Float32:
-		return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint32)(a) == *(*uint32)(b) }
-	case reflect.Int64, reflect.Uint64, reflect.Float64, reflect.Int, reflect.Uint, reflect.Uintptr:
-		if t.Size() == 4 {
-			return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint32)(a) == *(*uint32)(b) }
-		}
-		return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint64)(a) == *(*uint64)(b) }
-	case reflect.Complex64:
-		return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint64)(a) == *(*uint64)(b) }
-	case reflect.Complex128:
-		return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool { return *(*[2]uint64)(a) == *(*[2]uint64)(b) }
 	case reflect.String:
 		return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool { return *(*string)(a) == *(*string)(b) }
 	case reflect.Pointer:
@@ -120,7 +108,7 @@ func memEqPointer(t reflect.Type) memEq {
 
 // memEqSlice compares two slices element by element.
 func memEqSlice(t reflect.Type) memEq {
-	elem, size := refMemEq(t.Elem()), t.Elem().Size()
+	elem, size, plain := refMemEq(t.Elem()), t.Elem().Size(), plainMemory(t.Elem())
 	return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
 		sa, sb := (*reflectSlice)(a), (*reflectSlice)(b)
 		if sa.len != sb.len || (sa.data == nil) != (sb.data == nil) {
@@ -128,6 +116,10 @@ func memEqSlice(t reflect.Type) memEq {
 		}
 		if sa.data == sb.data || sa.len == 0 {
 			return true
+		}
+		if plain {
+			n := uintptr(sa.len) * size
+			return unsafe.String((*byte)(sa.data), n) == unsafe.String((*byte)(sb.data), n)
 		}
 		if depth > maxDepth {
 			return false
@@ -156,19 +148,37 @@ func memEqArray(t reflect.Type) memEq {
 	}
 }
 
-// memEqStruct compares two structs field by field, at their offsets.
+// memEqStruct compares two structs field by field, at their offsets;
+// adjacent fields of plain memory compare as one run of bytes.
 func memEqStruct(t reflect.Type) memEq {
 	type field struct {
 		off uintptr
 		eq  memEq
 	}
 	fields := make([]field, 0, t.NumField())
-	for i := range t.NumField() {
+	for i := 0; i < t.NumField(); {
 		sf := t.Field(i)
 		if sf.Type.Size() == 0 {
+			i++
 			continue
 		}
-		fields = append(fields, field{sf.Offset, refMemEq(sf.Type)})
+		if !plainMemory(sf.Type) {
+			fields = append(fields, field{sf.Offset, refMemEq(sf.Type)})
+			i++
+			continue
+		}
+		end := sf.Offset + sf.Type.Size()
+		for i++; i < t.NumField(); i++ {
+			next := t.Field(i)
+			if next.Offset != end || !plainMemory(next.Type) {
+				break
+			}
+			end += next.Type.Size()
+		}
+		fields = append(fields, field{sf.Offset, memEqBytes(end - sf.Offset)})
+	}
+	if len(fields) == 1 && fields[0].off == 0 {
+		return fields[0].eq
 	}
 	return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
 		for _, f := range fields {
@@ -177,6 +187,50 @@ func memEqStruct(t reflect.Type) memEq {
 			}
 		}
 		return true
+	}
+}
+
+// plainMemory reports a type whose values are equal exactly when their
+// bytes are: booleans and numbers (floats by their bits, so -0 and 0
+// differ, as in JSON), and arrays and structs of them without padding.
+func plainMemory(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return true
+	case reflect.Array:
+		return plainMemory(t.Elem())
+	case reflect.Struct:
+		var size uintptr
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if f.Offset != size || !plainMemory(f.Type) {
+				return false
+			}
+			size += f.Type.Size()
+		}
+		return size == t.Size()
+	}
+	return false
+}
+
+// memEqBytes compares n bytes of plain memory.
+func memEqBytes(n uintptr) memEq {
+	switch n {
+	case 1:
+		return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint8)(a) == *(*uint8)(b) }
+	case 2:
+		return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint16)(a) == *(*uint16)(b) }
+	case 4:
+		return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint32)(a) == *(*uint32)(b) }
+	case 8:
+		return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool { return *(*uint64)(a) == *(*uint64)(b) }
+	case 16:
+		return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool { return *(*[2]uint64)(a) == *(*[2]uint64)(b) }
+	}
+	return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool {
+		return unsafe.String((*byte)(a), n) == unsafe.String((*byte)(b), n)
 	}
 }
 
