@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -46,12 +46,12 @@ var dnsChanges = []struct {
 	ports []object
 }{{"udp", []object{dnsTCP, dnsUDPRenamed}}, {"both", []object{dnsTCPChanged, dnsUDPRenamed}}}
 
-// The schemas the DNS Deployment is patched by: fixtures.Deployment's
+// The schemas the DNS Deployment is patched by: exampletypes.Deployment's
 // container ports have the recommended key containerPort and protocol, so
 // the differ can write $patchMergeKey for them; the Kubernetes type and
 // package builtin's schema know containerPort only.
 func dnsSchemas(t testing.TB) map[string]any {
-	return map[string]any{"fixtures": &fixtures.Deployment{}, "typed": dnsCase.goType(t), "builtin": dnsCase.schema(t, "builtin")}
+	return map[string]any{"fixtures": &exampletypes.Deployment{}, "typed": dnsCase.goType(t), "builtin": dnsCase.schema(t, "builtin")}
 }
 
 // TestSharedKeyPatchMergeKeyOnRequest: the default differ writes no
@@ -71,7 +71,7 @@ func TestSharedKeyPatchMergeKeyOnRequest(t *testing.T) {
 			{"all", []smp.Option{smp.WithDirectives(smp.DirectivesAll)}, false},
 			{"all,unsafe", []smp.Option{smp.WithDirectives(smp.DirectivesAll), smp.WithSkewSafe(false)}, true},
 		} {
-			p, err := smp.DiffJSON(original, modified, &fixtures.Deployment{}, o.opts...)
+			p, err := smp.DiffJSON(original, modified, &exampletypes.Deployment{}, o.opts...)
 			if err != nil {
 				t.Fatalf("%s/%s: DiffJSON: %v", ch.name, o.name, err)
 			}
@@ -202,7 +202,7 @@ func TestSkewSafeOffIsUnsafeOnServer(t *testing.T) {
 			for _, level := range validationLevels {
 				t.Run(ch.name+"/"+wayName(threeWay)+"/"+levelName(level), func(t *testing.T) {
 					t.Parallel()
-					r, patch, local := dnsPatch(t, ch.ports, threeWay, &fixtures.Deployment{}, level, smp.WithDirectives(smp.DirectivesAll), smp.WithSkewSafe(false))
+					r, patch, local := dnsPatch(t, ch.ports, threeWay, &exampletypes.Deployment{}, level, smp.WithDirectives(smp.DirectivesAll), smp.WithSkewSafe(false))
 					if !bytes.Contains(patch, []byte(`"$patchMergeKey"`)) {
 						t.Fatalf("no $patchMergeKey in the patch: %s", patch)
 					}

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/openapischema"
 	rs "github.com/typedpatch/typedpatch/reflectschema"
 )
@@ -18,11 +18,11 @@ import (
 // and read back, gives the schema reflectschema builds from the Go type:
 // the same kinds, fields and patch metadata everywhere, Go types aside.
 func TestFixturesRoundTrip(t *testing.T) {
-	names := fixtures.Names()
+	names := exampletypes.Names()
 	require.NotEmpty(t, names)
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			typ, ok := fixtures.TypeOf(name)
+			typ, ok := exampletypes.TypeOf(name)
 			require.True(t, ok)
 			want, err := rs.Of(typ)
 			require.NoError(t, err)

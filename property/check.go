@@ -77,7 +77,7 @@ func (s *suite) properties() []Property {
 // after it:
 //
 //	func TestPodPatches(t *testing.T) {
-//		property.Check[fixtures.Pod](t)
+//		property.Check[exampletypes.Pod](t)
 //	}
 //
 // Each property runs DefaultChecks cases unless Checks or -rapid.checks

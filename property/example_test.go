@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/openapischema"
 	"github.com/typedpatch/typedpatch/property"
 )
@@ -36,10 +36,10 @@ func (r *reporter) Fail()                             { r.failed = true }
 func (r *reporter) Failed() bool                      { return r.failed }
 
 // The properties of the suite, run one by one on a type of the fixtures
-// with a TB of one's own. In a test, property.Check[fixtures.SeedUnion](t)
+// with a TB of one's own. In a test, property.Check[exampletypes.SeedUnion](t)
 // runs them all as subtests.
 func Example() {
-	for _, p := range property.Properties[fixtures.SeedUnion](property.Checks(200)) {
+	for _, p := range property.Properties[exampletypes.SeedUnion](property.Checks(200)) {
 		r := &reporter{name: "ExampleSeedUnion_" + p.Name}
 		p.Run(r)
 		fmt.Printf("%s passed: %v\n", p.Name, !r.Failed())
@@ -58,7 +58,7 @@ func Example() {
 // Run runs every property in turn on one TB, without subtests.
 func ExampleRun() {
 	r := &reporter{name: "ExampleRun"}
-	ok := property.Run[fixtures.SeedMultiKey](r, property.Checks(100), property.Only(property.RoundTrip, property.Identity))
+	ok := property.Run[exampletypes.SeedMultiKey](r, property.Checks(100), property.Only(property.RoundTrip, property.Identity))
 	fmt.Println("passed:", ok)
 	// Output:
 	// passed: true

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp"
 )
@@ -34,11 +34,11 @@ func TestPatterns(t *testing.T) {
 
 // TestGeneratedDocuments checks the generator's promises on the fixtures.
 func TestGeneratedDocuments(t *testing.T) {
-	st, err := reflectschema.Of(reflect.TypeFor[fixtures.Pod]())
+	st, err := reflectschema.Of(reflect.TypeFor[exampletypes.Pod]())
 	require.NoError(t, err)
 	root := node{t: st}
 	rapid.Check(t, func(t *rapid.T) {
-		pod := Generate[fixtures.Pod]().Draw(t, "pod")
+		pod := Generate[exampletypes.Pod]().Draw(t, "pod")
 		b, err := json.Marshal(pod)
 		require.NoError(t, err)
 		doc := mustDecode(b)
@@ -81,10 +81,10 @@ func TestGeneratedDocuments(t *testing.T) {
 
 func TestOverrides(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		d := Generate[fixtures.Deployment](
+		d := Generate[exampletypes.Deployment](
 			Override("spec.replicas", rapid.Int32Range(7, 9)),
 			Override("spec.template.spec.containers[*].image", rapid.Just("pinned")),
-			OverrideType(rapid.Just(fixtures.FromString("typed"))),
+			OverrideType(rapid.Just(exampletypes.FromString("typed"))),
 			Omit("status", "metadata"),
 		).Draw(t, "deployment")
 		if d.Spec.Replicas != nil && (*d.Spec.Replicas < 7 || *d.Spec.Replicas > 9) {
@@ -98,19 +98,19 @@ func TestOverrides(t *testing.T) {
 		if ru := d.Spec.Strategy.RollingUpdate; ru != nil && ru.MaxSurge != nil && ru.MaxSurge.StrVal != "typed" {
 			t.Fatalf("maxSurge %v", ru.MaxSurge)
 		}
-		if !reflect.DeepEqual(d.Status, fixtures.DeploymentStatus{}) || !reflect.DeepEqual(d.ObjectMeta, fixtures.ObjectMeta{}) {
+		if !reflect.DeepEqual(d.Status, exampletypes.DeploymentStatus{}) || !reflect.DeepEqual(d.ObjectMeta, exampletypes.ObjectMeta{}) {
 			t.Fatalf("omitted paths were drawn: %+v %+v", d.Status, d.ObjectMeta)
 		}
 	})
 	assert.Panics(t, func() {
-		Generate[fixtures.Deployment](Override("spec.replicas", rapid.Just("five"))).Example(0)
+		Generate[exampletypes.Deployment](Override("spec.replicas", rapid.Just("five"))).Example(0)
 	}, "a string does not fit *int32")
 }
 
 // TestMutateLeavesOriginal checks that Mutate copies.
 func TestMutateLeavesOriginal(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		o := Generate[fixtures.Pod]().Draw(t, "original")
+		o := Generate[exampletypes.Pod]().Draw(t, "original")
 		before, _ := json.Marshal(o)
 		Mutate(o).Draw(t, "modified")
 		after, _ := json.Marshal(o)
@@ -121,11 +121,11 @@ func TestMutateLeavesOriginal(t *testing.T) {
 }
 
 func TestAtomicPool(t *testing.T) {
-	pool := atomicPool(reflect.TypeFor[fixtures.Quantity]())
+	pool := atomicPool(reflect.TypeFor[exampletypes.Quantity]())
 	require.NotEmpty(t, pool)
 	assert.Equal(t, `"0"`, string(pool[0]), "the zero value comes first")
 	for _, v := range pool {
-		var q fixtures.Quantity
+		var q exampletypes.Quantity
 		require.NoError(t, json.Unmarshal(v, &q), "%s", v)
 	}
 	assert.Empty(t, atomicPool(reflect.TypeFor[rejectsAll]()))
@@ -138,7 +138,7 @@ func (rejectsAll) MarshalJSON() ([]byte, error) { return []byte(`"x"`), nil }
 func (*rejectsAll) UnmarshalJSON([]byte) error  { return assert.AnError }
 
 func TestStripAndContains(t *testing.T) {
-	st, err := reflectschema.Of(reflect.TypeFor[fixtures.SeedRecommended]())
+	st, err := reflectschema.Of(reflect.TypeFor[exampletypes.SeedRecommended]())
 	require.NoError(t, err)
 	root := node{t: st}
 	newPatch := mustDecode([]byte(`{"$setElementOrder/list":[{"$patchMergeKey":["foo","bar"],"foo":"a","bar":"x"}],
@@ -157,7 +157,7 @@ func TestStripAndContains(t *testing.T) {
 
 // TestThreeWayModel pins the model's rules on small documents.
 func TestThreeWayModel(t *testing.T) {
-	st, err := reflectschema.Of(reflect.TypeFor[fixtures.ConfigMap]())
+	st, err := reflectschema.Of(reflect.TypeFor[exampletypes.ConfigMap]())
 	require.NoError(t, err)
 	root := node{t: st}
 	doc := func(s string) any { return mustDecode([]byte(s)) }

@@ -6,7 +6,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/property"
 )
 
@@ -34,7 +34,7 @@ func shape(v any) (depth, longest int) {
 // drawShapes draws n Pods with opts and returns the deepest nesting and
 // the longest list among them.
 func drawShapes(t *testing.T, n int, opts ...property.Option) (depth, longest int) {
-	gen := property.Generate[fixtures.Pod](opts...)
+	gen := property.Generate[exampletypes.Pod](opts...)
 	for i := range n {
 		pod := gen.Example(i)
 		data, err := json.Marshal(pod)
@@ -69,7 +69,7 @@ func TestGenerateBounds(t *testing.T) {
 // TestPropertyCaseAndTest runs one property through rapid directly
 // (Case) and as a subtest (Test), serially, on the JSON API only.
 func TestPropertyCaseAndTest(t *testing.T) {
-	props := property.Properties[fixtures.Pod](property.Only(property.RoundTrip), property.JSONOnly(), property.Serial(), property.Checks(20))
+	props := property.Properties[exampletypes.Pod](property.Only(property.RoundTrip), property.JSONOnly(), property.Serial(), property.Checks(20))
 	if len(props) != 1 || props[0].Name != property.RoundTrip {
 		t.Fatalf("Only(RoundTrip) gave %d properties", len(props))
 	}

@@ -5,7 +5,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/property"
 	"github.com/typedpatch/typedpatch/smp"
 )
@@ -37,29 +37,29 @@ import (
 //     where the default key pairs elements differently are checked by their
 //     result instead (SkewOldServer).
 
-// quantities registers fixtures.Quantity's values, as a user registers the
+// quantities registers exampletypes.Quantity's values, as a user registers the
 // types of their API that marshal themselves. Without it the generator
 // would draw them from the pool of JSON values the type accepts.
-var quantities = property.OverrideType(rapid.Custom(func(t *rapid.T) fixtures.Quantity {
-	return fixtures.MustParseQuantity(rapid.SampledFrom([]string{"0", "1", "250m", "1Gi"}).Draw(t, "quantity"))
+var quantities = property.OverrideType(rapid.Custom(func(t *rapid.T) exampletypes.Quantity {
+	return exampletypes.MustParseQuantity(rapid.SampledFrom([]string{"0", "1", "250m", "1Gi"}).Draw(t, "quantity"))
 }))
 
-func TestPod(t *testing.T)             { property.Check[fixtures.Pod](t, quantities) }
-func TestDeployment(t *testing.T)      { property.Check[fixtures.Deployment](t) }
-func TestService(t *testing.T)         { property.Check[fixtures.Service](t) }
-func TestGateway(t *testing.T)         { property.Check[fixtures.Gateway](t) }
-func TestSeedRecommended(t *testing.T) { property.Check[fixtures.SeedRecommended](t) }
-func TestSeedMultiKey(t *testing.T)    { property.Check[fixtures.SeedMultiKey](t) }
-func TestSeedUnion(t *testing.T)       { property.Check[fixtures.SeedUnion](t) }
-func TestConfigMap(t *testing.T)       { property.Check[fixtures.ConfigMap](t) }
+func TestPod(t *testing.T)             { property.Check[exampletypes.Pod](t, quantities) }
+func TestDeployment(t *testing.T)      { property.Check[exampletypes.Deployment](t) }
+func TestService(t *testing.T)         { property.Check[exampletypes.Service](t) }
+func TestGateway(t *testing.T)         { property.Check[exampletypes.Gateway](t) }
+func TestSeedRecommended(t *testing.T) { property.Check[exampletypes.SeedRecommended](t) }
+func TestSeedMultiKey(t *testing.T)    { property.Check[exampletypes.SeedMultiKey](t) }
+func TestSeedUnion(t *testing.T)       { property.Check[exampletypes.SeedUnion](t) }
+func TestConfigMap(t *testing.T)       { property.Check[exampletypes.ConfigMap](t) }
 
 // TestSeedOrdering runs the properties with seed 004's ordering, where
 // live items a patch does not mention go first (docs/compat.md).
 func TestSeedOrdering(t *testing.T) {
-	property.Check[fixtures.SeedOrderedList](t, property.EngineOptions(smp.WithOrdering(smp.SeedOrder)))
+	property.Check[exampletypes.SeedOrderedList](t, property.EngineOptions(smp.WithOrdering(smp.SeedOrder)))
 }
 
 // TestKubernetesOrdering is TestSeedOrdering with the default ordering.
 func TestKubernetesOrdering(t *testing.T) {
-	property.Check[fixtures.SeedOrderedList](t)
+	property.Check[exampletypes.SeedOrderedList](t)
 }

@@ -12,13 +12,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/fixtures"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
-func typedSampleDeployment() *fixtures.Deployment {
+func typedSampleDeployment() *exampletypes.Deployment {
 	v, _ := fixtures.Sample("Deployment")
-	return v.(*fixtures.Deployment)
+	return v.(*exampletypes.Deployment)
 }
 
 func TestParsePatch(t *testing.T) {
@@ -83,23 +84,23 @@ func TestTypedNilPointers(t *testing.T) {
 	assert.False(t, p.IsEmpty())
 	p = checkTypedDiff(t, d, nil)
 	assert.Contains(t, p.String(), `"spec":null`)
-	p = checkTypedDiff[*fixtures.Deployment](t, nil, nil)
+	p = checkTypedDiff[*exampletypes.Deployment](t, nil, nil)
 	assert.True(t, p.IsEmpty())
 
-	got, err := checkTypedApply[*fixtures.Deployment](t, nil, typedMustParse(t, `{"spec":{"replicas":2}}`))
+	got, err := checkTypedApply[*exampletypes.Deployment](t, nil, typedMustParse(t, `{"spec":{"replicas":2}}`))
 	require.NoError(t, err)
 	require.NotNil(t, got, "Apply on a nil pointer makes a new value")
 	assert.Equal(t, int32(2), *got.Spec.Replicas)
 
-	got, err = checkTypedApply[*fixtures.Deployment](t, nil, smp.Patch{})
+	got, err = checkTypedApply[*exampletypes.Deployment](t, nil, smp.Patch{})
 	require.NoError(t, err)
-	assert.Equal(t, &fixtures.Deployment{}, got)
+	assert.Equal(t, &exampletypes.Deployment{}, got)
 
 	got, err = checkTypedApply(t, d, typedMustParse(t, `{"$patch":"delete"}`))
 	require.NoError(t, err)
-	assert.Equal(t, &fixtures.Deployment{}, got, "deleting the root leaves the empty object")
+	assert.Equal(t, &exampletypes.Deployment{}, got, "deleting the root leaves the empty object")
 
-	_, err = checkTypedThreeWay[*fixtures.Deployment](t, nil, d, nil)
+	_, err = checkTypedThreeWay[*exampletypes.Deployment](t, nil, d, nil)
 	require.NoError(t, err)
 }
 
@@ -223,11 +224,11 @@ func TestTypedLimits(t *testing.T) {
 	// Diff's patch was never checked: Apply checks both against its own.
 	one := smp.WithLimits(smp.Limits{MaxListLength: 1})
 	longList := typedMustParse(t, `{"spec":{"template":{"spec":{"containers":[{"name":"a"},{"name":"b"}]}}}}`)
-	_, err = smp.Apply(&fixtures.Deployment{}, longList, one)
+	_, err = smp.Apply(&exampletypes.Deployment{}, longList, one)
 	assert.Equal(t, smp.ErrLimit, smp.KindOf(err), "%v", err)
-	made, err := smp.Diff(&fixtures.Deployment{}, a)
+	made, err := smp.Diff(&exampletypes.Deployment{}, a)
 	require.NoError(t, err)
-	_, err = smp.Apply(&fixtures.Deployment{}, made, one)
+	_, err = smp.Apply(&exampletypes.Deployment{}, made, one)
 	require.Equal(t, smp.ErrLimit, smp.KindOf(err), "%v", err)
 	assert.Contains(t, err.Error(), "patch")
 
@@ -317,7 +318,7 @@ func TestTypedApplyShares(t *testing.T) {
 	require.NoError(t, err)
 	requireTypedNoSharing(t, d, got)
 	got.Spec.Template.Spec.Containers[0].Env[0].Value = "changed"
-	got.Spec.Template.Spec.Containers[0].Resources.Limits["cpu"] = fixtures.MustParseQuantity("9")
+	got.Spec.Template.Spec.Containers[0].Resources.Limits["cpu"] = exampletypes.MustParseQuantity("9")
 	assert.Empty(t, cmp.Diff(typedSampleDeployment(), d))
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/fixtures"
 	"github.com/typedpatch/typedpatch/smp"
 )
@@ -109,7 +110,7 @@ func fuzzInPlace[T any](t *testing.T, opts byte, doc, patch []byte) {
 // TestApplyInPlaceKeeps: what the patch does not reach stays the same
 // memory, as it was (unexported fields too); what it reaches is new.
 func TestApplyInPlaceKeeps(t *testing.T) {
-	d := sample("Deployment").(*fixtures.Deployment)
+	d := sample("Deployment").(*exampletypes.Deployment)
 	containers := d.Spec.Template.Spec.Containers
 	labels := d.ObjectMeta.Labels
 	p, err := smp.ParsePatch([]byte(`{"spec":{"replicas":7}}`))
@@ -125,10 +126,10 @@ func TestApplyInPlaceKeeps(t *testing.T) {
 	assert.Equal(t, "new", d.Spec.Template.Spec.Containers[0].Image)
 	assert.NotEqual(t, "new", containers[0].Image, "the old list is not written to")
 
-	var nilDoc *fixtures.Deployment
+	var nilDoc *exampletypes.Deployment
 	require.NoError(t, smp.ApplyInPlace(&nilDoc, p))
 	require.NotNil(t, nilDoc)
-	require.Error(t, smp.ApplyInPlace[fixtures.Deployment](nil, p))
+	require.Error(t, smp.ApplyInPlace[exampletypes.Deployment](nil, p))
 }
 
 func sample(name string) any {

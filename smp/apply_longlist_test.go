@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -16,13 +16,13 @@ import (
 // $setElementOrder and with new, edited and reordered elements.
 func TestTypedApplyLongList(t *testing.T) {
 	const n = 600
-	pod := func(names ...int) *fixtures.Pod {
-		p := &fixtures.Pod{}
+	pod := func(names ...int) *exampletypes.Pod {
+		p := &exampletypes.Pod{}
 		for _, i := range names {
-			p.Spec.Containers = append(p.Spec.Containers, fixtures.Container{
+			p.Spec.Containers = append(p.Spec.Containers, exampletypes.Container{
 				Name:  fmt.Sprintf("c%d", i),
 				Image: fmt.Sprintf("img:%d", i),
-				Ports: []fixtures.ContainerPort{{ContainerPort: int32(1000 + i), Protocol: "TCP"}},
+				Ports: []exampletypes.ContainerPort{{ContainerPort: int32(1000 + i), Protocol: "TCP"}},
 			})
 		}
 		return p
@@ -43,7 +43,7 @@ func TestTypedApplyLongList(t *testing.T) {
 			edited.Spec.Containers[i].Image += "-new"
 		}
 	}
-	for name, modified := range map[string]*fixtures.Pod{
+	for name, modified := range map[string]*exampletypes.Pod{
 		"edit every seventh": edited,
 		"append":             pod(seq(0, n+300)...),
 		"reverse":            pod(reversed...),

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/yaml"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -43,7 +43,7 @@ func TestComposeDocs(t *testing.T) {
 			dec.DisallowUnknownFields()
 			var c composeDocCase
 			require.NoError(t, dec.Decode(&c))
-			schema, ok := fixtures.Lookup(typ)
+			schema, ok := exampletypes.Lookup(typ)
 			require.True(t, ok, typ)
 			raw := make([][]byte, len(c.Patches))
 			for i, p := range c.Patches {

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp"
 )
@@ -80,7 +80,7 @@ func TestComposeSetElementOrderTwice(t *testing.T) {
 	}
 	p1 := `{"$setElementOrder/list":[{"name":"B"},{"name":"A"},{"name":"C"}],"list":[{"name":"C","value":"3"}]}`
 	p2 := `{"$setElementOrder/list":[{"name":"C"},{"name":"A"},{"name":"B"}],"list":[{"name":"A","value":"9"}]}`
-	got := composeSame(t, fixtures.SeedOrderedList{}, docs, p1, p2)
+	got := composeSame(t, exampletypes.SeedOrderedList{}, docs, p1, p2)
 	assert.Equal(t, []any{map[string]any{"name": "C"}, map[string]any{"name": "A"}, map[string]any{"name": "B"}}, got["$setElementOrder/list"])
 	assert.Equal(t, []any{map[string]any{"name": "C", "value": "3"}, map[string]any{"name": "A", "value": "9"}}, got["list"],
 		"merged elements follow the order")
@@ -96,10 +96,10 @@ func TestComposeDeleteThenCreate(t *testing.T) {
 	}
 	p1 := `{"spec":{"containers":[{"$patch":"delete","name":"a"}]}}`
 	p2 := `{"spec":{"containers":[{"name":"a","image":"y"}]}}`
-	got := composeSame(t, fixtures.Pod{}, docs, p1, p2)
+	got := composeSame(t, exampletypes.Pod{}, docs, p1, p2)
 	assert.JSONEq(t, `{"spec":{"containers":[{"name":"a","image":"y"},{"$patch":"delete","name":"a"}]}}`, jsonText(t, got))
 	// Merged, then deleted: only the deletion is left.
-	got = composeSame(t, fixtures.Pod{}, docs, p2, p1)
+	got = composeSame(t, exampletypes.Pod{}, docs, p2, p1)
 	assert.JSONEq(t, p1, jsonText(t, got))
 }
 
@@ -110,14 +110,14 @@ func TestComposeNullThenSet(t *testing.T) {
 		`{"metadata":{}}`,
 		`{"metadata":{"labels":{"x":"y"}},"spec":{"strategy":{"type":"Recreate","rollingUpdate":{"maxSurge":1}}}}`,
 	}
-	got := composeSame(t, fixtures.Deployment{}, docs,
+	got := composeSame(t, exampletypes.Deployment{}, docs,
 		`{"metadata":{"labels":null}}`, `{"metadata":{"labels":{"env":"prod"}}}`)
 	assert.JSONEq(t, `{"metadata":{"labels":{"$patch":"replace","env":"prod"}}}`, jsonText(t, got))
-	got = composeSame(t, fixtures.Deployment{}, docs,
+	got = composeSame(t, exampletypes.Deployment{}, docs,
 		`{"spec":{"strategy":{"rollingUpdate":{"$patch":"delete"}}}}`, `{"spec":{"strategy":{"rollingUpdate":{"maxUnavailable":2}}}}`)
 	assert.JSONEq(t, `{"spec":{"strategy":{"rollingUpdate":{"$patch":"replace","maxUnavailable":2}}}}`, jsonText(t, got))
 	// A list of objects removed and set again is written whole.
-	got = composeSame(t, fixtures.Pod{}, []string{`{"spec":{"containers":[{"name":"a"},{"name":"b"}]}}`, `{}`},
+	got = composeSame(t, exampletypes.Pod{}, []string{`{"spec":{"containers":[{"name":"a"},{"name":"b"}]}}`, `{}`},
 		`{"spec":{"containers":null}}`, `{"spec":{"containers":[{"name":"c","image":"i"},{"$patch":"delete","name":"a"}]}}`)
 	assert.JSONEq(t, `{"spec":{"containers":[{"name":"c","image":"i"},{"$patch":"replace"}]}}`, jsonText(t, got))
 }
@@ -130,11 +130,11 @@ func TestComposeRetainKeys(t *testing.T) {
 		`{"union":{"bar":"4"}}`,
 		`{}`,
 	}
-	got := composeSame(t, fixtures.SeedUnion{}, docs,
+	got := composeSame(t, exampletypes.SeedUnion{}, docs,
 		`{"union":{"$retainKeys":["foo","other"],"foo":"f"}}`,
 		`{"union":{"$retainKeys":["other","bar"],"bar":"b"}}`)
 	assert.ElementsMatch(t, []any{"other", "bar"}, got["union"].(map[string]any)["$retainKeys"])
-	got = composeSame(t, fixtures.Deployment{}, []string{`{"spec":{"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":1}}}}`},
+	got = composeSame(t, exampletypes.Deployment{}, []string{`{"spec":{"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":1}}}}`},
 		`{"spec":{"strategy":{"$retainKeys":["type"],"type":"Recreate"}}}`,
 		`{"spec":{"strategy":{"$retainKeys":["type","rollingUpdate"],"type":"RollingUpdate","rollingUpdate":{"maxUnavailable":1}}}}`)
 	assert.JSONEq(t, `{"spec":{"strategy":{"$retainKeys":["type","rollingUpdate"],"type":"RollingUpdate","rollingUpdate":{"$patch":"replace","maxUnavailable":1}}}}`, jsonText(t, got))
@@ -143,18 +143,18 @@ func TestComposeRetainKeys(t *testing.T) {
 // Sets: per value, the later patch's add or removal wins.
 func TestComposeSets(t *testing.T) {
 	docs := []string{`{"list":["A","B","C"]}`, `{"list":["C","B"]}`, `{}`}
-	got := composeSame(t, fixtures.SeedOrderedSet{}, docs,
+	got := composeSame(t, exampletypes.SeedOrderedSet{}, docs,
 		`{"$deleteFromPrimitiveList/list":["B"],"list":["D","E"]}`,
 		`{"$deleteFromPrimitiveList/list":["D","C"]}`)
 	assert.ElementsMatch(t, []any{"B", "C", "D"}, got["$deleteFromPrimitiveList/list"])
 	assert.Equal(t, []any{"E"}, got["list"])
-	got = composeSame(t, fixtures.SeedOrderedSet{}, docs,
+	got = composeSame(t, exampletypes.SeedOrderedSet{}, docs,
 		`{"$deleteFromPrimitiveList/list":["B"]}`,
 		`{"$deleteFromPrimitiveList/list":["C"],"list":["F","E"]}`)
 	assert.ElementsMatch(t, []any{"B", "C"}, got["$deleteFromPrimitiveList/list"])
 	assert.Equal(t, []any{"F", "E"}, got["list"])
 	// Removed, then added back with an order naming everything: placed.
-	got = composeSame(t, fixtures.SeedOrderedSet{}, []string{`{"list":["A","B"]}`},
+	got = composeSame(t, exampletypes.SeedOrderedSet{}, []string{`{"list":["A","B"]}`},
 		`{"$deleteFromPrimitiveList/list":["A"],"$setElementOrder/list":["B"]}`,
 		`{"$setElementOrder/list":["A","B"],"list":["A"]}`)
 	assert.Equal(t, []any{"A"}, got["list"])
@@ -164,7 +164,7 @@ func TestComposeSets(t *testing.T) {
 // A list replaced by the first patch is known after it: the later patch
 // applies to it, and the result replaces the list.
 func TestComposeReplacedList(t *testing.T) {
-	got := composeSame(t, fixtures.SeedOrderedList{}, []string{`{"list":[{"name":"Z"}]}`, `{}`},
+	got := composeSame(t, exampletypes.SeedOrderedList{}, []string{`{"list":[{"name":"Z"}]}`, `{}`},
 		`{"list":[{"name":"A","value":"1"},{"name":"B"},{"$patch":"replace"}]}`,
 		`{"$setElementOrder/list":[{"name":"B"},{"name":"A"}],"list":[{"name":"A","value":"2"}]}`)
 	assert.JSONEq(t, `{"list":[{"name":"B"},{"name":"A","value":"2"},{"$patch":"replace"}]}`, jsonText(t, got))
@@ -172,44 +172,44 @@ func TestComposeReplacedList(t *testing.T) {
 
 // Multi-field keys and $patchMergeKey name elements by all their keys.
 func TestComposeMultiFieldKeys(t *testing.T) {
-	composeSame(t, fixtures.Gateway{}, []string{
+	composeSame(t, exampletypes.Gateway{}, []string{
 		`{"spec":{"listeners":[{"port":53,"protocol":"TCP","name":"a"},{"port":53,"protocol":"UDP","name":"b"}]}}`,
 	},
 		`{"spec":{"listeners":[{"$patch":"delete","port":53,"protocol":"TCP"},{"port":53,"protocol":"UDP","hostname":"h"}]}}`,
 		`{"spec":{"$setElementOrder/listeners":[{"port":53,"protocol":"UDP"},{"port":53,"protocol":"TCP"}],`+
 			`"listeners":[{"port":53,"protocol":"UDP","name":"c"},{"port":53,"protocol":"TCP","name":"new"}]}}`)
-	composeSame(t, fixtures.SeedRecommended{}, []string{`{"list":[{"foo":"a","bar":"x"},{"foo":"a","bar":"y"}]}`},
+	composeSame(t, exampletypes.SeedRecommended{}, []string{`{"list":[{"foo":"a","bar":"x"},{"foo":"a","bar":"y"}]}`},
 		`{"list":[{"$patchMergeKey":["foo","bar"],"foo":"a","bar":"x","other":1}]}`,
 		`{"$setElementOrder/list":[{"$patchMergeKey":["foo","bar"],"foo":"a","bar":"x"}],`+
 			`"list":[{"$patchMergeKey":["foo","bar"],"$patch":"delete","foo":"a","bar":"y"},{"$patchMergeKey":["foo","bar"],"foo":"a","bar":"x","another":"v"}]}`)
 }
 
 func TestComposeRefusals(t *testing.T) {
-	_, err := smp.ComposeJSON(fixtures.Pod{}, []byte(`{"metadata":{"finalizers":null}}`), []byte(`{"metadata":{"finalizers":["f"]}}`))
+	_, err := smp.ComposeJSON(exampletypes.Pod{}, []byte(`{"metadata":{"finalizers":null}}`), []byte(`{"metadata":{"finalizers":["f"]}}`))
 	requireRefusal(t, err, "metadata.finalizers", "no one patch can empty a set and fill it")
-	_, err = smp.ComposeJSON(fixtures.SeedRecommended{}, []byte(`{"list":[{"foo":"a","other":1}]}`),
+	_, err = smp.ComposeJSON(exampletypes.SeedRecommended{}, []byte(`{"list":[{"foo":"a","other":1}]}`),
 		[]byte(`{"list":[{"$patchMergeKey":["foo","bar"],"foo":"a","bar":"x","other":2}]}`))
 	requireRefusal(t, err, "list[foo=a,bar=x]", "named by different merge keys")
-	_, err = smp.ComposeJSON(fixtures.SeedOrderedList{},
+	_, err = smp.ComposeJSON(exampletypes.SeedOrderedList{},
 		[]byte(`{"$setElementOrder/list":[{"name":"A"},{"name":"B"}]}`),
 		[]byte(`{"$setElementOrder/list":[{"name":"B"}]}`))
 	requireRefusal(t, err, "list[name=A]", "leaves out this item")
-	_, err = smp.ComposeJSON(fixtures.SeedOrderedList{}, []byte(`{}`),
+	_, err = smp.ComposeJSON(exampletypes.SeedOrderedList{}, []byte(`{}`),
 		[]byte(`{"list":[{"name":"A"}],"$setElementOrder/list":[{"name":"B"},{"name":"A"}]}`),
 		[]byte(`{"list":[{"name":"C"}]}`))
 	requireRefusal(t, err, "list", "cannot compose patch 2 and patch 3")
 	// Without $setElementOrder, a patch puts its elements in its order,
 	// new ones first: two such patches' result depends on which elements
 	// the document holds.
-	_, err = smp.ComposeJSON(fixtures.SeedOrderedSet{}, []byte(`{"list":["D"]}`), []byte(`{"list":["E"]}`))
+	_, err = smp.ComposeJSON(exampletypes.SeedOrderedSet{}, []byte(`{"list":["D"]}`), []byte(`{"list":["E"]}`))
 	requireRefusal(t, err, "list", "are moved by patch 2, without a $setElementOrder/list naming them all")
-	_, err = smp.ComposeJSON(fixtures.SeedOrderedSet{}, []byte(`{"$deleteFromPrimitiveList/list":["B"]}`), []byte(`{"list":["B"]}`))
+	_, err = smp.ComposeJSON(exampletypes.SeedOrderedSet{}, []byte(`{"$deleteFromPrimitiveList/list":["B"]}`), []byte(`{"list":["B"]}`))
 	requireRefusal(t, err, "list", "\"B\", which patch 1 removed, is added back by patch 2")
 }
 
 // An invalid patch fails as Apply would, naming which.
 func TestComposeInvalid(t *testing.T) {
-	_, err := smp.ComposeJSON(fixtures.Pod{}, []byte(`{}`), []byte(`{"spec":{"containers":[{"image":"x"}]}}`))
+	_, err := smp.ComposeJSON(exampletypes.Pod{}, []byte(`{}`), []byte(`{"spec":{"containers":[{"image":"x"}]}}`))
 	var e *smp.Error
 	require.True(t, errors.As(err, &e))
 	assert.Equal(t, smp.ErrMissingMergeKey, e.Kind)
@@ -217,17 +217,17 @@ func TestComposeInvalid(t *testing.T) {
 	assert.Contains(t, e.Msg, "patch 2: ")
 	_, err = smp.ComposeJSON(3, []byte(`{}`))
 	assert.Equal(t, smp.ErrSchema, smp.KindOf(err))
-	_, err = smp.ComposeJSON(fixtures.Pod{}, []byte(`[]`))
+	_, err = smp.ComposeJSON(exampletypes.Pod{}, []byte(`[]`))
 	assert.Equal(t, smp.ErrNotObject, smp.KindOf(err))
 }
 
 // No patches compose into the empty patch; one into itself.
 func TestComposeFew(t *testing.T) {
-	got, err := smp.ComposeJSON(fixtures.Pod{})
+	got, err := smp.ComposeJSON(exampletypes.Pod{})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{}`, string(got))
 	p := `{"$setElementOrder/list":[{"name":"B"},{"name":"A"}],"list":[{"name":"A","value":"1"}]}`
-	got, err = smp.ComposeJSON(fixtures.SeedOrderedList{}, []byte(p))
+	got, err = smp.ComposeJSON(exampletypes.SeedOrderedList{}, []byte(p))
 	require.NoError(t, err)
 	assert.JSONEq(t, p, string(got))
 }
@@ -236,7 +236,7 @@ func TestComposeFew(t *testing.T) {
 // MergeStrategicMergeMapPatchUsingLookupPatchMeta gives it, and Go
 // numbers of any type: a key matches by value.
 func TestComposeMapSchema(t *testing.T) {
-	schema, err := reflectschema.For[fixtures.Pod]()
+	schema, err := reflectschema.For[exampletypes.Pod]()
 	require.NoError(t, err)
 	port := func(n any, extra string) smp.JSONMap {
 		return smp.JSONMap{"spec": map[string]any{
@@ -268,12 +268,12 @@ func TestComposeFresh(t *testing.T) {
 		`{"spec":{"containers":[{"name":"b"}]}}`,
 		`{}`,
 	}
-	got := composeSame(t, fixtures.Pod{}, docs,
+	got := composeSame(t, exampletypes.Pod{}, docs,
 		`{"spec":{"containers":[{"name":"a","env":[{"name":"X"},{"name":"Y"}]},{"$patch":"delete","name":"a"}]}}`,
 		`{"spec":{"containers":[{"name":"a","env":[{"name":"W"}]}]}}`)
 	assert.JSONEq(t, `{"spec":{"containers":[{"name":"a","env":[{"name":"W"},{"name":"X"},{"name":"Y"}]},{"$patch":"delete","name":"a"}]}}`, jsonText(t, got))
 	// A set removed inside a replaced object, then filled.
-	got = composeSame(t, fixtures.Pod{}, []string{`{"metadata":{"name":"p","finalizers":["a"]}}`, `{}`},
+	got = composeSame(t, exampletypes.Pod{}, []string{`{"metadata":{"name":"p","finalizers":["a"]}}`, `{}`},
 		`{"metadata":{"$patch":"replace","name":"q","finalizers":null}}`,
 		`{"metadata":{"finalizers":["b"]}}`)
 	assert.JSONEq(t, `{"metadata":{"$patch":"replace","name":"q","finalizers":["b"]}}`, jsonText(t, got))
@@ -286,11 +286,11 @@ func TestComposeKeepsOrder(t *testing.T) {
 		`{"spec":{"containers":[{"name":"b"},{"name":"a","image":"x"},{"name":"c"}]}}`,
 		`{"spec":{"containers":[{"name":"c"}]}}`,
 	}
-	got := composeSame(t, fixtures.Pod{}, docs,
+	got := composeSame(t, exampletypes.Pod{}, docs,
 		`{"spec":{"containers":[{"name":"a","image":"y"},{"name":"b","image":"y"}]}}`,
 		`{"spec":{"containers":[{"name":"a","image":"z"}]}}`)
 	assert.JSONEq(t, `{"spec":{"containers":[{"name":"a","image":"z"},{"name":"b","image":"y"}]}}`, jsonText(t, got))
-	_, err := smp.ComposeJSON(fixtures.Pod{},
+	_, err := smp.ComposeJSON(exampletypes.Pod{},
 		[]byte(`{"spec":{"containers":[{"name":"a","image":"y"},{"name":"b","image":"y"}]}}`),
 		[]byte(`{"spec":{"containers":[{"name":"b","image":"z"},{"name":"a","image":"z"}]}}`))
 	requireRefusal(t, err, "spec.containers", "are moved by patch 2, without a $setElementOrder/containers naming them all")
@@ -303,18 +303,18 @@ func TestComposeUnnamedItems(t *testing.T) {
 	d := []byte(`{"list":[{"name":"a"},{"name":"s"},{"name":"b"}]}`)
 	p1 := []byte(`{"$setElementOrder/list":[{"name":"b"},{"name":"a"}]}`)
 	p2 := []byte(`{"$setElementOrder/list":[{"name":"a"},{"name":"b"}]}`)
-	got, err := smp.ComposeJSON(fixtures.SeedOrderedList{}, p1, p2)
+	got, err := smp.ComposeJSON(exampletypes.SeedOrderedList{}, p1, p2)
 	require.NoError(t, err)
 	assert.JSONEq(t, string(p2), string(got))
-	seq, err := smp.ApplyJSON(d, p1, fixtures.SeedOrderedList{})
+	seq, err := smp.ApplyJSON(d, p1, exampletypes.SeedOrderedList{})
 	require.NoError(t, err)
-	seq, err = smp.ApplyJSON(seq, p2, fixtures.SeedOrderedList{})
+	seq, err = smp.ApplyJSON(seq, p2, exampletypes.SeedOrderedList{})
 	require.NoError(t, err)
-	res, err := smp.ApplyJSON(d, got, fixtures.SeedOrderedList{})
+	res, err := smp.ApplyJSON(d, got, exampletypes.SeedOrderedList{})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"list":[{"name":"s"},{"name":"a"},{"name":"b"}]}`, string(seq))
 	assert.JSONEq(t, `{"list":[{"name":"a"},{"name":"s"},{"name":"b"}]}`, string(res))
 	// Without s, the document holds only named items: the same result.
 	d = []byte(`{"list":[{"name":"a"},{"name":"b"}]}`)
-	composeSame(t, fixtures.SeedOrderedList{}, []string{string(d)}, string(p1), string(p2))
+	composeSame(t, exampletypes.SeedOrderedList{}, []string{string(d)}, string(p1), string(p2))
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -16,9 +16,9 @@ import (
 // skew-safe mode is turned off; the applier acts on $patchMergeKey
 // without being asked.
 func TestDefaultDirectives(t *testing.T) {
-	pod := func(udpName string) fixtures.Pod {
-		var p fixtures.Pod
-		p.Spec.Containers = []fixtures.Container{{Name: "dns", Ports: []fixtures.ContainerPort{
+	pod := func(udpName string) exampletypes.Pod {
+		var p exampletypes.Pod
+		p.Spec.Containers = []exampletypes.Container{{Name: "dns", Ports: []exampletypes.ContainerPort{
 			{Name: "dns-tcp", ContainerPort: 53, Protocol: "TCP"},
 			{Name: udpName, ContainerPort: 53, Protocol: "UDP"},
 			{Name: "metrics", ContainerPort: 9000, Protocol: "TCP"}}}}
@@ -33,7 +33,7 @@ func TestDefaultDirectives(t *testing.T) {
 		return p.String()
 	}
 	untyped := func(opts ...smp.Option) string {
-		p, err := smp.DiffJSON(ob, mb, &fixtures.Pod{}, opts...)
+		p, err := smp.DiffJSON(ob, mb, &exampletypes.Pod{}, opts...)
 		require.NoError(t, err)
 		return string(p)
 	}
@@ -48,7 +48,7 @@ func TestDefaultDirectives(t *testing.T) {
 		require.Contains(t, p, "$patchMergeKey", name)
 		require.NotContains(t, p, `"$patch":"replace"`, name)
 		// The default applier takes the element-by-element form.
-		out, err := smp.ApplyJSON(ob, []byte(p), &fixtures.Pod{})
+		out, err := smp.ApplyJSON(ob, []byte(p), &exampletypes.Pod{})
 		require.NoError(t, err)
 		require.JSONEq(t, string(mb), string(out), name)
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -27,11 +27,11 @@ func TestUntypedListsLoseDirectives(t *testing.T) {
 		{`{"x":[[{"$patch":"delete"}],[{"k":{"n":null,"m":[{"$patch":"x"}]}}]]}`, `{"x":[[],[{"k":{"m":[]}}]]}`},
 	}
 	for _, c := range cases {
-		got, err := smp.ApplyJSON([]byte(`{}`), []byte(c.patch), &fixtures.Pod{})
+		got, err := smp.ApplyJSON([]byte(`{}`), []byte(c.patch), &exampletypes.Pod{})
 		require.NoError(t, err, c.patch)
 		assert.JSONEq(t, c.want, string(got), c.patch)
 	}
-	_, err := smp.ApplyJSON([]byte(`{}`), []byte(`{"x":[{"k":{"$patch":"bogus"}}]}`), &fixtures.Pod{})
+	_, err := smp.ApplyJSON([]byte(`{}`), []byte(`{"x":[{"k":{"$patch":"bogus"}}]}`), &exampletypes.Pod{})
 	assert.Equal(t, smp.ErrInvalidDirective, smp.KindOf(err), "%v", err)
 }
 

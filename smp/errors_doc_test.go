@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -52,7 +52,7 @@ func TestErrorsDoc(t *testing.T) {
 }
 
 func runErrorExample(op, original, input string) error {
-	pod := &fixtures.Pod{}
+	pod := &exampletypes.Pod{}
 	var err error
 	switch op {
 	case "apply":

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -101,7 +101,7 @@ func TestMalformedPatches(t *testing.T) {
 			if orig == "" {
 				orig = podWithNginx
 			}
-			schema, ok := fixtures.Lookup(typ)
+			schema, ok := exampletypes.Lookup(typ)
 			require.True(t, ok)
 			out, err := smp.ApplyJSON([]byte(orig), []byte(c.patch), schema)
 			require.Error(t, err, "result: %s", out)
@@ -118,7 +118,7 @@ func TestMalformedPatches(t *testing.T) {
 // TestErrorsIsKind: a kind is an error errors.Is matches against an
 // *Error of that kind, wherever it is in the chain.
 func TestErrorsIsKind(t *testing.T) {
-	_, err := smp.ThreeWayJSON([]byte(`{"spec":{"nodeName":"a"}}`), []byte(`{"spec":{"nodeName":"b"}}`), []byte(`{"spec":{"nodeName":"c"}}`), &fixtures.Pod{}, smp.WithOverwrite(false))
+	_, err := smp.ThreeWayJSON([]byte(`{"spec":{"nodeName":"a"}}`), []byte(`{"spec":{"nodeName":"b"}}`), []byte(`{"spec":{"nodeName":"c"}}`), &exampletypes.Pod{}, smp.WithOverwrite(false))
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, smp.ErrConflict))
 	assert.True(t, errors.Is(fmt.Errorf("wrapped: %w", err), smp.ErrConflict))

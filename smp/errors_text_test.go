@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -207,7 +207,7 @@ func TestHostileInputInErrors(t *testing.T) {
 	const original = `{"spec":{"containers":[{"name":"n"}]}}`
 	apis := map[string]func(doc string) error{
 		"ApplyJSON": func(doc string) error {
-			_, err := smp.ApplyJSON([]byte(original), []byte(doc), &fixtures.Pod{})
+			_, err := smp.ApplyJSON([]byte(original), []byte(doc), &exampletypes.Pod{})
 			return err
 		},
 		"ApplyMap": func(doc string) error {
@@ -217,7 +217,7 @@ func TestHostileInputInErrors(t *testing.T) {
 			if err := d.Decode(&p); err != nil {
 				return err
 			}
-			_, err := smp.ApplyMap(smp.JSONMap{}, p, &fixtures.Pod{})
+			_, err := smp.ApplyMap(smp.JSONMap{}, p, &exampletypes.Pod{})
 			return err
 		},
 		"typed Apply": func(doc string) error {
@@ -225,7 +225,7 @@ func TestHostileInputInErrors(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			_, err = smp.Apply(fixtures.Pod{Spec: fixtures.PodSpec{Containers: []fixtures.Container{{Name: "n"}}}}, p)
+			_, err = smp.Apply(exampletypes.Pod{Spec: exampletypes.PodSpec{Containers: []exampletypes.Container{{Name: "n"}}}}, p)
 			return err
 		},
 	}
@@ -255,7 +255,7 @@ func TestHostileInputInDiffErrors(t *testing.T) {
 	for _, h := range hostileStrings {
 		// Too deep below two hostile keys: the path names both.
 		doc := `{"metadata":{"labels":{` + jsonString(h) + `:{` + jsonString(h+"2") + `:{"c":1}}}}}`
-		_, err := smp.DiffJSON([]byte(`{}`), []byte(doc), &fixtures.Pod{}, smp.WithLimits(smp.Limits{MaxDepth: 3}))
+		_, err := smp.DiffJSON([]byte(`{}`), []byte(doc), &exampletypes.Pod{}, smp.WithLimits(smp.Limits{MaxDepth: 3}))
 		s := checkErrorText(t, "DiffJSON "+quoteShort(h), err)
 		assert.Equal(t, smp.ErrLimit, smp.KindOf(err), s)
 		if prev, dup := printed[s]; dup {
@@ -263,7 +263,7 @@ func TestHostileInputInDiffErrors(t *testing.T) {
 		}
 		printed[s] = quoteShort(h)
 		// Not JSON after a hostile string: the decoder's error is quoted.
-		_, err = smp.DiffJSON([]byte(`{}`), []byte(`{"a":`+h), &fixtures.Pod{})
+		_, err = smp.DiffJSON([]byte(`{}`), []byte(`{"a":`+h), &exampletypes.Pod{})
 		checkErrorText(t, "DiffJSON of invalid JSON "+quoteShort(h), err)
 	}
 }
@@ -274,7 +274,7 @@ func TestHostileMapKeysInErrors(t *testing.T) {
 	printed := map[string]string{}
 	for _, h := range hostileStrings {
 		p := smp.JSONMap{"metadata": map[string]any{"labels": map[string]any{h: json.Number("5")}}}
-		_, err := smp.ApplyMap(smp.JSONMap{}, p, &fixtures.Pod{})
+		_, err := smp.ApplyMap(smp.JSONMap{}, p, &exampletypes.Pod{})
 		s := checkErrorText(t, "map API "+quoteShort(h), err)
 		var e *smp.Error
 		require.ErrorAs(t, err, &e)
@@ -289,8 +289,8 @@ func TestHostileMapKeysInErrors(t *testing.T) {
 // TestHostileKeysInConflicts: a three-way conflict under a hostile map
 // key, through the typed and the JSON API.
 func TestHostileKeysInConflicts(t *testing.T) {
-	pod := func(h, v string) fixtures.Pod {
-		return fixtures.Pod{ObjectMeta: fixtures.ObjectMeta{Labels: map[string]string{h: v}}}
+	pod := func(h, v string) exampletypes.Pod {
+		return exampletypes.Pod{ObjectMeta: exampletypes.ObjectMeta{Labels: map[string]string{h: v}}}
 	}
 	doc := func(h, v string) []byte { return []byte(`{"metadata":{"labels":{` + jsonString(h) + `:"` + v + `"}}}`) }
 	typed, js := map[string]string{}, map[string]string{}
@@ -303,7 +303,7 @@ func TestHostileKeysInConflicts(t *testing.T) {
 		}
 		typed[s] = quoteShort(h)
 
-		_, err = smp.ThreeWayJSON(doc(h, "1"), doc(h, "2"), doc(h, "3"), &fixtures.Pod{}, smp.WithOverwrite(false))
+		_, err = smp.ThreeWayJSON(doc(h, "1"), doc(h, "2"), doc(h, "3"), &exampletypes.Pod{}, smp.WithOverwrite(false))
 		require.True(t, smp.IsConflict(err), "%v", err)
 		s = checkErrorText(t, "ThreeWayJSON "+quoteShort(h), err)
 		if prev, dup := js[s]; dup {
@@ -323,14 +323,14 @@ func TestOversizedNumberInErrors(t *testing.T) {
 		`{"spec":{"tolerations":[{"key":"k","tolerationSeconds":` + big + `}]}}`,
 	}
 	for _, p := range patches {
-		_, err := smp.ApplyJSON([]byte(`{}`), []byte(p), &fixtures.Pod{})
+		_, err := smp.ApplyJSON([]byte(`{}`), []byte(p), &exampletypes.Pod{})
 		s := checkErrorText(t, "ApplyJSON", err)
 		assert.Equal(t, smp.ErrInvalidValue, smp.KindOf(err), s)
 		assert.Contains(t, s, "(100001 bytes)", "the length of what was cut")
 		assert.Contains(t, s, `"7000`, "the start of the number")
 		pp, err := smp.ParsePatch([]byte(p))
 		require.NoError(t, err)
-		_, err = smp.Apply(fixtures.Pod{}, pp)
+		_, err = smp.Apply(exampletypes.Pod{}, pp)
 		s = checkErrorText(t, "Apply", err)
 		assert.Contains(t, s, "(100001 bytes)")
 	}
@@ -347,7 +347,7 @@ func TestLongListsInMessagesAreCut(t *testing.T) {
 		mod.WriteString(sep + `"k` + strconv.Itoa(i) + `":"c"`)
 	}
 	wrap := func(b *strings.Builder) []byte { return []byte(`{"metadata":{"labels":{` + b.String() + `}}}`) }
-	_, err := smp.ThreeWayJSON(wrap(&orig), wrap(&mod), wrap(&cur), &fixtures.Pod{}, smp.WithOverwrite(false))
+	_, err := smp.ThreeWayJSON(wrap(&orig), wrap(&mod), wrap(&cur), &exampletypes.Pod{}, smp.WithOverwrite(false))
 	require.True(t, smp.IsConflict(err), "%v", err)
 	s := checkErrorText(t, "conflict", err)
 	assert.Contains(t, s, "1999 more:")
@@ -364,7 +364,7 @@ func TestLongListsInMessagesAreCut(t *testing.T) {
 	}
 	live := `{"spec":{"containers":[{"name":"nginx","ports":[` + ports.String() + `]}]}}`
 	patch := `{"spec":{"containers":[{"name":"nginx","ports":[{"$patchMergeKey":["containerPort"],"containerPort":53,"hostPort":1}]}]}}`
-	_, err = smp.ApplyJSON([]byte(live), []byte(patch), &fixtures.Pod{})
+	_, err = smp.ApplyJSON([]byte(live), []byte(patch), &exampletypes.Pod{})
 	s = checkErrorText(t, "ambiguous", err)
 	assert.Equal(t, smp.ErrAmbiguousMergeKey, smp.KindOf(err))
 	assert.Contains(t, s, "it matches 50 elements")

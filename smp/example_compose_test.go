@@ -3,7 +3,7 @@ package smp_test
 import (
 	"fmt"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -14,7 +14,7 @@ import (
 func ExampleComposeJSON() {
 	p1 := []byte(`{"spec":{"$setElementOrder/containers":[{"name":"web"},{"name":"log"}],"containers":[{"name":"log","image":"fluent:1"},{"$patch":"delete","name":"old"}]}}`)
 	p2 := []byte(`{"spec":{"$setElementOrder/containers":[{"name":"log"},{"name":"web"}],"containers":[{"name":"web","image":"nginx:2"}]}}`)
-	patch, err := smp.ComposeJSON(fixtures.Pod{}, p1, p2)
+	patch, err := smp.ComposeJSON(exampletypes.Pod{}, p1, p2)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -28,7 +28,7 @@ func ExampleComposeJSON() {
 func ExampleCompose() {
 	p1, _ := smp.ParsePatch([]byte(`{"metadata":{"finalizers":null}}`))
 	p2, _ := smp.ParsePatch([]byte(`{"metadata":{"finalizers":["example.com/cleanup"]}}`))
-	_, err := smp.Compose[fixtures.Deployment](p1, p2)
+	_, err := smp.Compose[exampletypes.Deployment](p1, p2)
 	fmt.Println(err)
 	// Output: metadata.finalizers: cannot compose patch 1 and patch 2: the set is filled by patch 2 after patch 1 removed it; no one patch can empty a set and fill it, whatever the document holds
 }

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -12,7 +12,7 @@ import (
 func ExampleApplyJSON() {
 	live := []byte(`{"spec":{"containers":[{"name":"web","image":"nginx:1"},{"name":"log","image":"fluent:1"}]}}`)
 	patch := []byte(`{"spec":{"containers":[{"name":"web","image":"nginx:2"}]}}`)
-	out, err := smp.ApplyJSON(live, patch, fixtures.Pod{})
+	out, err := smp.ApplyJSON(live, patch, exampletypes.Pod{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -24,7 +24,7 @@ func ExampleApplyJSON() {
 func ExampleDiffJSON() {
 	original := []byte(`{"metadata":{"finalizers":["a","b"]},"spec":{"containers":[{"name":"web","image":"nginx:1"},{"name":"old"}]}}`)
 	modified := []byte(`{"metadata":{"finalizers":["a"]},"spec":{"containers":[{"name":"web","image":"nginx:2"}]}}`)
-	patch, err := smp.DiffJSON(original, modified, fixtures.Pod{})
+	patch, err := smp.DiffJSON(original, modified, exampletypes.Pod{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -37,12 +37,12 @@ func ExampleThreeWayJSON() {
 	lastApplied := []byte(`{"spec":{"nodeName":"a","hostname":"h1"}}`)
 	config := []byte(`{"spec":{"nodeName":"b","hostname":"h1"}}`)
 	live := []byte(`{"spec":{"nodeName":"c","hostname":"h1","dnsPolicy":"None"}}`)
-	_, err := smp.ThreeWayJSON(lastApplied, config, live, fixtures.Pod{}, smp.WithOverwrite(false))
+	_, err := smp.ThreeWayJSON(lastApplied, config, live, exampletypes.Pod{}, smp.WithOverwrite(false))
 	var e *smp.Error
 	if errors.As(err, &e) && smp.IsConflict(err) {
 		fmt.Println("conflict at", e.Path)
 	}
-	patch, _ := smp.ThreeWayJSON(lastApplied, config, live, fixtures.Pod{}, smp.WithOverwrite(true))
+	patch, _ := smp.ThreeWayJSON(lastApplied, config, live, exampletypes.Pod{}, smp.WithOverwrite(true))
 	fmt.Println(string(patch))
 	// Output:
 	// conflict at spec.nodeName
@@ -59,13 +59,13 @@ func ExampleThreeWayMap() {
 	live := smp.JSONMap{"spec": map[string]any{"containers": []any{
 		map[string]any{"name": "web", "image": "nginx:1"}, map[string]any{"name": "old", "image": "old:1"},
 		map[string]any{"name": "proxy", "image": "envoy:1"}}}}
-	patch, err := smp.ThreeWayMap(lastApplied, config, live, fixtures.Pod{})
+	patch, err := smp.ThreeWayMap(lastApplied, config, live, exampletypes.Pod{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(patch)
-	out, err := smp.ApplyMap(live, patch, fixtures.Pod{})
+	out, err := smp.ApplyMap(live, patch, exampletypes.Pod{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -77,7 +77,7 @@ func ExampleThreeWayMap() {
 }
 
 func ExampleError() {
-	_, err := smp.ApplyJSON([]byte(`{}`), []byte(`{"spec":{"containers":[{"image":"x"}]}}`), fixtures.Pod{})
+	_, err := smp.ApplyJSON([]byte(`{}`), []byte(`{"spec":{"containers":[{"image":"x"}]}}`), exampletypes.Pod{})
 	var e *smp.Error
 	if errors.As(err, &e) {
 		fmt.Println(e.Kind)

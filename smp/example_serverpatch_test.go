@@ -3,7 +3,7 @@ package smp_test
 import (
 	"fmt"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -12,7 +12,7 @@ import (
 func ExampleMergePatchJSON() {
 	live := []byte(`{"metadata":{"name":"web","resourceVersion":"7"},"spec":{"containers":[{"name":"web","image":"nginx:1"},{"name":"log","image":"fluent:1"}]}}`)
 	patch := []byte(`{"spec":{"containers":[{"name":"web","image":"nginx:2"}]}}`)
-	mp, err := smp.MergePatchJSON(live, patch, fixtures.Pod{})
+	mp, err := smp.MergePatchJSON(live, patch, exampletypes.Pod{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -26,7 +26,7 @@ func ExampleMergePatchJSON() {
 func ExampleJSONPatchJSON() {
 	live := []byte(`{"metadata":{"resourceVersion":"7","labels":{"app/name":"web"}},"spec":{"containers":[{"name":"web","image":"nginx:1"},{"name":"log","image":"fluent:1"}]}}`)
 	patch := []byte(`{"metadata":{"labels":{"app/name":"shop"}},"spec":{"containers":[{"name":"log","image":"fluent:2"}]}}`)
-	jp, err := smp.JSONPatchJSON(live, patch, fixtures.Pod{})
+	jp, err := smp.JSONPatchJSON(live, patch, exampletypes.Pod{})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -38,10 +38,10 @@ func ExampleJSONPatchJSON() {
 // The typed API computes the strategic merge patch on Go values, then the
 // JSON patch a server takes for it.
 func ExampleJSONPatch() {
-	live := fixtures.Deployment{ObjectMeta: fixtures.ObjectMeta{Name: "web", ResourceVersion: "12"}}
-	live.Spec.Template.Spec.Containers = []fixtures.Container{{Name: "web", Image: "nginx:1"}, {Name: "sidecar", Image: "envoy:1"}}
+	live := exampletypes.Deployment{ObjectMeta: exampletypes.ObjectMeta{Name: "web", ResourceVersion: "12"}}
+	live.Spec.Template.Spec.Containers = []exampletypes.Container{{Name: "web", Image: "nginx:1"}, {Name: "sidecar", Image: "envoy:1"}}
 	modified := live
-	modified.Spec.Template.Spec.Containers = []fixtures.Container{{Name: "web", Image: "nginx:2"}}
+	modified.Spec.Template.Spec.Containers = []exampletypes.Container{{Name: "web", Image: "nginx:2"}}
 	patch, err := smp.ThreeWay(live, modified, live)
 	if err != nil {
 		fmt.Println(err)

@@ -4,22 +4,22 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
 // typedExampleDeployment is a small Deployment with one container.
-func typedExampleDeployment() *fixtures.Deployment {
+func typedExampleDeployment() *exampletypes.Deployment {
 	replicas := int32(2)
-	return &fixtures.Deployment{
-		TypeMeta:   fixtures.TypeMeta{Kind: "Deployment", APIVersion: "apps/v1"},
-		ObjectMeta: fixtures.ObjectMeta{Name: "web", Labels: map[string]string{"app": "web"}},
-		Spec: fixtures.DeploymentSpec{
+	return &exampletypes.Deployment{
+		TypeMeta:   exampletypes.TypeMeta{Kind: "Deployment", APIVersion: "apps/v1"},
+		ObjectMeta: exampletypes.ObjectMeta{Name: "web", Labels: map[string]string{"app": "web"}},
+		Spec: exampletypes.DeploymentSpec{
 			Replicas: &replicas,
-			Template: fixtures.PodTemplateSpec{Spec: fixtures.PodSpec{Containers: []fixtures.Container{{
+			Template: exampletypes.PodTemplateSpec{Spec: exampletypes.PodSpec{Containers: []exampletypes.Container{{
 				Name:  "nginx",
 				Image: "nginx:1.27",
-				Env:   []fixtures.EnvVar{{Name: "MODE", Value: "production"}, {Name: "DEBUG", Value: "false"}},
+				Env:   []exampletypes.EnvVar{{Name: "MODE", Value: "production"}, {Name: "DEBUG", Value: "false"}},
 			}}}},
 		},
 	}

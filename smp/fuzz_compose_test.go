@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -20,19 +20,19 @@ func FuzzComposeJSON(f *testing.F) {
 		[]byte(`{"spec":{"volumes":[{"name":"v","$retainKeys":["name","hostPath"],"hostPath":{"path":"/x"}}]}}`))
 	f.Add([]byte(`{"metadata":{"$patch":"replace","name":"p"}}`), []byte(`{"metadata":{"$patch":"delete"}}`))
 	f.Fuzz(func(t *testing.T, p1, p2 []byte) {
-		got, err := smp.ComposeJSON(fixtures.Pod{}, p1, p2)
+		got, err := smp.ComposeJSON(exampletypes.Pod{}, p1, p2)
 		if err != nil {
 			require.NotZero(t, smp.KindOf(err), "%v", err)
 			return
 		}
-		want, err := smp.ApplyJSON([]byte(`{}`), p1, fixtures.Pod{})
+		want, err := smp.ApplyJSON([]byte(`{}`), p1, exampletypes.Pod{})
 		if err == nil {
-			want, err = smp.ApplyJSON(want, p2, fixtures.Pod{})
+			want, err = smp.ApplyJSON(want, p2, exampletypes.Pod{})
 		}
 		if err != nil {
 			return
 		}
-		res, err := smp.ApplyJSON([]byte(`{}`), got, fixtures.Pod{})
+		res, err := smp.ApplyJSON([]byte(`{}`), got, exampletypes.Pod{})
 		require.NoError(t, err, "composed %s of %s, %s", got, p1, p2)
 		// Compared with numbers as text (typedDecode): a valid JSON number
 		// may not fit the float64 require.JSONEq decodes into (2e308).

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/fixtures"
 	"github.com/typedpatch/typedpatch/smp"
 )
@@ -50,7 +51,7 @@ func checkOutput(t *testing.T, out []byte, err error) {
 func FuzzApplyJSON(f *testing.F) {
 	fuzzSeeds(f, func(f *testing.F, _ fixtures.Case, d ...[]byte) { f.Add(d[0], d[1], d[2]) })
 	f.Fuzz(func(t *testing.T, original, patch, _ []byte) {
-		for _, typ := range []any{&fixtures.Pod{}, &fixtures.SeedRecommendedBaz{}} {
+		for _, typ := range []any{&exampletypes.Pod{}, &exampletypes.SeedRecommendedBaz{}} {
 			out, err := smp.ApplyJSON(original, patch, typ)
 			checkOutput(t, out, err)
 		}
@@ -60,7 +61,7 @@ func FuzzApplyJSON(f *testing.F) {
 func FuzzDiffJSON(f *testing.F) {
 	fuzzSeeds(f, func(f *testing.F, c fixtures.Case, d ...[]byte) { f.Add(d[0], d[2], d[1]) })
 	f.Fuzz(func(t *testing.T, original, modified, _ []byte) {
-		for _, typ := range []any{&fixtures.Pod{}, &fixtures.SeedRecommendedBaz{}} {
+		for _, typ := range []any{&exampletypes.Pod{}, &exampletypes.SeedRecommendedBaz{}} {
 			patch, err := smp.DiffJSON(original, modified, typ)
 			checkOutput(t, patch, err)
 			if err == nil {
@@ -75,7 +76,7 @@ func FuzzThreeWayJSON(f *testing.F) {
 	fuzzSeeds(f, func(f *testing.F, c fixtures.Case, d ...[]byte) { f.Add(d[0], d[2], d[3]) })
 	f.Fuzz(func(t *testing.T, original, modified, current []byte) {
 		for _, overwrite := range []bool{false, true} {
-			out, err := smp.ThreeWayJSON(original, modified, current, &fixtures.Pod{}, smp.WithOverwrite(overwrite))
+			out, err := smp.ThreeWayJSON(original, modified, current, &exampletypes.Pod{}, smp.WithOverwrite(overwrite))
 			checkOutput(t, out, err)
 		}
 	})
@@ -91,10 +92,10 @@ func FuzzParsePatchApply(f *testing.F) {
 	fuzzSeeds(f, func(f *testing.F, _ fixtures.Case, d ...[]byte) { f.Add(d[0], d[1], d[2]) })
 	fuzzSeeds(f, func(f *testing.F, _ fixtures.Case, d ...[]byte) { f.Add([]byte{}, d[1], d[2]) })
 	f.Fuzz(func(t *testing.T, live, data, _ []byte) {
-		var current *fixtures.Pod
+		var current *exampletypes.Pod
 		if err := json.Unmarshal(live, &current); err != nil {
 			pod, _ := fixtures.Sample("Pod")
-			current = pod.(*fixtures.Pod)
+			current = pod.(*exampletypes.Pod)
 		}
 		checkParsePatchApply(t, current, data) // nil when live is null
 	})
@@ -102,7 +103,7 @@ func FuzzParsePatchApply(f *testing.F) {
 
 // checkParsePatchApply is FuzzParsePatchApply's check on one live Pod,
 // which may be nil.
-func checkParsePatchApply(t *testing.T, current *fixtures.Pod, data []byte) {
+func checkParsePatchApply(t *testing.T, current *exampletypes.Pod, data []byte) {
 	before, _ := json.Marshal(current)
 	p, err := smp.ParsePatch(data)
 	if err != nil {
@@ -119,13 +120,13 @@ func checkParsePatchApply(t *testing.T, current *fixtures.Pod, data []byte) {
 	if current == nil {
 		doc = []byte("{}") // a nil pointer is the empty object
 	}
-	out, jerr := smp.ApplyJSON(doc, data, &fixtures.Pod{})
+	out, jerr := smp.ApplyJSON(doc, data, &exampletypes.Pod{})
 	if err != nil {
 		if smp.KindOf(err) == "" {
 			t.Fatalf("Apply: %T %v", err, err)
 		}
 		if jerr == nil {
-			var want fixtures.Pod
+			var want exampletypes.Pod
 			if json.Unmarshal(out, &want) == nil {
 				t.Fatalf("typed Apply failed (%v) where the JSON path succeeded\nlive:  %s\npatch: %s", err, doc, data)
 			}
@@ -135,7 +136,7 @@ func checkParsePatchApply(t *testing.T, current *fixtures.Pod, data []byte) {
 	if jerr != nil {
 		t.Fatalf("typed Apply succeeded where the JSON path failed: %v\nlive:  %s\npatch: %s", jerr, doc, data)
 	}
-	var want fixtures.Pod
+	var want exampletypes.Pod
 	if err := json.Unmarshal(out, &want); err != nil {
 		return // the JSON result does not decode: nothing to compare
 	}

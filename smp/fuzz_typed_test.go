@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/fixtures"
 	"github.com/typedpatch/typedpatch/smp"
 )
@@ -30,23 +31,23 @@ func fuzzerFor[T any](name string) typedFuzzer {
 // lists, recommended keys, a retainKeys union and a merge,retainKeys list,
 // sets), Gateway and SeedMultiKey (multi-field keys), then the seeds'.
 var typedFuzzers = []typedFuzzer{
-	fuzzerFor[fixtures.Deployment]("Deployment"),
-	fuzzerFor[fixtures.Pod]("Pod"),
-	fuzzerFor[fixtures.Gateway]("Gateway"),
-	fuzzerFor[fixtures.Service]("Service"),
-	fuzzerFor[fixtures.SeedMultiKey]("SeedMultiKey"),
-	fuzzerFor[fixtures.SeedRecommended]("SeedRecommended"),
-	fuzzerFor[fixtures.SeedRecommendedBaz]("SeedRecommendedBaz"),
-	fuzzerFor[fixtures.SeedUnion]("SeedUnion"),
-	fuzzerFor[fixtures.SeedDiscriminatedUnion]("SeedDiscriminatedUnion"),
-	fuzzerFor[fixtures.SeedOrderedList]("SeedOrderedList"),
-	fuzzerFor[fixtures.SeedOrderedSet]("SeedOrderedSet"),
-	fuzzerFor[fixtures.SeedMergeKeyList]("SeedMergeKeyList"),
-	fuzzerFor[fixtures.PodSpec]("PodSpec"),
-	fuzzerFor[fixtures.Container]("Container"),
-	fuzzerFor[fixtures.ContainerStatus]("ContainerStatus"),
-	fuzzerFor[fixtures.ObjectMeta]("ObjectMeta"),
-	fuzzerFor[fixtures.DeploymentStrategy]("DeploymentStrategy"),
+	fuzzerFor[exampletypes.Deployment]("Deployment"),
+	fuzzerFor[exampletypes.Pod]("Pod"),
+	fuzzerFor[exampletypes.Gateway]("Gateway"),
+	fuzzerFor[exampletypes.Service]("Service"),
+	fuzzerFor[exampletypes.SeedMultiKey]("SeedMultiKey"),
+	fuzzerFor[exampletypes.SeedRecommended]("SeedRecommended"),
+	fuzzerFor[exampletypes.SeedRecommendedBaz]("SeedRecommendedBaz"),
+	fuzzerFor[exampletypes.SeedUnion]("SeedUnion"),
+	fuzzerFor[exampletypes.SeedDiscriminatedUnion]("SeedDiscriminatedUnion"),
+	fuzzerFor[exampletypes.SeedOrderedList]("SeedOrderedList"),
+	fuzzerFor[exampletypes.SeedOrderedSet]("SeedOrderedSet"),
+	fuzzerFor[exampletypes.SeedMergeKeyList]("SeedMergeKeyList"),
+	fuzzerFor[exampletypes.PodSpec]("PodSpec"),
+	fuzzerFor[exampletypes.Container]("Container"),
+	fuzzerFor[exampletypes.ContainerStatus]("ContainerStatus"),
+	fuzzerFor[exampletypes.ObjectMeta]("ObjectMeta"),
+	fuzzerFor[exampletypes.DeploymentStrategy]("DeploymentStrategy"),
 }
 
 func typedFuzzerIndex(name string) (uint8, bool) {

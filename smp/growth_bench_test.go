@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -227,7 +227,7 @@ func BenchmarkGrowthPatchKeys(b *testing.B) {
 		benchGrowth(b, func(b *testing.B, n int) func() error {
 			patch := docs(b, n)[0]
 			return func() error {
-				_, err := smp.ApplyJSON([]byte(`{"metadata":{"name":"x"}}`), patch, &fixtures.ConfigMap{})
+				_, err := smp.ApplyJSON([]byte(`{"metadata":{"name":"x"}}`), patch, &exampletypes.ConfigMap{})
 				return err
 			}
 		}, floorJSON(docs))
@@ -238,7 +238,7 @@ func BenchmarkGrowthPatchKeys(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			cur := &fixtures.ConfigMap{}
+			cur := &exampletypes.ConfigMap{}
 			return func() error {
 				_, err := smp.Apply(cur, patch)
 				return err
@@ -266,10 +266,10 @@ func floorCopy(b *testing.B, n int) func() error {
 
 // portsDoc is a container whose n ports share containerPort 80 (the
 // default key) and differ by protocol.
-func portsDoc(n int, protocol string) *fixtures.Container {
-	c := &fixtures.Container{Name: "app"}
+func portsDoc(n int, protocol string) *exampletypes.Container {
+	c := &exampletypes.Container{Name: "app"}
 	for i := range n {
-		c.Ports = append(c.Ports, fixtures.ContainerPort{ContainerPort: 80, Protocol: fmt.Sprintf("%s%d", protocol, i)})
+		c.Ports = append(c.Ports, exampletypes.ContainerPort{ContainerPort: 80, Protocol: fmt.Sprintf("%s%d", protocol, i)})
 	}
 	return c
 }
@@ -291,7 +291,7 @@ func BenchmarkGrowthDeleteMany(b *testing.B) {
 		benchGrowth(b, func(b *testing.B, n int) func() error {
 			in := dupDocs(b, n)
 			return func() error {
-				_, err := smp.ApplyJSON(in[0], in[1], &fixtures.Deployment{})
+				_, err := smp.ApplyJSON(in[0], in[1], &exampletypes.Deployment{})
 				return err
 			}
 		}, floorBoth(floorJSON(dupDocs), floorKeys(1)))
@@ -302,7 +302,7 @@ func BenchmarkGrowthDeleteMany(b *testing.B) {
 		benchGrowth(b, func(b *testing.B, n int) func() error {
 			in := partialDocs(b, n)
 			return func() error {
-				_, err := smp.ApplyJSON(in[0], in[1], &fixtures.Container{})
+				_, err := smp.ApplyJSON(in[0], in[1], &exampletypes.Container{})
 				return err
 			}
 		}, floorBoth(floorJSON(partialDocs), floorKeys(1)))
@@ -330,21 +330,21 @@ func BenchmarkGrowthDeleteMany(b *testing.B) {
 func BenchmarkGrowthThreeWayPairing(b *testing.B) {
 	shapes := []struct {
 		name   string
-		docs   func(n int) (o, m, c *fixtures.Container)
+		docs   func(n int) (o, m, c *exampletypes.Container)
 		skewed bool
 	}{
-		{"pairing", func(n int) (o, m, c *fixtures.Container) {
-			return &fixtures.Container{Name: "app"}, portsDoc(n, "m"), portsDoc(n, "c")
+		{"pairing", func(n int) (o, m, c *exampletypes.Container) {
+			return &exampletypes.Container{Name: "app"}, portsDoc(n, "m"), portsDoc(n, "c")
 		}, false},
-		{"rename", func(n int) (o, m, c *fixtures.Container) {
+		{"rename", func(n int) (o, m, c *exampletypes.Container) {
 			return portsDoc(n, "o"), portsDoc(n, "m"), portsDoc(n, "c")
 		}, false},
-		{"skewsafe", func(n int) (o, m, c *fixtures.Container) {
-			o, m, c = &fixtures.Container{Name: "app"}, &fixtures.Container{Name: "app"}, &fixtures.Container{Name: "app"}
+		{"skewsafe", func(n int) (o, m, c *exampletypes.Container) {
+			o, m, c = &exampletypes.Container{Name: "app"}, &exampletypes.Container{Name: "app"}, &exampletypes.Container{Name: "app"}
 			for i := range n {
-				o.Ports = append(o.Ports, fixtures.ContainerPort{ContainerPort: int32(i + 1), Protocol: "UDP"})
-				m.Ports = append(m.Ports, fixtures.ContainerPort{ContainerPort: int32(i + 1), Protocol: "SCTP"})
-				c.Ports = append(c.Ports, fixtures.ContainerPort{ContainerPort: int32(i + 1), Protocol: "TCP"})
+				o.Ports = append(o.Ports, exampletypes.ContainerPort{ContainerPort: int32(i + 1), Protocol: "UDP"})
+				m.Ports = append(m.Ports, exampletypes.ContainerPort{ContainerPort: int32(i + 1), Protocol: "SCTP"})
+				c.Ports = append(c.Ports, exampletypes.ContainerPort{ContainerPort: int32(i + 1), Protocol: "TCP"})
 			}
 			return o, m, c
 		}, true},
@@ -365,7 +365,7 @@ func BenchmarkGrowthThreeWayPairing(b *testing.B) {
 			benchGrowth(b, func(b *testing.B, n int) func() error {
 				in := docs(b, n)
 				return func() error {
-					_, err := smp.ThreeWayJSON(in[1], in[0], in[2], &fixtures.Container{}, opts...)
+					_, err := smp.ThreeWayJSON(in[1], in[0], in[2], &exampletypes.Container{}, opts...)
 					return err
 				}
 			}, floorBoth(floorJSON(docs), floorKeys(3)))
@@ -438,10 +438,10 @@ func BenchmarkGrowthDeepApply(b *testing.B) {
 
 // envContainer is a container with n environment variables (a merge list
 // keyed by name) whose values end in suffix.
-func envContainer(n int, suffix string) *fixtures.Container {
-	c := &fixtures.Container{Name: "app"}
+func envContainer(n int, suffix string) *exampletypes.Container {
+	c := &exampletypes.Container{Name: "app"}
 	for i := range n {
-		c.Env = append(c.Env, fixtures.EnvVar{Name: fmt.Sprintf("VAR_%d", i), Value: fmt.Sprint(i, suffix)})
+		c.Env = append(c.Env, exampletypes.EnvVar{Name: fmt.Sprintf("VAR_%d", i), Value: fmt.Sprint(i, suffix)})
 	}
 	return c
 }
@@ -456,7 +456,7 @@ func BenchmarkGrowthThreeWayKeyed(b *testing.B) {
 		benchGrowth(b, func(b *testing.B, n int) func() error {
 			in := docs(b, n)
 			return func() error {
-				_, err := smp.ThreeWayJSON(in[1], in[0], in[2], &fixtures.Container{})
+				_, err := smp.ThreeWayJSON(in[1], in[0], in[2], &exampletypes.Container{})
 				return err
 			}
 		}, floorBoth(floorJSON(docs), floorKeys(3)))

@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -50,9 +50,9 @@ func TestGrowthPatchKeys(t *testing.T) {
 	const n = 3000
 	patch, err := json.Marshal(labelsPatch(n))
 	require.NoError(t, err)
-	out, err := smp.ApplyJSON([]byte(`{"metadata":{"name":"x","labels":{"kept":"1"}}}`), patch, &fixtures.ConfigMap{})
+	out, err := smp.ApplyJSON([]byte(`{"metadata":{"name":"x","labels":{"kept":"1"}}}`), patch, &exampletypes.ConfigMap{})
 	require.NoError(t, err)
-	var cm fixtures.ConfigMap
+	var cm exampletypes.ConfigMap
 	require.NoError(t, json.Unmarshal(out, &cm))
 	require.Len(t, cm.Labels, n+1)
 	require.Equal(t, "1", cm.Labels["kept"])
@@ -60,7 +60,7 @@ func TestGrowthPatchKeys(t *testing.T) {
 	// A list named by its field and by both of its directives is merged
 	// once.
 	out, err = smp.ApplyJSON([]byte(`{"metadata":{"finalizers":["a","b","c"]}}`),
-		[]byte(`{"metadata":{"finalizers":["d"],"$setElementOrder/finalizers":["d","c","a"],"$deleteFromPrimitiveList/finalizers":["b"]}}`), &fixtures.ConfigMap{})
+		[]byte(`{"metadata":{"finalizers":["d"],"$setElementOrder/finalizers":["d","c","a"],"$deleteFromPrimitiveList/finalizers":["b"]}}`), &exampletypes.ConfigMap{})
 
 	require.NoError(t, err)
 	require.JSONEq(t, `{"metadata":{"finalizers":["d","c","a"]}}`, string(out))
@@ -70,7 +70,7 @@ func TestGrowthPatchKeys(t *testing.T) {
 		patch, err := smp.ParsePatch(data)
 		require.NoError(t, err)
 		return func() error {
-			cm, err := smp.Apply(&fixtures.ConfigMap{}, patch)
+			cm, err := smp.Apply(&exampletypes.ConfigMap{}, patch)
 			if err == nil && len(cm.Data) != n {
 				err = fmt.Errorf("%d data keys, want %d", len(cm.Data), n)
 			}
@@ -81,11 +81,11 @@ func TestGrowthPatchKeys(t *testing.T) {
 
 // containerWithPorts is a container holding, for each count, that many
 // ports of containerPort 8000+i and distinct protocols.
-func containerWithPorts(counts ...int) *fixtures.Container {
-	c := &fixtures.Container{Name: "app"}
+func containerWithPorts(counts ...int) *exampletypes.Container {
+	c := &exampletypes.Container{Name: "app"}
 	for i, k := range counts {
 		for j := range k {
-			c.Ports = append(c.Ports, fixtures.ContainerPort{ContainerPort: int32(8000 + i), Protocol: fmt.Sprintf("P%d", j)})
+			c.Ports = append(c.Ports, exampletypes.ContainerPort{ContainerPort: int32(8000 + i), Protocol: fmt.Sprintf("P%d", j)})
 		}
 	}
 	return c
@@ -102,7 +102,7 @@ func TestGrowthDeleteMany(t *testing.T) {
 	orig := map[string]any{"spec": map[string]any{"volumes": vols}}
 	origJSON, _ := json.Marshal(orig)
 	patch := `{"spec":{"volumes":[{"name":"dup","$patch":"delete"},{"name":"v7","emptyDir":{}}]}}`
-	check := func(vols []fixtures.Volume) {
+	check := func(vols []exampletypes.Volume) {
 		t.Helper()
 		require.Len(t, vols, n)
 		for i, v := range vols {
@@ -111,11 +111,11 @@ func TestGrowthDeleteMany(t *testing.T) {
 		require.NotNil(t, vols[7].EmptyDir)
 	}
 	for name, apply := range map[string]func() ([]byte, error){
-		"ApplyJSON": func() ([]byte, error) { return smp.ApplyJSON(origJSON, []byte(patch), &fixtures.Pod{}) },
+		"ApplyJSON": func() ([]byte, error) { return smp.ApplyJSON(origJSON, []byte(patch), &exampletypes.Pod{}) },
 		"map": func() ([]byte, error) {
 			var pm smp.JSONMap
 			require.NoError(t, json.Unmarshal([]byte(patch), &pm))
-			res, err := smp.ApplyMap(orig, pm, &fixtures.Pod{})
+			res, err := smp.ApplyMap(orig, pm, &exampletypes.Pod{})
 			if err != nil {
 				return nil, err
 			}
@@ -124,11 +124,11 @@ func TestGrowthDeleteMany(t *testing.T) {
 	} {
 		out, err := apply()
 		require.NoError(t, err, name)
-		var got fixtures.Pod
+		var got exampletypes.Pod
 		require.NoError(t, json.Unmarshal(out, &got), name)
 		check(got.Spec.Volumes)
 	}
-	var cur fixtures.Pod
+	var cur exampletypes.Pod
 	require.NoError(t, json.Unmarshal(origJSON, &cur))
 	p, err := smp.ParsePatch([]byte(patch))
 	require.NoError(t, err)
@@ -141,9 +141,9 @@ func TestGrowthDeleteMany(t *testing.T) {
 	partial := `{"ports":[{"$patch":"delete","$patchMergeKey":["containerPort"],"containerPort":8001}]}`
 	c := containerWithPorts(3, n, 2)
 	cb, _ := json.Marshal(c)
-	out, err := smp.ApplyJSON(cb, []byte(partial), &fixtures.Container{})
+	out, err := smp.ApplyJSON(cb, []byte(partial), &exampletypes.Container{})
 	require.NoError(t, err)
-	var gotC fixtures.Container
+	var gotC exampletypes.Container
 	require.NoError(t, json.Unmarshal(out, &gotC))
 	want := append(containerWithPorts(3).Ports, containerWithPorts(0, 0, 2).Ports...)
 	require.Equal(t, want, gotC.Ports)
@@ -156,7 +156,7 @@ func TestGrowthDeleteMany(t *testing.T) {
 	requireLinear(t, 1500, func(n int) func() error {
 		cb, _ := json.Marshal(containerWithPorts(1, n))
 		return func() error {
-			_, err := smp.ApplyJSON(cb, []byte(partial), &fixtures.Container{})
+			_, err := smp.ApplyJSON(cb, []byte(partial), &exampletypes.Container{})
 			return err
 		}
 	})
@@ -175,10 +175,10 @@ func TestGrowthThreeWayPairing(t *testing.T) {
 	// current hold modified's ports. Skew-safe mode would write the list
 	// whole and never pair; pairing is what is timed.
 	pairing := []smp.Option{smp.WithDirectives(smp.DirectivesAll), smp.WithSkewSafe(false)}
-	mk := func(prefix string, n int) *fixtures.Container {
-		c := &fixtures.Container{Name: "app"}
+	mk := func(prefix string, n int) *exampletypes.Container {
+		c := &exampletypes.Container{Name: "app"}
 		for i := range n {
-			c.Ports = append(c.Ports, fixtures.ContainerPort{ContainerPort: 8000, Protocol: fmt.Sprintf("%s%d", prefix, i)})
+			c.Ports = append(c.Ports, exampletypes.ContainerPort{ContainerPort: 8000, Protocol: fmt.Sprintf("%s%d", prefix, i)})
 		}
 		return c
 	}
@@ -187,16 +187,16 @@ func TestGrowthThreeWayPairing(t *testing.T) {
 	ob, _ := json.Marshal(o)
 	mb, _ := json.Marshal(m)
 	cb, _ := json.Marshal(c)
-	jp, err := smp.ThreeWayJSON(ob, mb, cb, &fixtures.Container{}, append(pairing, smp.WithOverwrite(true))...)
+	jp, err := smp.ThreeWayJSON(ob, mb, cb, &exampletypes.Container{}, append(pairing, smp.WithOverwrite(true))...)
 	require.NoError(t, err)
 	tp, err := smp.ThreeWay(o, m, c, pairing...)
 	require.NoError(t, err)
 	tpb, err := tp.MarshalJSON()
 	require.NoError(t, err)
 	for name, patch := range map[string][]byte{"json": jp, "typed": tpb} {
-		out, err := smp.ApplyJSON(cb, patch, &fixtures.Container{})
+		out, err := smp.ApplyJSON(cb, patch, &exampletypes.Container{})
 		require.NoError(t, err, name)
-		var got fixtures.Container
+		var got exampletypes.Container
 		require.NoError(t, json.Unmarshal(out, &got), name)
 		have := map[string]bool{}
 		for _, p := range got.Ports {
@@ -213,7 +213,7 @@ func TestGrowthThreeWayPairing(t *testing.T) {
 		mb, _ := json.Marshal(mk("m", n))
 		cb, _ := json.Marshal(mk("c", n))
 		return func() error {
-			_, err := smp.ThreeWayJSON(ob, mb, cb, &fixtures.Container{}, pairing...)
+			_, err := smp.ThreeWayJSON(ob, mb, cb, &exampletypes.Container{}, pairing...)
 			return err
 		}
 	})
@@ -264,12 +264,12 @@ func TestGrowthThreeWayKeyed(t *testing.T) {
 	require.NoError(t, err)
 	tpb, err := tp.MarshalJSON()
 	require.NoError(t, err)
-	jp, err := smp.ThreeWayJSON(ob, mustMarshal(m), ob, &fixtures.Container{})
+	jp, err := smp.ThreeWayJSON(ob, mustMarshal(m), ob, &exampletypes.Container{})
 	require.NoError(t, err)
 	for name, patch := range map[string][]byte{"typed": tpb, "json": jp} {
-		out, err := smp.ApplyJSON(ob, patch, &fixtures.Container{})
+		out, err := smp.ApplyJSON(ob, patch, &exampletypes.Container{})
 		require.NoError(t, err, name)
-		var got fixtures.Container
+		var got exampletypes.Container
 		require.NoError(t, json.Unmarshal(out, &got), name)
 		require.Equal(t, m.Env, got.Env, name)
 	}

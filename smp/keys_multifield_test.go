@@ -8,17 +8,17 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
 // drawListeners draws gateway listeners keyed by (port, protocol); single
 // key fields repeat often, the pair never does.
-func drawListeners(t *rapid.T, label string) []fixtures.Listener {
-	var out []fixtures.Listener
+func drawListeners(t *rapid.T, label string) []exampletypes.Listener {
+	var out []exampletypes.Listener
 	seen := map[string]bool{}
 	for i := range rapid.IntRange(0, 6).Draw(t, label+".n") {
-		l := fixtures.Listener{
+		l := exampletypes.Listener{
 			Port:     int32(rapid.IntRange(53, 54).Draw(t, fmt.Sprintf("%s[%d].port", label, i))),
 			Protocol: rapid.SampledFrom([]string{"TCP", "UDP"}).Draw(t, fmt.Sprintf("%s[%d].protocol", label, i)),
 			Name:     rapid.SampledFrom([]string{"", "a", "b"}).Draw(t, fmt.Sprintf("%s[%d].name", label, i)),
@@ -33,11 +33,11 @@ func drawListeners(t *rapid.T, label string) []fixtures.Listener {
 
 // drawPorts draws container ports under recommended keys (containerPort,
 // protocol); protocol may be absent.
-func drawPorts(t *rapid.T, label string) []fixtures.ContainerPort {
-	var out []fixtures.ContainerPort
+func drawPorts(t *rapid.T, label string) []exampletypes.ContainerPort {
+	var out []exampletypes.ContainerPort
 	seen := map[string]bool{}
 	for i := range rapid.IntRange(0, 6).Draw(t, label+".n") {
-		p := fixtures.ContainerPort{
+		p := exampletypes.ContainerPort{
 			ContainerPort: int32(rapid.IntRange(53, 54).Draw(t, fmt.Sprintf("%s[%d].port", label, i))),
 			Protocol:      rapid.SampledFrom([]string{"TCP", "UDP", ""}).Draw(t, fmt.Sprintf("%s[%d].protocol", label, i)),
 			HostPort:      int32(rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("%s[%d].hostPort", label, i))),
@@ -74,16 +74,16 @@ func roundTrip[T any](t *rapid.T, original, modified *T, opts ...smp.Option) {
 
 func TestMultiFieldKeyRoundTrip(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		o := &fixtures.Gateway{Spec: fixtures.GatewaySpec{Listeners: drawListeners(t, "original")}}
-		m := &fixtures.Gateway{Spec: fixtures.GatewaySpec{Listeners: drawListeners(t, "modified")}}
+		o := &exampletypes.Gateway{Spec: exampletypes.GatewaySpec{Listeners: drawListeners(t, "original")}}
+		m := &exampletypes.Gateway{Spec: exampletypes.GatewaySpec{Listeners: drawListeners(t, "modified")}}
 		roundTrip(t, o, m)
 	})
 }
 
 func TestRecommendedKeyRoundTrip(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		pod := func(label string) *fixtures.Pod {
-			return &fixtures.Pod{Spec: fixtures.PodSpec{Containers: []fixtures.Container{{Name: "c", Ports: drawPorts(t, label)}}}}
+		pod := func(label string) *exampletypes.Pod {
+			return &exampletypes.Pod{Spec: exampletypes.PodSpec{Containers: []exampletypes.Container{{Name: "c", Ports: drawPorts(t, label)}}}}
 		}
 		o, m := pod("original"), pod("modified")
 		roundTrip(t, o, m)

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -35,15 +35,15 @@ func TestPartialKeyKeepsItsPlace(t *testing.T) {
 			"ports":[{"$patchMergeKey":["containerPort"],"containerPort":53,"hostPort":1}]}]}}`, []int32{90, 53, 80}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := smp.ApplyJSON([]byte(live), []byte(c.patch), fixtures.Pod{})
+			got, err := smp.ApplyJSON([]byte(live), []byte(c.patch), exampletypes.Pod{})
 			require.NoError(t, err)
-			var jp fixtures.Pod
+			var jp exampletypes.Pod
 			require.NoError(t, json.Unmarshal(got, &jp))
-			var lp fixtures.Pod
+			var lp exampletypes.Pod
 			require.NoError(t, json.Unmarshal([]byte(live), &lp))
 			tp, err := smp.Apply(lp, typedMustParse(t, c.patch))
 			require.NoError(t, err)
-			for what, pod := range map[string]fixtures.Pod{"ApplyJSON": jp, "Apply": tp} {
+			for what, pod := range map[string]exampletypes.Pod{"ApplyJSON": jp, "Apply": tp} {
 				var ports []int32
 				for _, p := range pod.Spec.Containers[0].Ports {
 					ports = append(ports, p.ContainerPort)

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -20,24 +20,24 @@ func nested(depth int) string {
 
 func TestDepthLimit(t *testing.T) {
 	// 100,000 levels: refused by the decoder, not a stack overflow.
-	_, err := smp.ApplyJSON([]byte(`{}`), []byte(nested(100_000)), &fixtures.ConfigMap{})
+	_, err := smp.ApplyJSON([]byte(`{}`), []byte(nested(100_000)), &exampletypes.ConfigMap{})
 	require.Error(t, err)
 	assert.Equal(t, smp.ErrInvalidJSON, smp.KindOf(err), "%v", err)
 	// Beyond the configured depth: a limit error with the path.
-	_, err = smp.ApplyJSON([]byte(`{}`), []byte(nested(50)), &fixtures.ConfigMap{}, smp.WithLimits(smp.Limits{MaxDepth: 10}))
+	_, err = smp.ApplyJSON([]byte(`{}`), []byte(nested(50)), &exampletypes.ConfigMap{}, smp.WithLimits(smp.Limits{MaxDepth: 10}))
 	require.Error(t, err)
 	assert.Equal(t, smp.ErrLimit, smp.KindOf(err))
 	assert.Equal(t, "a.a.a.a.a.a.a.a.a.a.a", err.(*smp.Error).Path.String())
 	// Within the default depth: fine.
-	_, err = smp.ApplyJSON([]byte(`{}`), []byte(nested(500)), &fixtures.ConfigMap{})
+	_, err = smp.ApplyJSON([]byte(`{}`), []byte(nested(500)), &exampletypes.ConfigMap{})
 	require.NoError(t, err)
 }
 
 func TestSizeAndLengthLimits(t *testing.T) {
-	_, err := smp.ApplyJSON([]byte(`{}`), []byte(`{"data":{"k":"`+strings.Repeat("x", 100)+`"}}`), &fixtures.ConfigMap{},
+	_, err := smp.ApplyJSON([]byte(`{}`), []byte(`{"data":{"k":"`+strings.Repeat("x", 100)+`"}}`), &exampletypes.ConfigMap{},
 		smp.WithLimits(smp.Limits{MaxBytes: 64}))
 	assert.Equal(t, smp.ErrLimit, smp.KindOf(err), "%v", err)
-	_, err = smp.DiffJSON([]byte(`{"metadata":{"finalizers":["a","b","c"]}}`), []byte(`{}`), &fixtures.ConfigMap{},
+	_, err = smp.DiffJSON([]byte(`{"metadata":{"finalizers":["a","b","c"]}}`), []byte(`{}`), &exampletypes.ConfigMap{},
 		smp.WithLimits(smp.Limits{MaxListLength: 2}))
 	require.Error(t, err)
 	assert.Equal(t, smp.ErrLimit, smp.KindOf(err))
@@ -58,7 +58,7 @@ func TestMapAPINoMutation(t *testing.T) {
 	}
 	for i, p := range patches {
 		o, pc := orig(), deepCopy(p)
-		res, err := smp.ApplyMap(o, p, &fixtures.Pod{})
+		res, err := smp.ApplyMap(o, p, &exampletypes.Pod{})
 		assert.Empty(t, cmp.Diff(orig(), o), "patch %d: original changed", i)
 		assert.Empty(t, cmp.Diff(pc, p), "patch %d: patch changed", i)
 		if err == nil {
@@ -69,7 +69,7 @@ func TestMapAPINoMutation(t *testing.T) {
 		m, mc := orig(), orig()
 		m["metadata"].(map[string]any)["name"] = "q"
 		mc["metadata"].(map[string]any)["name"] = "q"
-		_, _ = smp.DiffMap(o, m, &fixtures.Pod{})
+		_, _ = smp.DiffMap(o, m, &exampletypes.Pod{})
 		assert.Empty(t, cmp.Diff(orig(), o))
 		assert.Empty(t, cmp.Diff(mc, m))
 	}
@@ -106,10 +106,10 @@ func TestConcurrentUse(t *testing.T) {
 		want            string
 	}
 	jobs := []job{
-		{&fixtures.Pod{}, `{"spec":{"containers":[{"name":"a"}]}}`, `{"spec":{"containers":[{"name":"b"}]}}`, `{"spec":{"containers":[{"name":"b"},{"name":"a"}]}}`},
-		{&fixtures.Deployment{}, `{"spec":{"replicas":1}}`, `{"spec":{"replicas":2}}`, `{"spec":{"replicas":2}}`},
-		{&fixtures.Service{}, `{"spec":{"ports":[{"port":80}]}}`, `{"spec":{"ports":[{"port":80,"name":"http"}]}}`, `{"spec":{"ports":[{"name":"http","port":80}]}}`},
-		{&fixtures.Gateway{}, `{}`, `{"metadata":{"name":"g"}}`, `{"metadata":{"name":"g"}}`},
+		{&exampletypes.Pod{}, `{"spec":{"containers":[{"name":"a"}]}}`, `{"spec":{"containers":[{"name":"b"}]}}`, `{"spec":{"containers":[{"name":"b"},{"name":"a"}]}}`},
+		{&exampletypes.Deployment{}, `{"spec":{"replicas":1}}`, `{"spec":{"replicas":2}}`, `{"spec":{"replicas":2}}`},
+		{&exampletypes.Service{}, `{"spec":{"ports":[{"port":80}]}}`, `{"spec":{"ports":[{"port":80,"name":"http"}]}}`, `{"spec":{"ports":[{"name":"http","port":80}]}}`},
+		{&exampletypes.Gateway{}, `{}`, `{"metadata":{"name":"g"}}`, `{"metadata":{"name":"g"}}`},
 	}
 	var wg sync.WaitGroup
 	errs := make(chan error, 64*len(jobs))

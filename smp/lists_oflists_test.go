@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -22,9 +22,9 @@ func TestDiffRefusesNonScalarsInMergeSets(t *testing.T) {
 		{`{"metadata":{"finalizers":[["b"]]}}`, `{"metadata":{"finalizers":[["a"]]}}`, "metadata.finalizers[0]", "an array"},
 		{`{"metadata":{"finalizers":["x"]}}`, `{"metadata":{"finalizers":[{"a":1}]}}`, "metadata.finalizers[0]", "an object"},
 	} {
-		_, err := smp.DiffJSON([]byte(c.original), []byte(c.modified), &fixtures.Deployment{}, smp.WithTypeChecks(false))
+		_, err := smp.DiffJSON([]byte(c.original), []byte(c.modified), &exampletypes.Deployment{}, smp.WithTypeChecks(false))
 		requireMixed(t, err, c.path, c.what)
-		_, err = smp.ThreeWayJSON([]byte(c.original), []byte(c.modified), []byte(c.original), &fixtures.Deployment{}, smp.WithTypeChecks(false))
+		_, err = smp.ThreeWayJSON([]byte(c.original), []byte(c.modified), []byte(c.original), &exampletypes.Deployment{}, smp.WithTypeChecks(false))
 		requireMixed(t, err, c.path, c.what)
 	}
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -21,48 +21,50 @@ import (
 // A single key, a key of two fields, a default key with recommended keys,
 // at the top and nested, added whole or changed.
 func TestOmittedMergeKey(t *testing.T) {
-	pod := func(names ...string) fixtures.Pod {
-		var refs []fixtures.LocalObjectReference
+	pod := func(names ...string) exampletypes.Pod {
+		var refs []exampletypes.LocalObjectReference
 		for _, n := range names {
-			refs = append(refs, fixtures.LocalObjectReference{Name: n})
+			refs = append(refs, exampletypes.LocalObjectReference{Name: n})
 		}
-		return fixtures.Pod{Spec: fixtures.PodSpec{ImagePullSecrets: refs}}
+		return exampletypes.Pod{Spec: exampletypes.PodSpec{ImagePullSecrets: refs}}
 	}
-	checkNoLoss(t, dlCase[fixtures.Pod]{"single key: keyless element added", pod("a"), pod("a", ""), pod("a")})
-	checkNoLoss(t, dlCase[fixtures.Pod]{"single key: keyless element named", pod("", "b"), pod("c", "b"), pod("", "b")})
-	checkNoLoss(t, dlCase[fixtures.Pod]{"single key: new list of one keyless", pod(), pod(""), pod()})
-	checkNoLoss(t, dlCase[fixtures.Pod]{"single key: keyless element removed", pod("a", ""), pod("a"), pod("a", "")})
+	checkNoLoss(t, dlCase[exampletypes.Pod]{"single key: keyless element added", pod("a"), pod("a", ""), pod("a")})
+	checkNoLoss(t, dlCase[exampletypes.Pod]{"single key: keyless element named", pod("", "b"), pod("c", "b"), pod("", "b")})
+	checkNoLoss(t, dlCase[exampletypes.Pod]{"single key: new list of one keyless", pod(), pod(""), pod()})
+	checkNoLoss(t, dlCase[exampletypes.Pod]{"single key: keyless element removed", pod("a", ""), pod("a"), pod("a", "")})
 
-	multi := func(items ...fixtures.SeedItem) fixtures.SeedMultiKey { return fixtures.SeedMultiKey{List: items} }
-	checkNoLoss(t, dlCase[fixtures.SeedMultiKey]{"two-field key: half a key",
-		multi(fixtures.SeedItem{Foo: "a", Bar: "b"}),
-		multi(fixtures.SeedItem{Foo: "a", Bar: "b"}, fixtures.SeedItem{Foo: "a", Another: "x"}),
-		multi(fixtures.SeedItem{Foo: "a", Bar: "b"})})
-	checkNoLoss(t, dlCase[fixtures.SeedMultiKey]{"two-field key: no key at all, changed",
-		multi(fixtures.SeedItem{Another: "1"}), multi(fixtures.SeedItem{Another: "2"}), multi(fixtures.SeedItem{Another: "1"})})
-
-	rec := func(items ...fixtures.SeedItem) fixtures.SeedRecommended {
-		return fixtures.SeedRecommended{List: items}
+	multi := func(items ...exampletypes.SeedItem) exampletypes.SeedMultiKey {
+		return exampletypes.SeedMultiKey{List: items}
 	}
-	checkNoLoss(t, dlCase[fixtures.SeedRecommended]{"recommended keys: no default key",
-		rec(fixtures.SeedItem{Foo: "a", Bar: "x"}),
-		rec(fixtures.SeedItem{Foo: "a", Bar: "x"}, fixtures.SeedItem{Bar: "y", Another: "v"}),
-		rec(fixtures.SeedItem{Foo: "a", Bar: "x"})})
-	checkNoLoss(t, dlCase[fixtures.SeedRecommended]{"recommended keys: new list without default key",
-		rec(), rec(fixtures.SeedItem{Bar: "y"}), rec()})
+	checkNoLoss(t, dlCase[exampletypes.SeedMultiKey]{"two-field key: half a key",
+		multi(exampletypes.SeedItem{Foo: "a", Bar: "b"}),
+		multi(exampletypes.SeedItem{Foo: "a", Bar: "b"}, exampletypes.SeedItem{Foo: "a", Another: "x"}),
+		multi(exampletypes.SeedItem{Foo: "a", Bar: "b"})})
+	checkNoLoss(t, dlCase[exampletypes.SeedMultiKey]{"two-field key: no key at all, changed",
+		multi(exampletypes.SeedItem{Another: "1"}), multi(exampletypes.SeedItem{Another: "2"}), multi(exampletypes.SeedItem{Another: "1"})})
 
-	gw := func(refs ...string) fixtures.Gateway {
-		var rs []fixtures.LocalObjectReference
+	rec := func(items ...exampletypes.SeedItem) exampletypes.SeedRecommended {
+		return exampletypes.SeedRecommended{List: items}
+	}
+	checkNoLoss(t, dlCase[exampletypes.SeedRecommended]{"recommended keys: no default key",
+		rec(exampletypes.SeedItem{Foo: "a", Bar: "x"}),
+		rec(exampletypes.SeedItem{Foo: "a", Bar: "x"}, exampletypes.SeedItem{Bar: "y", Another: "v"}),
+		rec(exampletypes.SeedItem{Foo: "a", Bar: "x"})})
+	checkNoLoss(t, dlCase[exampletypes.SeedRecommended]{"recommended keys: new list without default key",
+		rec(), rec(exampletypes.SeedItem{Bar: "y"}), rec()})
+
+	gw := func(refs ...string) exampletypes.Gateway {
+		var rs []exampletypes.LocalObjectReference
 		for _, r := range refs {
-			rs = append(rs, fixtures.LocalObjectReference{Name: r})
+			rs = append(rs, exampletypes.LocalObjectReference{Name: r})
 		}
-		return fixtures.Gateway{Spec: fixtures.GatewaySpec{Listeners: []fixtures.Listener{
-			{Port: 443, Protocol: "HTTPS", TLS: &fixtures.ListenerTLS{CertificateRefs: rs}},
+		return exampletypes.Gateway{Spec: exampletypes.GatewaySpec{Listeners: []exampletypes.Listener{
+			{Port: 443, Protocol: "HTTPS", TLS: &exampletypes.ListenerTLS{CertificateRefs: rs}},
 			{Port: 80, Protocol: "HTTP"},
 		}}}
 	}
-	checkNoLoss(t, dlCase[fixtures.Gateway]{"nested in a multi-key list", gw("cert"), gw("cert", ""), gw("cert")})
-	checkNoLoss(t, dlCase[fixtures.Gateway]{"nested, keyless to keyed", gw(""), gw("new"), gw("")})
+	checkNoLoss(t, dlCase[exampletypes.Gateway]{"nested in a multi-key list", gw("cert"), gw("cert", ""), gw("cert")})
+	checkNoLoss(t, dlCase[exampletypes.Gateway]{"nested, keyless to keyed", gw(""), gw("new"), gw("")})
 }
 
 // TestKeylessElementsOnlyInReplacedLists: a list that is merged, not
@@ -74,10 +76,10 @@ func TestKeylessElementsOnlyInReplacedLists(t *testing.T) {
 		`{"spec":{"imagePullSecrets":[{"name":"b"},{}]}}`,
 		`{"spec":{"$setElementOrder/imagePullSecrets":[{}],"imagePullSecrets":[{},{"$patch":"replace"}]}}`,
 	} {
-		_, err := smp.ApplyJSON(cur, []byte(p), fixtures.Pod{})
+		_, err := smp.ApplyJSON(cur, []byte(p), exampletypes.Pod{})
 		require.Equal(t, smp.ErrMissingMergeKey, smp.KindOf(err), "%s: %v", p, err)
 	}
-	got, err := smp.ApplyJSON(cur, []byte(`{"spec":{"imagePullSecrets":[{},{"name":"b"},{"$patch":"replace"}]}}`), fixtures.Pod{})
+	got, err := smp.ApplyJSON(cur, []byte(`{"spec":{"imagePullSecrets":[{},{"name":"b"},{"$patch":"replace"}]}}`), exampletypes.Pod{})
 	require.NoError(t, err)
 	require.JSONEq(t, `{"spec":{"imagePullSecrets":[{},{"name":"b"}]}}`, string(got))
 }

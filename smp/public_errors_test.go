@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -53,8 +53,8 @@ const (
 // step (field, key of one and two fields, index), conflicts and wrapped
 // causes.
 func entryErrors(t *testing.T) map[string][]entryError {
-	pod := func(s string) fixtures.Pod {
-		var p fixtures.Pod
+	pod := func(s string) exampletypes.Pod {
+		var p exampletypes.Pod
 		require.NoError(t, json.Unmarshal([]byte(s), &p))
 		return p
 	}
@@ -87,56 +87,62 @@ func entryErrors(t *testing.T) map[string][]entryError {
 		"ApplyInPlace": {
 			with(ambiguousErr, func() error { p := pod(live); return smp.ApplyInPlace(&p, patch(ambiguous)) }),
 			{kind: smp.ErrInvalidValue, path: root, msg: "ApplyInPlace: dst is a nil pointer",
-				call: func() error { return smp.ApplyInPlace((*fixtures.Pod)(nil), smp.Patch{}) }},
+				call: func() error { return smp.ApplyInPlace((*exampletypes.Pod)(nil), smp.Patch{}) }},
 		},
 		"ApplyJSON": {
-			with(ambiguousErr, func() error { _, err := smp.ApplyJSON([]byte(live), []byte(ambiguous), fixtures.Pod{}); return err }),
-			with(syntax, func() error { _, err := smp.ApplyJSON([]byte(live), []byte(`{"spec":x}`), fixtures.Pod{}); return err }),
+			with(ambiguousErr, func() error { _, err := smp.ApplyJSON([]byte(live), []byte(ambiguous), exampletypes.Pod{}); return err }),
+			with(syntax, func() error {
+				_, err := smp.ApplyJSON([]byte(live), []byte(`{"spec":x}`), exampletypes.Pod{})
+				return err
+			}),
 			{kind: smp.ErrSchema, path: root, msg: "reflectschema: int: schema root must be a struct, not a scalar", cause: new(error),
 				call: func() error { _, err := smp.ApplyJSON([]byte(`{}`), []byte(`{}`), 5); return err }},
 		},
-		"ApplyMap":  {with(missingErr, func() error { _, err := smp.ApplyMap(obj(live), obj(noName), fixtures.Pod{}); return err })},
+		"ApplyMap":  {with(missingErr, func() error { _, err := smp.ApplyMap(obj(live), obj(noName), exampletypes.Pod{}); return err })},
 		"CheckSize": {{kind: smp.ErrLimit, path: smp.Path{smp.FieldStep("a")}, msg: "v stands for more than 3 values of JSON (a value reached along several paths counts once per path): more than the limit MaxNodes allows", call: func() error { return smp.CheckSize(map[string]any{"a": []any{1, 2, 3}}, smp.Limits{MaxNodes: 3}, "v") }}},
 		"Compose": {
 			{kind: smp.ErrMissingMergeKey, path: firstItem, msg: "patch 2: " + missingName,
-				call: func() error { _, err := smp.Compose[fixtures.Pod](smp.Patch{}, patch(noName)); return err }},
+				call: func() error { _, err := smp.Compose[exampletypes.Pod](smp.Patch{}, patch(noName)); return err }},
 			{kind: smp.ErrNotComposable, path: finalizers, msg: notComposable, call: func() error {
-				_, err := smp.Compose[fixtures.Pod](patch(`{"metadata":{"finalizers":null}}`), patch(`{"metadata":{"finalizers":["a"]}}`))
+				_, err := smp.Compose[exampletypes.Pod](patch(`{"metadata":{"finalizers":null}}`), patch(`{"metadata":{"finalizers":["a"]}}`))
 				return err
 			}},
 		},
 		"ComposeJSON": {{kind: smp.ErrNotComposable, path: finalizers, msg: notComposable, call: func() error {
-			_, err := smp.ComposeJSON(fixtures.Pod{}, []byte(`{"metadata":{"finalizers":null}}`), []byte(`{"metadata":{"finalizers":["a"]}}`))
+			_, err := smp.ComposeJSON(exampletypes.Pod{}, []byte(`{"metadata":{"finalizers":null}}`), []byte(`{"metadata":{"finalizers":["a"]}}`))
 			return err
 		}}},
 		"ComposeMap": {{kind: smp.ErrNotComposable, path: finalizers, msg: notComposable, call: func() error {
-			_, err := smp.ComposeMap(fixtures.Pod{}, obj(`{"metadata":{"finalizers":null}}`), obj(`{"metadata":{"finalizers":["a"]}}`))
+			_, err := smp.ComposeMap(exampletypes.Pod{}, obj(`{"metadata":{"finalizers":null}}`), obj(`{"metadata":{"finalizers":["a"]}}`))
 			return err
 		}}},
 		"Diff": {{kind: smp.ErrPreconditionFailed, path: root, msg: preconditionNo, call: func() error { _, err := smp.Diff(pod(o), pod(m), refuse); return err }}},
 		"DiffJSON": {{kind: smp.ErrPreconditionFailed, path: root, msg: preconditionNo, call: func() error {
-			_, err := smp.DiffJSON([]byte(o), []byte(m), fixtures.Pod{}, refuse)
+			_, err := smp.DiffJSON([]byte(o), []byte(m), exampletypes.Pod{}, refuse)
 			return err
 		}}},
 		"DiffMap": {{kind: smp.ErrPreconditionFailed, path: root, msg: preconditionNo, call: func() error {
-			_, err := smp.DiffMap(obj(o), obj(m), fixtures.Pod{}, refuse)
+			_, err := smp.DiffMap(obj(o), obj(m), exampletypes.Pod{}, refuse)
 			return err
 		}}},
 		"JSONPatch": {with(ambiguousErr, func() error { _, err := smp.JSONPatch(pod(live), patch(ambiguous)); return err })},
 		"JSONPatchJSON": {{kind: smp.ErrInvalidValue, path: resourceVer, msg: rvChanged, call: func() error {
-			_, err := smp.JSONPatchJSON([]byte(rvLive), []byte(rvPatch), fixtures.Pod{})
+			_, err := smp.JSONPatchJSON([]byte(rvLive), []byte(rvPatch), exampletypes.Pod{})
 			return err
 		}}},
 		"MergePatch": {{kind: smp.ErrInvalidValue, path: resourceVer, msg: rvChanged, call: func() error {
 			_, err := smp.MergePatch(pod(rvLive), patch(rvPatch))
 			return err
 		}}},
-		"MergePatchJSON": {with(missingErr, func() error { _, err := smp.MergePatchJSON([]byte(live), []byte(noName), fixtures.Pod{}); return err })},
-		"ParsePatch":     {with(syntax, func() error { _, err := smp.ParsePatch([]byte(`{"spec":x}`)); return err })},
+		"MergePatchJSON": {with(missingErr, func() error {
+			_, err := smp.MergePatchJSON([]byte(live), []byte(noName), exampletypes.Pod{})
+			return err
+		})},
+		"ParsePatch": {with(syntax, func() error { _, err := smp.ParsePatch([]byte(`{"spec":x}`)); return err })},
 		"Patch.UnmarshalJSON": {{kind: smp.ErrNotObject, path: root, msg: "patch must be a JSON object, not an array",
 			call: func() error { var p smp.Patch; return p.UnmarshalJSON([]byte(`[1,2]`)) }}},
 		"PatchesConflict": {{kind: smp.ErrLimit, path: smp.Path{smp.FieldStep("a"), smp.FieldStep("a")}, msg: "right patch nests deeper than the limit of 1 levels", call: func() error {
-			_, err := smp.PatchesConflict(map[string]any{}, obj(`{"a":{"a":{"a":1}}}`), fixtures.Pod{}, smp.WithLimits(smp.Limits{MaxDepth: 1}))
+			_, err := smp.PatchesConflict(map[string]any{}, obj(`{"a":{"a":{"a":1}}}`), exampletypes.Pod{}, smp.WithLimits(smp.Limits{MaxDepth: 1}))
 			return err
 		}}},
 		"ThreeWay": {
@@ -144,11 +150,11 @@ func entryErrors(t *testing.T) map[string][]entryError {
 			with(conflict(nginxUDPImage), func() error { _, err := smp.ThreeWay(pod(co), pod(cm), pod(cc)); return err }),
 		},
 		"ThreeWayJSON": {with(conflict(nginxUDPImage), func() error {
-			_, err := smp.ThreeWayJSON([]byte(co), []byte(cm), []byte(cc), fixtures.Pod{})
+			_, err := smp.ThreeWayJSON([]byte(co), []byte(cm), []byte(cc), exampletypes.Pod{})
 			return err
 		})},
 		"ThreeWayMap": {with(conflict(nodeName), func() error {
-			_, err := smp.ThreeWayMap(obj(o), obj(m), obj(c), fixtures.Pod{})
+			_, err := smp.ThreeWayMap(obj(o), obj(m), obj(c), exampletypes.Pod{})
 			return err
 		})},
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/typedpatch/typedpatch/builtin"
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/openapischema"
 	"github.com/typedpatch/typedpatch/smp"
 )
@@ -71,14 +71,14 @@ func TestUnknownFieldChanges(t *testing.T) {
 func TestUnknownFieldApply(t *testing.T) {
 	doc := `{"spec":{"template":{"spec":{"containers":[{"name":"a","env":[{"name":"X","value":"1"}]},{"name":"b"}]}}}}`
 	patch := `{"spec":{"template":{"spec":{"containers":[{"name":"a","image":"i"}]}}}}`
-	_, err := smp.ApplyJSON([]byte(doc), []byte(patch), fixtures.Service{})
+	_, err := smp.ApplyJSON([]byte(doc), []byte(patch), exampletypes.Service{})
 	requireUnknown(t, "a Deployment patched as a Service", err, "spec.template")
-	_, err = smp.ApplyMap(decodeMap([]byte(doc)), decodeMap([]byte(patch)), fixtures.Service{})
+	_, err = smp.ApplyMap(decodeMap([]byte(doc)), decodeMap([]byte(patch)), exampletypes.Service{})
 	requireUnknown(t, "ApplyMap", err, "spec.template")
-	got, err := smp.ApplyJSON([]byte(doc), []byte(patch), fixtures.Service{}, smp.WithMergeUnknown(true))
+	got, err := smp.ApplyJSON([]byte(doc), []byte(patch), exampletypes.Service{}, smp.WithMergeUnknown(true))
 	require.NoError(t, err)
 	assert.JSONEq(t, patch, string(got), "merged as plain JSON, the list is replaced: what the option opts into")
-	got, err = smp.ApplyJSON([]byte(doc), []byte(patch), fixtures.Deployment{})
+	got, err = smp.ApplyJSON([]byte(doc), []byte(patch), exampletypes.Deployment{})
 	require.NoError(t, err)
 	assert.Contains(t, string(got), `"env"`, "with the right type the containers merge by name")
 
@@ -93,7 +93,7 @@ func TestUnknownFieldApply(t *testing.T) {
 		{`{"spec":{"extra":[1]}}`, `{"spec":{"extra":[2]}}`, "", "spec.extra"},
 		{`{"spec":{"containers":[{"name":"c","more":{"a":1}}]}}`, `{"spec":{"containers":[{"name":"c","more":{"a":2}}]}}`, "", "spec.containers[name=c].more"},
 	} {
-		got, err := smp.ApplyJSON([]byte(tc.doc), []byte(tc.patch), fixtures.Pod{})
+		got, err := smp.ApplyJSON([]byte(tc.doc), []byte(tc.patch), exampletypes.Pod{})
 		requireUnknown(t, "ApplyJSON "+tc.patch+" on "+tc.doc, err, tc.path)
 		if tc.path == "" && err == nil {
 			assert.JSONEq(t, tc.want, string(got), tc.patch)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -18,7 +18,7 @@ import (
 func TestJSONPatchPerElement(t *testing.T) {
 	live := `{"spec":{"containers":[{"name":"a","image":"1"},{"name":"dns","ports":[{"containerPort":53,"protocol":"TCP","name":"dns-tcp"},{"containerPort":53,"protocol":"UDP","name":"dns"}]},{"name":"c"}]}}`
 	patch := `{"spec":{"containers":[{"$patch":"delete","name":"a"},{"name":"dns","ports":[{"$patchMergeKey":["containerPort","protocol"],"containerPort":53,"protocol":"UDP","name":"dns-udp"}]},{"name":"new","image":"2"}]}}`
-	jp, err := smp.JSONPatchJSON([]byte(live), []byte(patch), fixtures.Pod{})
+	jp, err := smp.JSONPatchJSON([]byte(live), []byte(patch), exampletypes.Pod{})
 	require.NoError(t, err)
 	// a is removed, so dns and c move up one place; the merge puts new
 	// after dns, its neighbour in the patch.
@@ -33,7 +33,7 @@ func TestJSONPatchPerElement(t *testing.T) {
 func TestJSONPatchReorder(t *testing.T) {
 	live := `{"metadata":{"finalizers":["a","b","c"]},"spec":{"containers":[{"name":"a"},{"name":"b"},{"name":"c"}]}}`
 	patch := `{"spec":{"$setElementOrder/containers":[{"name":"c"},{"name":"b"},{"name":"a"}]},"metadata":{"$setElementOrder/finalizers":["b","c","a"]}}`
-	jp, err := smp.JSONPatchJSON([]byte(live), []byte(patch), fixtures.Pod{})
+	jp, err := smp.JSONPatchJSON([]byte(live), []byte(patch), exampletypes.Pod{})
 	require.NoError(t, err)
 	require.JSONEq(t, `[
 		{"op":"remove","path":"/metadata/finalizers/0"},
@@ -48,7 +48,7 @@ func TestJSONPatchReorder(t *testing.T) {
 func TestJSONPatchEscapes(t *testing.T) {
 	live := `{"metadata":{"labels":{"a/b":"1","c~d":"2","~1":"3"}}}`
 	patch := `{"metadata":{"labels":{"a/b":null,"c~d":"x","~1":"y","e/~f":"4"}}}`
-	jp, err := smp.JSONPatchJSON([]byte(live), []byte(patch), fixtures.Pod{})
+	jp, err := smp.JSONPatchJSON([]byte(live), []byte(patch), exampletypes.Pod{})
 	require.NoError(t, err)
 	require.JSONEq(t, `[
 		{"op":"remove","path":"/metadata/labels/a~1b"},
@@ -60,44 +60,44 @@ func TestJSONPatchEscapes(t *testing.T) {
 func TestServerPatchesResourceVersion(t *testing.T) {
 	live := []byte(`{"metadata":{"name":"x","resourceVersion":"5"},"spec":{"nodeName":"a"}}`)
 	patch := []byte(`{"spec":{"nodeName":"b"}}`)
-	mp, err := smp.MergePatchJSON(live, patch, fixtures.Pod{})
+	mp, err := smp.MergePatchJSON(live, patch, exampletypes.Pod{})
 	require.NoError(t, err)
 	require.JSONEq(t, `{"metadata":{"resourceVersion":"5"},"spec":{"nodeName":"b"}}`, string(mp))
-	jp, err := smp.JSONPatchJSON(live, patch, fixtures.Pod{})
+	jp, err := smp.JSONPatchJSON(live, patch, exampletypes.Pod{})
 	require.NoError(t, err)
 	require.JSONEq(t, `[{"op":"test","path":"/metadata/resourceVersion","value":"5"},{"op":"replace","path":"/spec/nodeName","value":"b"}]`, string(jp))
 
 	off := smp.WithResourceVersionCheck(false)
-	mp, err = smp.MergePatchJSON(live, patch, fixtures.Pod{}, off)
+	mp, err = smp.MergePatchJSON(live, patch, exampletypes.Pod{}, off)
 	require.NoError(t, err)
 	require.JSONEq(t, `{"spec":{"nodeName":"b"}}`, string(mp))
-	jp, err = smp.JSONPatchJSON(live, patch, fixtures.Pod{}, off)
+	jp, err = smp.JSONPatchJSON(live, patch, exampletypes.Pod{}, off)
 	require.NoError(t, err)
 	require.JSONEq(t, `[{"op":"replace","path":"/spec/nodeName","value":"b"}]`, string(jp))
 
 	// No resourceVersion, no precondition.
-	mp, err = smp.MergePatchJSON([]byte(`{"spec":{"nodeName":"a"}}`), patch, fixtures.Pod{})
+	mp, err = smp.MergePatchJSON([]byte(`{"spec":{"nodeName":"a"}}`), patch, exampletypes.Pod{})
 	require.NoError(t, err)
 	require.JSONEq(t, `{"spec":{"nodeName":"b"}}`, string(mp))
 
 	// A patch that deletes the resourceVersion, as a diff to a
 	// configuration without one does, leaves it to the precondition.
-	mp, err = smp.MergePatchJSON(live, []byte(`{"metadata":{"resourceVersion":null},"spec":{"nodeName":"b"}}`), fixtures.Pod{})
+	mp, err = smp.MergePatchJSON(live, []byte(`{"metadata":{"resourceVersion":null},"spec":{"nodeName":"b"}}`), exampletypes.Pod{})
 	require.NoError(t, err)
 	require.JSONEq(t, `{"metadata":{"resourceVersion":"5"},"spec":{"nodeName":"b"}}`, string(mp))
-	jp, err = smp.JSONPatchJSON(live, []byte(`{"metadata":{"resourceVersion":null},"spec":{"nodeName":"b"}}`), fixtures.Pod{})
+	jp, err = smp.JSONPatchJSON(live, []byte(`{"metadata":{"resourceVersion":null},"spec":{"nodeName":"b"}}`), exampletypes.Pod{})
 	require.NoError(t, err)
 	require.JSONEq(t, `[{"op":"test","path":"/metadata/resourceVersion","value":"5"},{"op":"replace","path":"/spec/nodeName","value":"b"}]`, string(jp))
 
 	// A patch that sets another resourceVersion would fail on the server.
 	for _, bad := range []string{`{"metadata":{"resourceVersion":"4"}}`, `{"metadata":{"name":"y","resourceVersion":"6"}}`, `{"metadata":null}`} {
 		for name, f := range map[string]func([]byte, []byte, any, ...smp.Option) ([]byte, error){"merge": smp.MergePatchJSON, "json": smp.JSONPatchJSON} {
-			_, err := f(live, []byte(bad), fixtures.Pod{})
+			_, err := f(live, []byte(bad), exampletypes.Pod{})
 			var e *smp.Error
 			require.True(t, errors.As(err, &e), "%s %s: %v", name, bad, err)
 			require.Equal(t, smp.ErrInvalidValue, e.Kind)
 			require.Equal(t, "metadata.resourceVersion", e.Path.String())
-			_, err = f(live, []byte(bad), fixtures.Pod{}, off)
+			_, err = f(live, []byte(bad), exampletypes.Pod{}, off)
 			require.NoError(t, err, "%s %s without the check", name, bad)
 		}
 	}
@@ -106,16 +106,16 @@ func TestServerPatchesResourceVersion(t *testing.T) {
 // Errors are the strategic merge patch's, with their paths; inputs are
 // not changed.
 func TestServerPatchesErrors(t *testing.T) {
-	_, err := smp.MergePatchJSON([]byte(`{"spec":`), []byte(`{}`), fixtures.Pod{})
+	_, err := smp.MergePatchJSON([]byte(`{"spec":`), []byte(`{}`), exampletypes.Pod{})
 	require.Equal(t, smp.ErrInvalidJSON, smp.KindOf(err))
-	_, err = smp.JSONPatchJSON([]byte(`{}`), []byte(`{"spec":{"containers":[{"image":"x"}]}}`), fixtures.Pod{})
+	_, err = smp.JSONPatchJSON([]byte(`{}`), []byte(`{"spec":{"containers":[{"image":"x"}]}}`), exampletypes.Pod{})
 	var e *smp.Error
 	require.True(t, errors.As(err, &e))
 	require.Equal(t, smp.ErrMissingMergeKey, e.Kind)
 	require.Equal(t, "spec.containers[0]", e.Path.String())
 	_, err = smp.JSONPatchJSON([]byte(`{}`), []byte(`{}`), 42)
 	require.Equal(t, smp.ErrSchema, smp.KindOf(err))
-	_, err = smp.JSONPatch(fixtures.Pod{}, mustPatch(t, `{"spec":{"containers":[{"image":"x"}]}}`))
+	_, err = smp.JSONPatch(exampletypes.Pod{}, mustPatch(t, `{"spec":{"containers":[{"image":"x"}]}}`))
 	require.Equal(t, smp.ErrMissingMergeKey, smp.KindOf(err))
 }
 
@@ -129,8 +129,8 @@ func mustPatch(t *testing.T, s string) smp.Patch {
 // The typed forms take a field that encodes as null for an absent one,
 // and leave the live value alone.
 func TestServerPatchesTyped(t *testing.T) {
-	live := &fixtures.Deployment{ObjectMeta: fixtures.ObjectMeta{Name: "web", ResourceVersion: "3", Labels: map[string]string{"a": "1"}}}
-	live.Spec.Template.Spec.Containers = []fixtures.Container{{Name: "web", Image: "nginx:1", Args: []string{"-v"}}}
+	live := &exampletypes.Deployment{ObjectMeta: exampletypes.ObjectMeta{Name: "web", ResourceVersion: "3", Labels: map[string]string{"a": "1"}}}
+	live.Spec.Template.Spec.Containers = []exampletypes.Container{{Name: "web", Image: "nginx:1", Args: []string{"-v"}}}
 	before, err := json.Marshal(live)
 	require.NoError(t, err)
 	patch := mustPatch(t, `{"metadata":{"labels":{"a":null}},"spec":{"template":{"spec":{"containers":[{"name":"web","args":null}]}}}}`)
@@ -145,7 +145,7 @@ func TestServerPatchesTyped(t *testing.T) {
 	require.Equal(t, string(before), string(after))
 	// A nil pointer is the empty object; the result is a Deployment,
 	// whose struct fields encode even when empty.
-	jp, err = smp.JSONPatch((*fixtures.Deployment)(nil), mustPatch(t, `{"metadata":{"name":"x"}}`))
+	jp, err = smp.JSONPatch((*exampletypes.Deployment)(nil), mustPatch(t, `{"metadata":{"name":"x"}}`))
 	require.NoError(t, err)
 	require.JSONEq(t, `[{"op":"add","path":"/metadata","value":{"name":"x"}},{"op":"add","path":"/spec","value":{"strategy":{},"template":{"metadata":{},"spec":{}}}},{"op":"add","path":"/status","value":{}}]`, string(jp))
 }
@@ -167,13 +167,13 @@ func TestGrowthServerPatches(t *testing.T) {
 		return live, patch
 	}
 	live, patch := longKey(3)
-	jp, err := smp.JSONPatchJSON(live, patch, fixtures.Pod{}, smp.WithMergeUnknown(true))
+	jp, err := smp.JSONPatchJSON(live, patch, exampletypes.Pod{}, smp.WithMergeUnknown(true))
 	require.NoError(t, err)
 	require.JSONEq(t, `[{"op":"test","path":"/metadata/resourceVersion","value":"1"},{"op":"replace","path":"/extra/kkk/0","value":1},{"op":"replace","path":"/extra/kkk/1","value":1},{"op":"replace","path":"/extra/kkk/2","value":1}]`, string(jp))
 	requireLinear(t, 500, func(n int) func() error {
 		live, patch := longKey(n)
 		return func() error {
-			jp, err := smp.JSONPatchJSON(live, patch, fixtures.Pod{}, smp.WithMergeUnknown(true))
+			jp, err := smp.JSONPatchJSON(live, patch, exampletypes.Pod{}, smp.WithMergeUnknown(true))
 			if err == nil && len(jp) > 8*(len(live)+len(patch))+1<<17 {
 				err = fmt.Errorf("%d bytes of operations for %d bytes of input", len(jp), len(live)+len(patch))
 			}
@@ -189,7 +189,7 @@ func TestGrowthServerPatches(t *testing.T) {
 		live, _ := json.Marshal(map[string]any{"spec": map[string]any{"containers": cs}})
 		patch, _ := json.Marshal(map[string]any{"spec": map[string]any{"$setElementOrder/containers": order}})
 		return func() error {
-			_, err := smp.JSONPatchJSON(live, patch, fixtures.Pod{})
+			_, err := smp.JSONPatchJSON(live, patch, exampletypes.Pod{})
 			return err
 		}
 	})

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
 
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/fixtures"
 	"github.com/typedpatch/typedpatch/smp"
 )
@@ -36,7 +37,7 @@ func TestSeedCases(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				t.Logf("%s: %s", c.Source.Document, c.Source.Example)
-				typ, ok := fixtures.Lookup(c.Type)
+				typ, ok := exampletypes.Lookup(c.Type)
 				require.True(t, ok, "unknown type %s", c.Type)
 				opts := []smp.Option{smp.WithOrdering(order)}
 				if c.Source.Document == fixtures.DocRecommendedMergeKeys {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/fixtures"
 	"github.com/typedpatch/typedpatch/smp"
 )
@@ -13,31 +14,31 @@ import (
 // typedCaseRunners runs a seed case through the typed API for each
 // registered type.
 var typedCaseRunners = map[string]func(*testing.T, fixtures.Case, []smp.Option){
-	"Pod":                    runTypedCase[*fixtures.Pod],
-	"PodSpec":                runTypedCase[*fixtures.PodSpec],
-	"PodStatus":              runTypedCase[*fixtures.PodStatus],
-	"Container":              runTypedCase[*fixtures.Container],
-	"ContainerStatus":        runTypedCase[*fixtures.ContainerStatus],
-	"ContainerState":         runTypedCase[*fixtures.ContainerState],
-	"Volume":                 runTypedCase[*fixtures.Volume],
-	"Probe":                  runTypedCase[*fixtures.Probe],
-	"ObjectMeta":             runTypedCase[*fixtures.ObjectMeta],
-	"Service":                runTypedCase[*fixtures.Service],
-	"ServiceSpec":            runTypedCase[*fixtures.ServiceSpec],
-	"Deployment":             runTypedCase[*fixtures.Deployment],
-	"DeploymentSpec":         runTypedCase[*fixtures.DeploymentSpec],
-	"DeploymentStrategy":     runTypedCase[*fixtures.DeploymentStrategy],
-	"ConfigMap":              runTypedCase[*fixtures.ConfigMap],
-	"Gateway":                runTypedCase[*fixtures.Gateway],
-	"GatewaySpec":            runTypedCase[*fixtures.GatewaySpec],
-	"SeedRecommended":        runTypedCase[*fixtures.SeedRecommended],
-	"SeedRecommendedBaz":     runTypedCase[*fixtures.SeedRecommendedBaz],
-	"SeedMultiKey":           runTypedCase[*fixtures.SeedMultiKey],
-	"SeedUnion":              runTypedCase[*fixtures.SeedUnion],
-	"SeedDiscriminatedUnion": runTypedCase[*fixtures.SeedDiscriminatedUnion],
-	"SeedOrderedList":        runTypedCase[*fixtures.SeedOrderedList],
-	"SeedOrderedSet":         runTypedCase[*fixtures.SeedOrderedSet],
-	"SeedMergeKeyList":       runTypedCase[*fixtures.SeedMergeKeyList],
+	"Pod":                    runTypedCase[*exampletypes.Pod],
+	"PodSpec":                runTypedCase[*exampletypes.PodSpec],
+	"PodStatus":              runTypedCase[*exampletypes.PodStatus],
+	"Container":              runTypedCase[*exampletypes.Container],
+	"ContainerStatus":        runTypedCase[*exampletypes.ContainerStatus],
+	"ContainerState":         runTypedCase[*exampletypes.ContainerState],
+	"Volume":                 runTypedCase[*exampletypes.Volume],
+	"Probe":                  runTypedCase[*exampletypes.Probe],
+	"ObjectMeta":             runTypedCase[*exampletypes.ObjectMeta],
+	"Service":                runTypedCase[*exampletypes.Service],
+	"ServiceSpec":            runTypedCase[*exampletypes.ServiceSpec],
+	"Deployment":             runTypedCase[*exampletypes.Deployment],
+	"DeploymentSpec":         runTypedCase[*exampletypes.DeploymentSpec],
+	"DeploymentStrategy":     runTypedCase[*exampletypes.DeploymentStrategy],
+	"ConfigMap":              runTypedCase[*exampletypes.ConfigMap],
+	"Gateway":                runTypedCase[*exampletypes.Gateway],
+	"GatewaySpec":            runTypedCase[*exampletypes.GatewaySpec],
+	"SeedRecommended":        runTypedCase[*exampletypes.SeedRecommended],
+	"SeedRecommendedBaz":     runTypedCase[*exampletypes.SeedRecommendedBaz],
+	"SeedMultiKey":           runTypedCase[*exampletypes.SeedMultiKey],
+	"SeedUnion":              runTypedCase[*exampletypes.SeedUnion],
+	"SeedDiscriminatedUnion": runTypedCase[*exampletypes.SeedDiscriminatedUnion],
+	"SeedOrderedList":        runTypedCase[*exampletypes.SeedOrderedList],
+	"SeedOrderedSet":         runTypedCase[*exampletypes.SeedOrderedSet],
+	"SeedMergeKeyList":       runTypedCase[*exampletypes.SeedMergeKeyList],
 }
 
 // TestTypedSeedCases runs every worked example of the seed documents
@@ -46,7 +47,7 @@ var typedCaseRunners = map[string]func(*testing.T, fixtures.Case, []smp.Option){
 func TestTypedSeedCases(t *testing.T) {
 	cases, err := fixtures.SeedCases()
 	require.NoError(t, err)
-	for _, name := range fixtures.Names() {
+	for _, name := range exampletypes.Names() {
 		require.Contains(t, typedCaseRunners, name, "no typed runner for %s", name)
 	}
 	for _, c := range cases {

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/yaml"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -50,7 +50,7 @@ func TestFormatExamples(t *testing.T) {
 			dec.DisallowUnknownFields()
 			var c docCase
 			require.NoError(t, dec.Decode(&c))
-			schema, ok := fixtures.Lookup(typ)
+			schema, ok := exampletypes.Lookup(typ)
 			require.True(t, ok, typ)
 			switch op {
 			case "apply":

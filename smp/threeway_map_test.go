@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/fixtures"
 	"github.com/typedpatch/typedpatch/smp"
 )
@@ -24,7 +25,7 @@ func TestThreeWayMapIsThreeWayJSON(t *testing.T) {
 			continue
 		}
 		n++
-		typ, ok := fixtures.Lookup(c.Type)
+		typ, ok := exampletypes.Lookup(c.Type)
 		require.True(t, ok, c.Type)
 		for _, overwrite := range []bool{false, true} {
 			opt := smp.WithOverwrite(overwrite)
@@ -60,19 +61,19 @@ func TestThreeWayMapConflict(t *testing.T) {
 	modified := smp.JSONMap{"spec": map[string]any{"nodeName": "b", "containers": []any{map[string]any{"name": "web", "image": "web:1"}}}}
 	current := smp.JSONMap{"spec": map[string]any{"nodeName": "c", "containers": []any{map[string]any{"name": "web", "image": "web:1"}}}}
 
-	_, err := smp.ThreeWayMap(original, modified, current, fixtures.Pod{}, smp.WithOverwrite(false))
+	_, err := smp.ThreeWayMap(original, modified, current, exampletypes.Pod{}, smp.WithOverwrite(false))
 	require.Error(t, err)
 	assert.True(t, smp.IsConflict(err), "%v", err)
 	assert.Contains(t, err.Error(), "spec.nodeName")
 
-	patch, err := smp.ThreeWayMap(original, modified, current, fixtures.Pod{}, smp.WithOverwrite(true))
+	patch, err := smp.ThreeWayMap(original, modified, current, exampletypes.Pod{}, smp.WithOverwrite(true))
 	require.NoError(t, err)
 	assert.Equal(t, smp.JSONMap{"spec": map[string]any{"nodeName": "b"}}, patch)
 }
 
 // A value JSON cannot hold is an error naming where it is.
 func TestThreeWayMapBadValue(t *testing.T) {
-	_, err := smp.ThreeWayMap(smp.JSONMap{}, smp.JSONMap{}, smp.JSONMap{"spec": map[string]any{"x": make(chan int)}}, fixtures.Pod{})
+	_, err := smp.ThreeWayMap(smp.JSONMap{}, smp.JSONMap{}, smp.JSONMap{"spec": map[string]any{"x": make(chan int)}}, exampletypes.Pod{})
 	require.Error(t, err)
 	assert.Equal(t, "spec.x: chan int is not a JSON value", err.Error())
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -19,7 +19,7 @@ func TestThreeWayServerFilledKeyField(t *testing.T) {
 	current := `{"spec":{"containers":[{"name":"web","image":"nginx:1","ports":[{"containerPort":80,"protocol":"TCP"}]}]}}`
 	p, err := threeWay(t, original, modified, current)
 	require.NoError(t, err, "no conflict")
-	res, err := smp.ApplyJSON([]byte(current), mustMarshal(p), &fixtures.Pod{})
+	res, err := smp.ApplyJSON([]byte(current), mustMarshal(p), &exampletypes.Pod{})
 	require.NoError(t, err)
 	assert.Equal(t, decodeMap([]byte(`{"spec":{"containers":[{"name":"web","image":"nginx:2","ports":[{"containerPort":80,"protocol":"TCP"}]}]}}`)), decodeMap(res), "patch %v", p)
 
@@ -29,7 +29,7 @@ func TestThreeWayServerFilledKeyField(t *testing.T) {
 	modified = `{"spec":{"containers":[{"name":"web","ports":[{"containerPort":80,"hostPort":1}]}]}}`
 	p, err = threeWay(t, original, modified, original)
 	require.NoError(t, err)
-	res, err = smp.ApplyJSON([]byte(original), mustMarshal(p), &fixtures.Pod{})
+	res, err = smp.ApplyJSON([]byte(original), mustMarshal(p), &exampletypes.Pod{})
 	require.NoError(t, err)
 	assert.Equal(t, decodeMap([]byte(modified)), decodeMap(res), "patch %v", p)
 }
@@ -41,9 +41,9 @@ func TestThreeWayServerFilledKeyFieldDeletion(t *testing.T) {
 	original := `{"spec":{"ports":[{"port":1,"nodePort":1}]}}`
 	modified := `{"spec":{"ports":[{"port":1}]}}`
 	current := `{"spec":{"ports":[{"port":1,"protocol":"x","nodePort":1}]}}`
-	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.Service{})
+	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &exampletypes.Service{})
 	require.NoError(t, err)
-	res, err := smp.ApplyJSON([]byte(current), out, &fixtures.Service{})
+	res, err := smp.ApplyJSON([]byte(current), out, &exampletypes.Service{})
 	require.NoError(t, err, "patch %s", out)
 	assert.Equal(t, decodeMap([]byte(`{"spec":{"ports":[{"port":1,"protocol":"x"}]}}`)), decodeMap(res), "patch %s", out)
 }
@@ -55,10 +55,10 @@ func TestThreeWayServerFilledKeyFieldDeletion(t *testing.T) {
 func TestThreeWayKeyChangeOnOldServer(t *testing.T) {
 	original := `{"list":[{"foo":"a"}]}`
 	modified := `{"list":[{"foo":"a","bar":"x"}]}`
-	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(modified), &fixtures.SeedRecommended{})
+	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(modified), &exampletypes.SeedRecommended{})
 	require.NoError(t, err)
 	for _, d := range []smp.DirectiveSet{smp.DirectivesAll, smp.DirectivesRetainKeys} {
-		res, err := smp.ApplyJSON([]byte(modified), out, &fixtures.SeedRecommended{}, smp.WithDirectives(d))
+		res, err := smp.ApplyJSON([]byte(modified), out, &exampletypes.SeedRecommended{}, smp.WithDirectives(d))
 		require.NoError(t, err)
 		got := decodeMap(res)
 		for _, e := range got["list"].([]any) {
@@ -95,9 +95,9 @@ func TestThreeWayDeletionCurrentDoesNotHold(t *testing.T) {
 	original := `{"list":[{"foo":"b"},{"foo":"a","bar":"x"}]}`
 	modified := `{"list":[{"foo":"b"}]}`
 	current := `{"list":[{"foo":"b"},{"foo":"a"}]}`
-	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.SeedRecommended{}, smp.WithDirectives(smp.DirectivesAll))
+	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &exampletypes.SeedRecommended{}, smp.WithDirectives(smp.DirectivesAll))
 	require.NoError(t, err)
-	now, old := applyAll(t, current, out, &fixtures.SeedRecommended{})
+	now, old := applyAll(t, current, out, &exampletypes.SeedRecommended{})
 	want := decodeMap([]byte(current))
 	assert.Equal(t, want, now, "patch %s", out)
 	assert.Equal(t, want, old, "old server, patch %s", out)
@@ -109,9 +109,9 @@ func TestThreeWayDeletesServerFilledElement(t *testing.T) {
 	original := `{"spec":{"ports":[{"port":1},{"port":2}]}}`
 	modified := `{"spec":{"ports":[{"port":2}]}}`
 	current := `{"spec":{"ports":[{"port":1,"protocol":"TCP"},{"port":2,"protocol":"TCP"}]}}`
-	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.Service{}, smp.WithDirectives(smp.DirectivesAll))
+	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &exampletypes.Service{}, smp.WithDirectives(smp.DirectivesAll))
 	require.NoError(t, err, "no conflict: the server filled the protocol in")
-	res, err := smp.ApplyJSON([]byte(current), out, &fixtures.Service{})
+	res, err := smp.ApplyJSON([]byte(current), out, &exampletypes.Service{})
 	require.NoError(t, err)
 	assert.Equal(t, decodeMap([]byte(`{"spec":{"ports":[{"port":2,"protocol":"TCP"}]}}`)), decodeMap(res), "patch %s", out)
 }
@@ -124,24 +124,24 @@ func TestSkewSafeThreeWaySharedInResult(t *testing.T) {
 	original := `{"list":[{"foo":"b"}]}`
 	modified := `{"list":[{"foo":"a","bar":"x"},{"foo":"b"}]}`
 	current := `{"list":[{"foo":"a"}]}`
-	_, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.SeedRecommended{}, smp.WithDirectives(smp.DirectivesAll), smp.WithSkewSafe(true))
+	_, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &exampletypes.SeedRecommended{}, smp.WithDirectives(smp.DirectivesAll), smp.WithSkewSafe(true))
 	require.True(t, smp.IsConflict(err), "writing the list whole drops another writer's element: %v", err)
-	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.SeedRecommended{}, smp.WithDirectives(smp.DirectivesAll), smp.WithSkewSafe(true), smp.WithOverwrite(true))
+	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &exampletypes.SeedRecommended{}, smp.WithDirectives(smp.DirectivesAll), smp.WithSkewSafe(true), smp.WithOverwrite(true))
 	require.NoError(t, err)
-	now, old := applyAll(t, current, out, &fixtures.SeedRecommended{})
+	now, old := applyAll(t, current, out, &exampletypes.SeedRecommended{})
 	assert.Equal(t, decodeMap([]byte(modified)), now, "patch %s", out)
 	assert.ElementsMatch(t, now["list"], old["list"], "old server, patch %s", out)
 
 	// Skew-safe mode is the default with $patchMergeKey.
-	dflt, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.SeedRecommended{}, smp.WithDirectives(smp.DirectivesAll), smp.WithOverwrite(true))
+	dflt, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &exampletypes.SeedRecommended{}, smp.WithDirectives(smp.DirectivesAll), smp.WithOverwrite(true))
 	require.NoError(t, err)
 	assert.JSONEq(t, string(out), string(dflt))
 
 	// Without skew-safe mode the current applier keeps the other writer's
 	// element, and an old one does not: the documented exception.
-	out, err = smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.SeedRecommended{}, smp.WithDirectives(smp.DirectivesAll), smp.WithSkewSafe(false), smp.WithOverwrite(true))
+	out, err = smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &exampletypes.SeedRecommended{}, smp.WithDirectives(smp.DirectivesAll), smp.WithSkewSafe(false), smp.WithOverwrite(true))
 	require.NoError(t, err)
-	now, old = applyAll(t, current, out, &fixtures.SeedRecommended{})
+	now, old = applyAll(t, current, out, &exampletypes.SeedRecommended{})
 	assert.Len(t, now["list"], 3, "patch %s", out)
 	assert.Len(t, old["list"], 2, "old server, patch %s", out)
 }

@@ -6,14 +6,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
 // threeWay runs ThreeWayJSON on a Pod and returns the decoded patch.
 func threeWay(t *testing.T, original, modified, current string, opts ...smp.Option) (map[string]any, error) {
 	t.Helper()
-	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &fixtures.Pod{}, opts...)
+	out, err := smp.ThreeWayJSON([]byte(original), []byte(modified), []byte(current), &exampletypes.Pod{}, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -30,7 +30,7 @@ func TestThreeWayNilEmptyCollections(t *testing.T) {
 		p, err := threeWay(t, original, modified, current)
 		require.NoError(t, err, "no conflict: the patch removes only what the original had")
 		assert.Equal(t, map[string]any{"metadata": map[string]any{"annotations": map[string]any{"upstream": nil}}}, p)
-		res, err := smp.ApplyJSON([]byte(current), mustMarshal(p), &fixtures.Pod{})
+		res, err := smp.ApplyJSON([]byte(current), mustMarshal(p), &exampletypes.Pod{})
 		require.NoError(t, err)
 		assert.Equal(t, map[string]any{"metadata": map[string]any{"name": "app", "annotations": map[string]any{"custom": ""}}}, decodeMap(res))
 	}
@@ -63,7 +63,7 @@ func TestThreeWayConflictPaths(t *testing.T) {
 	assert.Equal(t, []string{"spec.containers[name=a].image", "spec.nodeName"}, paths)
 	p, err := threeWay(t, original, modified, current, smp.WithOverwrite(true))
 	require.NoError(t, err)
-	res, err := smp.ApplyJSON([]byte(current), mustMarshal(p), &fixtures.Pod{})
+	res, err := smp.ApplyJSON([]byte(current), mustMarshal(p), &exampletypes.Pod{})
 	require.NoError(t, err)
 	assert.Equal(t, decodeMap([]byte(modified)), decodeMap(res), "overwrite resolves to modified")
 	// A change current made to another field is kept and is no conflict.
@@ -73,15 +73,15 @@ func TestThreeWayConflictPaths(t *testing.T) {
 }
 
 func TestPreconditions(t *testing.T) {
-	_, err := smp.DiffJSON([]byte(`{"metadata":{"name":"a"}}`), []byte(`{"metadata":{"name":"b"}}`), &fixtures.Pod{}, smp.WithPreconditions(
+	_, err := smp.DiffJSON([]byte(`{"metadata":{"name":"a"}}`), []byte(`{"metadata":{"name":"b"}}`), &exampletypes.Pod{}, smp.WithPreconditions(
 		smp.RequireMetadataKeyUnchanged("name")))
 
 	assert.True(t, smp.IsPreconditionFailed(err), "%v", err)
-	_, err = smp.DiffJSON([]byte(`{"kind":"A"}`), []byte(`{"kind":"B"}`), &fixtures.Pod{}, smp.WithPreconditions(smp.RequireKeyUnchanged("kind")))
+	_, err = smp.DiffJSON([]byte(`{"kind":"A"}`), []byte(`{"kind":"B"}`), &exampletypes.Pod{}, smp.WithPreconditions(smp.RequireKeyUnchanged("kind")))
 	assert.True(t, smp.IsPreconditionFailed(err), "%v", err)
-	_, err = smp.ThreeWayJSON([]byte(`{}`), []byte(`{"kind":"B"}`), []byte(`{}`), &fixtures.Pod{}, smp.WithOverwrite(true), smp.WithPreconditions(smp.RequireKeyUnchanged("kind")))
+	_, err = smp.ThreeWayJSON([]byte(`{}`), []byte(`{"kind":"B"}`), []byte(`{}`), &exampletypes.Pod{}, smp.WithOverwrite(true), smp.WithPreconditions(smp.RequireKeyUnchanged("kind")))
 	assert.True(t, smp.IsPreconditionFailed(err), "%v", err)
-	p, err := smp.DiffJSON([]byte(`{"kind":"A"}`), []byte(`{"kind":"A","apiVersion":"v1"}`), &fixtures.Pod{}, smp.WithPreconditions(smp.RequireKeyUnchanged("kind")))
+	p, err := smp.DiffJSON([]byte(`{"kind":"A"}`), []byte(`{"kind":"A","apiVersion":"v1"}`), &exampletypes.Pod{}, smp.WithPreconditions(smp.RequireKeyUnchanged("kind")))
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"apiVersion":"v1"}`, string(p))
 }

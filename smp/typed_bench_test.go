@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -15,25 +15,25 @@ import (
 // containers, each with environment, ports, mounts and resources, and a
 // release's changes.
 
-func typedBenchContainer(i int) fixtures.Container {
+func typedBenchContainer(i int) exampletypes.Container {
 	name := fmt.Sprintf("app-%d", i)
-	c := fixtures.Container{
+	c := exampletypes.Container{
 		Name:  name,
 		Image: fmt.Sprintf("registry.example.com/team/%s:v1.4.%d", name, i),
 		Args:  []string{"--config=/etc/app/config.yaml", "--log-level=info"},
-		Resources: fixtures.ResourceRequirements{
-			Requests: fixtures.ResourceList{"cpu": fixtures.MustParseQuantity("250m"), "memory": fixtures.MustParseQuantity("256Mi")},
-			Limits:   fixtures.ResourceList{"cpu": fixtures.MustParseQuantity("1"), "memory": fixtures.MustParseQuantity("512Mi")},
+		Resources: exampletypes.ResourceRequirements{
+			Requests: exampletypes.ResourceList{"cpu": exampletypes.MustParseQuantity("250m"), "memory": exampletypes.MustParseQuantity("256Mi")},
+			Limits:   exampletypes.ResourceList{"cpu": exampletypes.MustParseQuantity("1"), "memory": exampletypes.MustParseQuantity("512Mi")},
 		},
-		VolumeMounts: []fixtures.VolumeMount{
+		VolumeMounts: []exampletypes.VolumeMount{
 			{Name: "config", MountPath: "/etc/app", ReadOnly: true},
 			{Name: "data", MountPath: "/var/lib/app"},
 		},
-		Ports: []fixtures.ContainerPort{
+		Ports: []exampletypes.ContainerPort{
 			{Name: "http", ContainerPort: int32(8080 + 10*i)},
 			{Name: "metrics", ContainerPort: int32(9090 + 10*i)},
 		},
-		ReadinessProbe: &fixtures.Probe{ProbeHandler: fixtures.ProbeHandler{HTTPGet: &fixtures.HTTPGetAction{Path: "/ready", Port: fixtures.FromString("http")}}, PeriodSeconds: 5},
+		ReadinessProbe: &exampletypes.Probe{ProbeHandler: exampletypes.ProbeHandler{HTTPGet: &exampletypes.HTTPGetAction{Path: "/ready", Port: exampletypes.FromString("http")}}, PeriodSeconds: 5},
 	}
 	for _, kv := range [][2]string{
 		{"LOG_FORMAT", "json"},
@@ -42,28 +42,28 @@ func typedBenchContainer(i int) fixtures.Container {
 		{"FEATURE_FLAGS", "search,export"},
 		{"REGION", "eu-west-1"},
 	} {
-		c.Env = append(c.Env, fixtures.EnvVar{Name: kv[0], Value: kv[1]})
+		c.Env = append(c.Env, exampletypes.EnvVar{Name: kv[0], Value: kv[1]})
 	}
 	return c
 }
 
 // typedBenchOriginal is the last applied configuration.
-func typedBenchOriginal(n int) *fixtures.Deployment {
+func typedBenchOriginal(n int) *exampletypes.Deployment {
 	replicas := int32(3)
 	labels := map[string]string{"app.kubernetes.io/name": "web", "app.kubernetes.io/part-of": "shop"}
-	d := &fixtures.Deployment{
-		TypeMeta:   fixtures.TypeMeta{Kind: "Deployment", APIVersion: "apps/v1"},
-		ObjectMeta: fixtures.ObjectMeta{Name: "web", Namespace: "shop", Labels: labels, Annotations: map[string]string{"team": "storefront"}},
-		Spec: fixtures.DeploymentSpec{
+	d := &exampletypes.Deployment{
+		TypeMeta:   exampletypes.TypeMeta{Kind: "Deployment", APIVersion: "apps/v1"},
+		ObjectMeta: exampletypes.ObjectMeta{Name: "web", Namespace: "shop", Labels: labels, Annotations: map[string]string{"team": "storefront"}},
+		Spec: exampletypes.DeploymentSpec{
 			Replicas: &replicas,
-			Selector: &fixtures.LabelSelector{MatchLabels: labels},
-			Template: fixtures.PodTemplateSpec{
-				ObjectMeta: fixtures.ObjectMeta{Labels: labels},
-				Spec: fixtures.PodSpec{
+			Selector: &exampletypes.LabelSelector{MatchLabels: labels},
+			Template: exampletypes.PodTemplateSpec{
+				ObjectMeta: exampletypes.ObjectMeta{Labels: labels},
+				Spec: exampletypes.PodSpec{
 					ServiceAccountName: "web",
-					Volumes: []fixtures.Volume{
-						{Name: "config", VolumeSource: fixtures.VolumeSource{ConfigMap: &fixtures.ConfigMapVolumeSource{LocalObjectReference: fixtures.LocalObjectReference{Name: "web-config"}}}},
-						{Name: "data", VolumeSource: fixtures.VolumeSource{EmptyDir: &fixtures.EmptyDirVolumeSource{}}},
+					Volumes: []exampletypes.Volume{
+						{Name: "config", VolumeSource: exampletypes.VolumeSource{ConfigMap: &exampletypes.ConfigMapVolumeSource{LocalObjectReference: exampletypes.LocalObjectReference{Name: "web-config"}}}},
+						{Name: "data", VolumeSource: exampletypes.VolumeSource{EmptyDir: &exampletypes.EmptyDirVolumeSource{}}},
 					},
 				},
 			},
@@ -77,13 +77,13 @@ func typedBenchOriginal(n int) *fixtures.Deployment {
 
 // typedBenchModified makes a release's changes: a new image, a port added, an
 // environment value changed and one removed, more replicas.
-func typedBenchModified(n int) *fixtures.Deployment {
+func typedBenchModified(n int) *exampletypes.Deployment {
 	d := typedBenchOriginal(n)
 	replicas := int32(5)
 	d.Spec.Replicas = &replicas
 	cs := d.Spec.Template.Spec.Containers
 	cs[0].Image = "registry.example.com/team/app-0:v1.5.0"
-	cs[0].Ports = append(cs[0].Ports, fixtures.ContainerPort{Name: "grpc", ContainerPort: 7070})
+	cs[0].Ports = append(cs[0].Ports, exampletypes.ContainerPort{Name: "grpc", ContainerPort: 7070})
 	last := &cs[n-1]
 	last.Env[1].Value = "db-replica.internal.example.com"
 	last.Env = append(last.Env[:3], last.Env[4:]...)
@@ -92,7 +92,7 @@ func typedBenchModified(n int) *fixtures.Deployment {
 
 // typedBenchCurrent is the original as a server holds it: defaulted, with a
 // status and a controller's annotation.
-func typedBenchCurrent(n int) *fixtures.Deployment {
+func typedBenchCurrent(n int) *exampletypes.Deployment {
 	d := typedBenchOriginal(n)
 	d.UID = "6f1c2a9e-8e3b-4c55-9d0e-3f7a2b1c4d5e"
 	d.ResourceVersion = "123456"
@@ -101,8 +101,8 @@ func typedBenchCurrent(n int) *fixtures.Deployment {
 	d.Annotations = map[string]string{"team": "storefront", "deployment.kubernetes.io/revision": "4"}
 	limit := int32(10)
 	d.Spec.RevisionHistoryLimit = &limit
-	maxSurge, maxUnavailable := fixtures.FromString("25%"), fixtures.FromString("25%")
-	d.Spec.Strategy = fixtures.DeploymentStrategy{Type: "RollingUpdate", RollingUpdate: &fixtures.RollingUpdateDeployment{MaxSurge: &maxSurge, MaxUnavailable: &maxUnavailable}}
+	maxSurge, maxUnavailable := exampletypes.FromString("25%"), exampletypes.FromString("25%")
+	d.Spec.Strategy = exampletypes.DeploymentStrategy{Type: "RollingUpdate", RollingUpdate: &exampletypes.RollingUpdateDeployment{MaxSurge: &maxSurge, MaxUnavailable: &maxUnavailable}}
 	grace := int64(30)
 	ps := &d.Spec.Template.Spec
 	ps.RestartPolicy = "Always"
@@ -115,9 +115,9 @@ func typedBenchCurrent(n int) *fixtures.Deployment {
 			c.Ports[j].Protocol = "TCP"
 		}
 	}
-	d.Status = fixtures.DeploymentStatus{
+	d.Status = exampletypes.DeploymentStatus{
 		ObservedGeneration: 4, Replicas: 3, UpdatedReplicas: 3, ReadyReplicas: 3, AvailableReplicas: 3,
-		Conditions: []fixtures.DeploymentCondition{
+		Conditions: []exampletypes.DeploymentCondition{
 			{Type: "Available", Status: "True", Reason: "MinimumReplicasAvailable", Message: "Deployment has minimum availability."},
 			{Type: "Progressing", Status: "True", Reason: "NewReplicaSetAvailable", Message: `ReplicaSet "web-5d4f8b7c9" has successfully progressed.`},
 		},
@@ -126,7 +126,7 @@ func typedBenchCurrent(n int) *fixtures.Deployment {
 }
 
 type typedBenchCase struct {
-	original, modified, current *fixtures.Deployment
+	original, modified, current *exampletypes.Deployment
 	ob, mb, cb                  []byte
 	patch                       smp.Patch
 	patchBytes                  []byte
@@ -193,7 +193,7 @@ func BenchmarkTypedApply(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			var res fixtures.Deployment
+			var res exampletypes.Deployment
 			if err := json.Unmarshal(out, &res); err != nil {
 				b.Fatal(err)
 			}

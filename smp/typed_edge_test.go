@@ -9,7 +9,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 )
 
 // typedEdgeDoc gathers the shapes whose JSON is easy to get wrong: omitempty
@@ -20,39 +20,39 @@ type typedEdgeDoc struct {
 	*TypedEdgeInline // embedded pointer: its fields are absent when nil
 	TypedEdgeFlat    // embedded value
 
-	Str       string                `json:"str"`
-	OptStr    string                `json:"optStr,omitempty"`
-	Ptr       *int                  `json:"ptr"`
-	OptPtr    *int                  `json:"optPtr,omitempty"`
-	Slice     []string              `json:"slice"`
-	OptSlice  []string              `json:"optSlice,omitempty"`
-	Map       map[string]int        `json:"map"`
-	OptMap    map[string]string     `json:"optMap,omitempty"`
-	IntMap    map[int]string        `json:"intMap,omitempty"`
-	TextMap   map[typedEdgeKey]int  `json:"textMap,omitempty"`
-	PtrMap    map[string]*int       `json:"ptrMap,omitempty"`
-	ListMap   map[string][]int      `json:"listMap,omitempty"`
-	Bytes     []byte                `json:"bytes"`
-	OptBytes  []byte                `json:"optBytes,omitempty"`
-	Quoted    int                   `json:"quoted,string"`
-	QuotedPtr *bool                 `json:"quotedPtr,string,omitempty"`
-	QuotedStr string                `json:"quotedStr,string,omitempty"`
-	Float     float64               `json:"float"`
-	F32       float32               `json:"f32,omitempty"`
-	Uint      uint8                 `json:"uint,omitempty"`
-	Time      time.Time             `json:"time"`
-	OptTime   *time.Time            `json:"optTime,omitempty"`
-	ZeroTime  time.Time             `json:"zeroTime,omitzero"`
-	Zero      typedEdgeZero         `json:"zero,omitzero"`
-	ZeroPlain typedEdgePlain        `json:"zeroPlain,omitzero"`
-	Raw       json.RawMessage       `json:"raw,omitempty"`
-	Any       any                   `json:"any,omitempty"`
-	Num       json.Number           `json:"num,omitempty"`
-	Arr       [2]int                `json:"arr"`
-	Matrix    [][]int               `json:"matrix,omitempty"`
-	Quantity  fixtures.Quantity     `json:"quantity"`
-	IOS       *fixtures.IntOrString `json:"ios,omitempty"`
-	Addr      typedEdgeAddr         `json:"addr"`
+	Str       string                    `json:"str"`
+	OptStr    string                    `json:"optStr,omitempty"`
+	Ptr       *int                      `json:"ptr"`
+	OptPtr    *int                      `json:"optPtr,omitempty"`
+	Slice     []string                  `json:"slice"`
+	OptSlice  []string                  `json:"optSlice,omitempty"`
+	Map       map[string]int            `json:"map"`
+	OptMap    map[string]string         `json:"optMap,omitempty"`
+	IntMap    map[int]string            `json:"intMap,omitempty"`
+	TextMap   map[typedEdgeKey]int      `json:"textMap,omitempty"`
+	PtrMap    map[string]*int           `json:"ptrMap,omitempty"`
+	ListMap   map[string][]int          `json:"listMap,omitempty"`
+	Bytes     []byte                    `json:"bytes"`
+	OptBytes  []byte                    `json:"optBytes,omitempty"`
+	Quoted    int                       `json:"quoted,string"`
+	QuotedPtr *bool                     `json:"quotedPtr,string,omitempty"`
+	QuotedStr string                    `json:"quotedStr,string,omitempty"`
+	Float     float64                   `json:"float"`
+	F32       float32                   `json:"f32,omitempty"`
+	Uint      uint8                     `json:"uint,omitempty"`
+	Time      time.Time                 `json:"time"`
+	OptTime   *time.Time                `json:"optTime,omitempty"`
+	ZeroTime  time.Time                 `json:"zeroTime,omitzero"`
+	Zero      typedEdgeZero             `json:"zero,omitzero"`
+	ZeroPlain typedEdgePlain            `json:"zeroPlain,omitzero"`
+	Raw       json.RawMessage           `json:"raw,omitempty"`
+	Any       any                       `json:"any,omitempty"`
+	Num       json.Number               `json:"num,omitempty"`
+	Arr       [2]int                    `json:"arr"`
+	Matrix    [][]int                   `json:"matrix,omitempty"`
+	Quantity  exampletypes.Quantity     `json:"quantity"`
+	IOS       *exampletypes.IntOrString `json:"ios,omitempty"`
+	Addr      typedEdgeAddr             `json:"addr"`
 
 	Items    []typedEdgeItem     `json:"items,omitempty" patchStrategy:"merge" patchMergeKey:"name"`
 	PtrItems []*typedEdgeItem    `json:"ptrItems,omitempty" patchStrategy:"merge" patchMergeKey:"name"`

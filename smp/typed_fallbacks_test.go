@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -19,12 +19,12 @@ import (
 // stops reading the original's entries at once. Each reaches a path of
 // the typed walkers that hands the list or map over as JSON.
 type typedFallbackDoc struct {
-	AnyItems []any                `json:"anyItems,omitempty" patchStrategy:"merge" patchMergeKey:"name"`
-	RawSet   []json.RawMessage    `json:"rawSet,omitempty" patchStrategy:"merge"`
-	QtySet   []fixtures.Quantity  `json:"qtySet,omitempty" patchStrategy:"merge"`
-	Retained map[string]string    `json:"retained,omitempty" patchStrategy:"retainKeys"`
-	Counts   map[string]*int      `json:"counts,omitempty"`
-	Nested   map[string]fallbackC `json:"nested,omitempty"`
+	AnyItems []any                   `json:"anyItems,omitempty" patchStrategy:"merge" patchMergeKey:"name"`
+	RawSet   []json.RawMessage       `json:"rawSet,omitempty" patchStrategy:"merge"`
+	QtySet   []exampletypes.Quantity `json:"qtySet,omitempty" patchStrategy:"merge"`
+	Retained map[string]string       `json:"retained,omitempty" patchStrategy:"retainKeys"`
+	Counts   map[string]*int         `json:"counts,omitempty"`
+	Nested   map[string]fallbackC    `json:"nested,omitempty"`
 }
 
 type fallbackC struct {
@@ -46,7 +46,7 @@ func typedGenFallback(t *rapid.T) typedFallbackDoc {
 		d.RawSet = append(d.RawSet, json.RawMessage(g.pick("rawSet.v", `"a"`, `1`, `true`, `1.0`)))
 	}
 	for range g.intn("qtySet.len", 0, 3) {
-		d.QtySet = append(d.QtySet, fixtures.MustParseQuantity(g.pick("qtySet.v", "1", "2", "500m")))
+		d.QtySet = append(d.QtySet, exampletypes.MustParseQuantity(g.pick("qtySet.v", "1", "2", "500m")))
 	}
 	d.Retained = g.stringMap("retained", []string{"a", "b", "c"}, []string{"1", "2"})
 	// Up to twice goval's small-map size, so that both ways of finding
@@ -78,7 +78,7 @@ func TestTypedFallbacks(t *testing.T) { typedProperties(t, typedGenFallback) }
 // Kubernetes writes them for the same JSON.
 func TestTypedFallbackPatches(t *testing.T) {
 	one, two := 1, 2
-	q := fixtures.MustParseQuantity
+	q := exampletypes.MustParseQuantity
 	cases := []struct {
 		name  string
 		o, m  typedFallbackDoc
@@ -90,8 +90,8 @@ func TestTypedFallbackPatches(t *testing.T) {
 		patch: `{"$setElementOrder/anyItems":[{"name":"b"},{"name":"a"}],"anyItems":[{"name":"a","v":"2"}]}`,
 	}, {
 		name:  "a set of marshallers",
-		o:     typedFallbackDoc{QtySet: []fixtures.Quantity{q("1"), q("2")}},
-		m:     typedFallbackDoc{QtySet: []fixtures.Quantity{q("2"), q("500m")}},
+		o:     typedFallbackDoc{QtySet: []exampletypes.Quantity{q("1"), q("2")}},
+		m:     typedFallbackDoc{QtySet: []exampletypes.Quantity{q("2"), q("500m")}},
 		patch: `{"$deleteFromPrimitiveList/qtySet":["1"],"$setElementOrder/qtySet":["2","500m"],"qtySet":["500m"]}`,
 	}, {
 		name:  "a retainKeys map",

@@ -5,7 +5,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 )
 
 // Generators of fixtures values for the typed property tests. Names and
@@ -79,52 +79,52 @@ func (g typedGen) stringMap(label string, keys, vals []string) map[string]string
 	return m
 }
 
-func (g typedGen) quantity(label string) fixtures.Quantity {
-	return fixtures.MustParseQuantity(g.pick(label, "100m", "250m", "1", "64Mi", "128Mi"))
+func (g typedGen) quantity(label string) exampletypes.Quantity {
+	return exampletypes.MustParseQuantity(g.pick(label, "100m", "250m", "1", "64Mi", "128Mi"))
 }
 
-func (g typedGen) intOrString(label string) fixtures.IntOrString {
+func (g typedGen) intOrString(label string) exampletypes.IntOrString {
 	if g.flip(label + ".int") {
-		return fixtures.FromInt32(int32(g.intn(label, 0, 2)))
+		return exampletypes.FromInt32(int32(g.intn(label, 0, 2)))
 	}
-	return fixtures.FromString(g.pick(label, "http", "25%"))
+	return exampletypes.FromString(g.pick(label, "http", "25%"))
 }
 
-func (g typedGen) resources(label string) fixtures.ResourceRequirements {
-	list := func(l string) fixtures.ResourceList {
+func (g typedGen) resources(label string) exampletypes.ResourceRequirements {
+	list := func(l string) exampletypes.ResourceList {
 		switch g.intn(l+".shape", 0, 3) {
 		case 0:
 			return nil
 		case 1:
-			return fixtures.ResourceList{}
+			return exampletypes.ResourceList{}
 		}
-		r := fixtures.ResourceList{}
+		r := exampletypes.ResourceList{}
 		for _, k := range rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"cpu", "memory"}), 1, 2, rapid.ID[string]).Draw(g.t, l) {
 			r[k] = g.quantity(l + "." + k)
 		}
 		return r
 	}
-	return fixtures.ResourceRequirements{Limits: list(label + ".limits"), Requests: list(label + ".requests")}
+	return exampletypes.ResourceRequirements{Limits: list(label + ".limits"), Requests: list(label + ".requests")}
 }
 
-func (g typedGen) probe(label string) *fixtures.Probe {
+func (g typedGen) probe(label string) *exampletypes.Probe {
 	if g.intn(label+"?", 0, 2) == 0 {
 		return nil
 	}
-	p := &fixtures.Probe{PeriodSeconds: int32(g.intn(label+".period", 0, 2))}
+	p := &exampletypes.Probe{PeriodSeconds: int32(g.intn(label+".period", 0, 2))}
 	switch g.intn(label+".handler", 0, 3) {
 	case 0:
-		p.HTTPGet = &fixtures.HTTPGetAction{Path: g.pick(label+".path", "/", "/healthz"), Port: g.intOrString(label + ".port")}
+		p.HTTPGet = &exampletypes.HTTPGetAction{Path: g.pick(label+".path", "/", "/healthz"), Port: g.intOrString(label + ".port")}
 	case 1:
-		p.TCPSocket = &fixtures.TCPSocketAction{Port: g.intOrString(label + ".port")}
+		p.TCPSocket = &exampletypes.TCPSocketAction{Port: g.intOrString(label + ".port")}
 	case 2:
-		p.Exec = &fixtures.ExecAction{Command: g.strings(label+".cmd", "cat", "ls")}
+		p.Exec = &exampletypes.ExecAction{Command: g.strings(label+".cmd", "cat", "ls")}
 	}
 	return p
 }
 
-func (g typedGen) container(label, name string) fixtures.Container {
-	c := fixtures.Container{
+func (g typedGen) container(label, name string) exampletypes.Container {
+	c := exampletypes.Container{
 		Name:       name,
 		Image:      g.pick(label+".image", "", "nginx:1", "nginx:2", "busybox"),
 		Command:    g.strings(label+".command", "sh", "-c"),
@@ -134,12 +134,12 @@ func (g typedGen) container(label, name string) fixtures.Container {
 	}
 	switch g.intn(label+".ports.shape", 0, 3) {
 	case 1:
-		c.Ports = []fixtures.ContainerPort{}
+		c.Ports = []exampletypes.ContainerPort{}
 	case 2:
 		n := g.intn(label+".ports.n", 1, 3)
 		for i := range n {
 			l := fmt.Sprintf("%s.port%d", label, i)
-			c.Ports = append(c.Ports, fixtures.ContainerPort{
+			c.Ports = append(c.Ports, exampletypes.ContainerPort{
 				Name:          g.pick(l+".name", "", "http", "dns"),
 				ContainerPort: int32(g.intn(l+".port", 53, 54)),
 				Protocol:      g.pick(l+".proto", "", "TCP", "UDP"),
@@ -147,50 +147,50 @@ func (g typedGen) container(label, name string) fixtures.Container {
 		}
 	}
 	for _, n := range g.names(label+".env", []string{"A", "B", "C", "D"}, 4) {
-		e := fixtures.EnvVar{Name: n, Value: g.pick(label+".env."+n, "", "x", "y")}
+		e := exampletypes.EnvVar{Name: n, Value: g.pick(label+".env."+n, "", "x", "y")}
 		if g.intn(label+".env."+n+".from", 0, 3) == 0 {
-			e.ValueFrom = &fixtures.EnvVarSource{FieldRef: &fixtures.ObjectFieldSelector{FieldPath: g.pick(label+".fp", "metadata.name", "spec.nodeName")}}
+			e.ValueFrom = &exampletypes.EnvVarSource{FieldRef: &exampletypes.ObjectFieldSelector{FieldPath: g.pick(label+".fp", "metadata.name", "spec.nodeName")}}
 		}
 		c.Env = append(c.Env, e)
 	}
 	for _, p := range g.names(label+".mounts", []string{"/a", "/b", "/c"}, 3) {
-		c.VolumeMounts = append(c.VolumeMounts, fixtures.VolumeMount{Name: g.pick(label+".mount.name", "x", "y"), MountPath: p, ReadOnly: g.flip(label + ".ro")})
+		c.VolumeMounts = append(c.VolumeMounts, exampletypes.VolumeMount{Name: g.pick(label+".mount.name", "x", "y"), MountPath: p, ReadOnly: g.flip(label + ".ro")})
 	}
 	c.LivenessProbe = g.probe(label + ".live")
 	return c
 }
 
-func (g typedGen) volume(label, name string) fixtures.Volume {
-	v := fixtures.Volume{Name: name}
+func (g typedGen) volume(label, name string) exampletypes.Volume {
+	v := exampletypes.Volume{Name: name}
 	for i := range g.intn(label+".sources", 0, 2) {
 		switch g.intn(fmt.Sprintf("%s.source%d", label, i), 0, 3) {
 		case 0:
-			v.EmptyDir = &fixtures.EmptyDirVolumeSource{Medium: g.pick(label+".medium", "", "Memory")}
+			v.EmptyDir = &exampletypes.EmptyDirVolumeSource{Medium: g.pick(label+".medium", "", "Memory")}
 		case 1:
-			v.HostPath = &fixtures.HostPathVolumeSource{Path: g.pick(label+".path", "/x", "/y")}
+			v.HostPath = &exampletypes.HostPathVolumeSource{Path: g.pick(label+".path", "/x", "/y")}
 		case 2:
-			v.ConfigMap = &fixtures.ConfigMapVolumeSource{LocalObjectReference: fixtures.LocalObjectReference{Name: g.pick(label+".cm", "", "c1")}}
+			v.ConfigMap = &exampletypes.ConfigMapVolumeSource{LocalObjectReference: exampletypes.LocalObjectReference{Name: g.pick(label+".cm", "", "c1")}}
 		case 3:
-			v.Secret = &fixtures.SecretVolumeSource{SecretName: g.pick(label+".secret", "s1", "s2")}
+			v.Secret = &exampletypes.SecretVolumeSource{SecretName: g.pick(label+".secret", "s1", "s2")}
 		}
 	}
 	return v
 }
 
-func (g typedGen) podSpec(label string) fixtures.PodSpec {
-	s := fixtures.PodSpec{
+func (g typedGen) podSpec(label string) exampletypes.PodSpec {
+	s := exampletypes.PodSpec{
 		RestartPolicy: g.pick(label+".restart", "", "Always", "Never"),
 		NodeSelector:  g.stringMap(label+".nodeSelector", []string{"os", "disk"}, []string{"linux", "ssd"}),
 	}
 	if g.intn(label+".containers.shape", 0, 4) == 0 {
-		s.Containers = []fixtures.Container{} // a non-omitempty list: [] is not null
+		s.Containers = []exampletypes.Container{} // a non-omitempty list: [] is not null
 	} else {
 		for _, n := range g.names(label+".containers", []string{"a", "b", "c"}, 3) {
 			s.Containers = append(s.Containers, g.container(label+".c["+n+"]", n))
 		}
 	}
 	for _, n := range g.names(label+".init", []string{"i1", "i2"}, 2) {
-		s.InitContainers = append(s.InitContainers, fixtures.Container{Name: n, Image: g.pick(label+".init.image", "busybox", "alpine")})
+		s.InitContainers = append(s.InitContainers, exampletypes.Container{Name: n, Image: g.pick(label+".init.image", "busybox", "alpine")})
 	}
 	for _, n := range g.names(label+".volumes", []string{"v1", "v2", "v3"}, 3) {
 		s.Volumes = append(s.Volumes, g.volume(label+".v["+n+"]", n))
@@ -200,16 +200,16 @@ func (g typedGen) podSpec(label string) fixtures.PodSpec {
 		s.TerminationGracePeriodSeconds = &v
 	}
 	for _, n := range g.names(label+".pullSecrets", []string{"r1", "r2"}, 2) {
-		s.ImagePullSecrets = append(s.ImagePullSecrets, fixtures.LocalObjectReference{Name: n})
+		s.ImagePullSecrets = append(s.ImagePullSecrets, exampletypes.LocalObjectReference{Name: n})
 	}
 	if g.flip(label + ".tolerations") {
-		s.Tolerations = []fixtures.Toleration{{Key: g.pick(label+".tkey", "k1", "k2"), Operator: "Exists"}}
+		s.Tolerations = []exampletypes.Toleration{{Key: g.pick(label+".tkey", "k1", "k2"), Operator: "Exists"}}
 	}
 	return s
 }
 
-func (g typedGen) objectMeta(label string) fixtures.ObjectMeta {
-	m := fixtures.ObjectMeta{
+func (g typedGen) objectMeta(label string) exampletypes.ObjectMeta {
+	m := exampletypes.ObjectMeta{
 		Name:        g.pick(label+".name", "", "web"),
 		Namespace:   g.pick(label+".ns", "", "default"),
 		Generation:  int64(g.intn(label+".gen", 0, 2)),
@@ -223,23 +223,23 @@ func (g typedGen) objectMeta(label string) fixtures.ObjectMeta {
 		m.Finalizers = g.names(label+".finalizers", []string{"f1", "f2", "f3"}, 3)
 	}
 	for _, uid := range g.names(label+".owners", []string{"u1", "u2"}, 2) {
-		m.OwnerReferences = append(m.OwnerReferences, fixtures.OwnerReference{APIVersion: "v1", Kind: "RS", Name: g.pick(label+".owner", "o1", "o2"), UID: uid, Controller: g.boolPtr(label + ".ctl")})
+		m.OwnerReferences = append(m.OwnerReferences, exampletypes.OwnerReference{APIVersion: "v1", Kind: "RS", Name: g.pick(label+".owner", "o1", "o2"), UID: uid, Controller: g.boolPtr(label + ".ctl")})
 	}
 	return m
 }
 
-func typedGenDeployment(t *rapid.T) *fixtures.Deployment {
+func typedGenDeployment(t *rapid.T) *exampletypes.Deployment {
 	g := typedGen{t}
 	if g.intn("nil", 0, 19) == 0 {
 		return nil
 	}
-	d := &fixtures.Deployment{
-		TypeMeta:   fixtures.TypeMeta{Kind: "Deployment", APIVersion: g.pick("apiVersion", "apps/v1", "")},
+	d := &exampletypes.Deployment{
+		TypeMeta:   exampletypes.TypeMeta{Kind: "Deployment", APIVersion: g.pick("apiVersion", "apps/v1", "")},
 		ObjectMeta: g.objectMeta("meta"),
 	}
 	d.Spec.Replicas = g.ptr32("replicas")
 	if g.flip("selector") {
-		d.Spec.Selector = &fixtures.LabelSelector{MatchLabels: g.stringMap("matchLabels", []string{"app"}, []string{"web", "api"})}
+		d.Spec.Selector = &exampletypes.LabelSelector{MatchLabels: g.stringMap("matchLabels", []string{"app"}, []string{"web", "api"})}
 	}
 	d.Spec.Template.Labels = g.stringMap("template.labels", []string{"app", "tier"}, []string{"1", "2"})
 	d.Spec.Template.Spec = g.podSpec("pod")
@@ -248,47 +248,47 @@ func typedGenDeployment(t *rapid.T) *fixtures.Deployment {
 		d.Spec.Strategy.Type = "Recreate"
 	case 2:
 		mu := g.intOrString("maxUnavailable")
-		d.Spec.Strategy = fixtures.DeploymentStrategy{Type: "RollingUpdate", RollingUpdate: &fixtures.RollingUpdateDeployment{MaxUnavailable: &mu}}
+		d.Spec.Strategy = exampletypes.DeploymentStrategy{Type: "RollingUpdate", RollingUpdate: &exampletypes.RollingUpdateDeployment{MaxUnavailable: &mu}}
 	case 3:
-		d.Spec.Strategy.RollingUpdate = &fixtures.RollingUpdateDeployment{}
+		d.Spec.Strategy.RollingUpdate = &exampletypes.RollingUpdateDeployment{}
 	}
 	d.Spec.MinReadySeconds = int32(g.intn("minReady", 0, 2))
 	d.Spec.Paused = g.flip("paused")
 	for _, ty := range g.names("conditions", []string{"Available", "Progressing"}, 2) {
-		d.Status.Conditions = append(d.Status.Conditions, fixtures.DeploymentCondition{Type: ty, Status: g.pick("status", "True", "False"), LastUpdateTime: fixtures.Time(g.pick("time", "", "2024-05-01T12:00:00Z"))})
+		d.Status.Conditions = append(d.Status.Conditions, exampletypes.DeploymentCondition{Type: ty, Status: g.pick("status", "True", "False"), LastUpdateTime: exampletypes.Time(g.pick("time", "", "2024-05-01T12:00:00Z"))})
 	}
 	d.Status.Replicas = int32(g.intn("statusReplicas", 0, 2))
 	return d
 }
 
-func typedGenPod(t *rapid.T) *fixtures.Pod {
+func typedGenPod(t *rapid.T) *exampletypes.Pod {
 	g := typedGen{t}
-	p := &fixtures.Pod{ObjectMeta: g.objectMeta("meta"), Spec: g.podSpec("spec")}
+	p := &exampletypes.Pod{ObjectMeta: g.objectMeta("meta"), Spec: g.podSpec("spec")}
 	p.Status.Phase = g.pick("phase", "", "Running")
 	for _, n := range g.names("statuses", []string{"a", "b"}, 2) {
-		cs := fixtures.ContainerStatus{Name: n, Ready: g.flip("ready"), Image: g.pick("image", "x", "y")}
+		cs := exampletypes.ContainerStatus{Name: n, Ready: g.flip("ready"), Image: g.pick("image", "x", "y")}
 		switch g.intn("state", 0, 3) {
 		case 1:
-			cs.State.Running = &fixtures.ContainerStateRunning{StartedAt: "2024-05-01T12:00:00Z"}
+			cs.State.Running = &exampletypes.ContainerStateRunning{StartedAt: "2024-05-01T12:00:00Z"}
 		case 2:
-			cs.State.Waiting = &fixtures.ContainerStateWaiting{Reason: g.pick("reason", "", "Pull")}
+			cs.State.Waiting = &exampletypes.ContainerStateWaiting{Reason: g.pick("reason", "", "Pull")}
 		case 3:
-			cs.State.Terminated = &fixtures.ContainerStateTerminated{ExitCode: int32(g.intn("exit", 0, 1))}
+			cs.State.Terminated = &exampletypes.ContainerStateTerminated{ExitCode: int32(g.intn("exit", 0, 1))}
 		}
 		p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, cs)
 	}
 	return p
 }
 
-func typedGenService(t *rapid.T) *fixtures.Service {
+func typedGenService(t *rapid.T) *exampletypes.Service {
 	g := typedGen{t}
-	s := &fixtures.Service{ObjectMeta: g.objectMeta("meta")}
+	s := &exampletypes.Service{ObjectMeta: g.objectMeta("meta")}
 	s.Spec.Selector = g.stringMap("selector", []string{"app"}, []string{"web", "api"})
 	s.Spec.Type = g.pick("type", "", "ClusterIP", "NodePort")
 	n := g.intn("ports.n", 0, 4)
 	for i := range n {
 		l := fmt.Sprintf("port%d", i)
-		s.Spec.Ports = append(s.Spec.Ports, fixtures.ServicePort{
+		s.Spec.Ports = append(s.Spec.Ports, exampletypes.ServicePort{
 			Name:       g.pick(l+".name", "", "dns", "http"),
 			Protocol:   g.pick(l+".proto", "", "TCP", "UDP"),
 			Port:       int32(g.intn(l+".port", 53, 54)),
@@ -299,9 +299,9 @@ func typedGenService(t *rapid.T) *fixtures.Service {
 	return s
 }
 
-func typedGenConfigMap(t *rapid.T) *fixtures.ConfigMap {
+func typedGenConfigMap(t *rapid.T) *exampletypes.ConfigMap {
 	g := typedGen{t}
-	c := &fixtures.ConfigMap{ObjectMeta: g.objectMeta("meta"), Immutable: g.boolPtr("immutable")}
+	c := &exampletypes.ConfigMap{ObjectMeta: g.objectMeta("meta"), Immutable: g.boolPtr("immutable")}
 	c.Data = g.stringMap("data", []string{"k1", "k2", "k3"}, []string{"", "v", "w"})
 	switch g.intn("binary", 0, 3) {
 	case 1:
@@ -322,24 +322,24 @@ func typedGenConfigMap(t *rapid.T) *fixtures.ConfigMap {
 	return c
 }
 
-func typedGenGateway(t *rapid.T) *fixtures.Gateway {
+func typedGenGateway(t *rapid.T) *exampletypes.Gateway {
 	g := typedGen{t}
-	gw := &fixtures.Gateway{ObjectMeta: g.objectMeta("meta")}
+	gw := &exampletypes.Gateway{ObjectMeta: g.objectMeta("meta")}
 	gw.Spec.ClassName = g.pick("class", "", "example")
 	gw.Spec.Addresses = g.strings("addresses", "10.0.0.1", "10.0.0.2")
 	n := g.intn("listeners.n", 0, 4)
 	for i := range n {
 		l := fmt.Sprintf("listener%d", i)
-		li := fixtures.Listener{
+		li := exampletypes.Listener{
 			Name:     g.pick(l+".name", "", "a", "b"),
 			Port:     int32(g.intn(l+".port", 80, 81)),
 			Protocol: g.pick(l+".proto", "TCP", "UDP", ""),
 			Hostname: g.pick(l+".host", "", "example.com"),
 		}
 		if g.flip(l + ".tls") {
-			li.TLS = &fixtures.ListenerTLS{Mode: g.pick(l+".mode", "", "Terminate")}
+			li.TLS = &exampletypes.ListenerTLS{Mode: g.pick(l+".mode", "", "Terminate")}
 			for _, ref := range g.names(l+".refs", []string{"c1", "c2"}, 2) {
-				li.TLS.CertificateRefs = append(li.TLS.CertificateRefs, fixtures.LocalObjectReference{Name: ref})
+				li.TLS.CertificateRefs = append(li.TLS.CertificateRefs, exampletypes.LocalObjectReference{Name: ref})
 			}
 		}
 		gw.Spec.Listeners = append(gw.Spec.Listeners, li)
@@ -347,14 +347,14 @@ func typedGenGateway(t *rapid.T) *fixtures.Gateway {
 	return gw
 }
 
-func (g typedGen) seedItems(label string) []fixtures.SeedItem {
-	var items []fixtures.SeedItem
+func (g typedGen) seedItems(label string) []exampletypes.SeedItem {
+	var items []exampletypes.SeedItem
 	if g.intn(label+".shape", 0, 5) == 0 {
-		return []fixtures.SeedItem{}
+		return []exampletypes.SeedItem{}
 	}
 	for i := range g.intn(label+".n", 0, 4) {
 		l := fmt.Sprintf("%s%d", label, i)
-		it := fixtures.SeedItem{
+		it := exampletypes.SeedItem{
 			Foo:     g.pick(l+".foo", "a", "b", "a", "b", ""),
 			Bar:     g.pick(l+".bar", "", "x", "y"),
 			Baz:     g.pick(l+".baz", "", "m"),
@@ -369,62 +369,62 @@ func (g typedGen) seedItems(label string) []fixtures.SeedItem {
 	return items
 }
 
-func typedGenSeedRecommended(t *rapid.T) *fixtures.SeedRecommended {
-	return &fixtures.SeedRecommended{List: typedGen{t}.seedItems("list")}
+func typedGenSeedRecommended(t *rapid.T) *exampletypes.SeedRecommended {
+	return &exampletypes.SeedRecommended{List: typedGen{t}.seedItems("list")}
 }
 
-func typedGenSeedRecommendedBaz(t *rapid.T) *fixtures.SeedRecommendedBaz {
-	return &fixtures.SeedRecommendedBaz{List: typedGen{t}.seedItems("list")}
+func typedGenSeedRecommendedBaz(t *rapid.T) *exampletypes.SeedRecommendedBaz {
+	return &exampletypes.SeedRecommendedBaz{List: typedGen{t}.seedItems("list")}
 }
 
-func typedGenSeedMultiKey(t *rapid.T) *fixtures.SeedMultiKey {
-	return &fixtures.SeedMultiKey{List: typedGen{t}.seedItems("list")}
+func typedGenSeedMultiKey(t *rapid.T) *exampletypes.SeedMultiKey {
+	return &exampletypes.SeedMultiKey{List: typedGen{t}.seedItems("list")}
 }
 
-func typedGenSeedUnion(t *rapid.T) *fixtures.SeedUnion {
+func typedGenSeedUnion(t *rapid.T) *exampletypes.SeedUnion {
 	g := typedGen{t}
 	if g.intn("union?", 0, 3) == 0 {
-		return &fixtures.SeedUnion{}
+		return &exampletypes.SeedUnion{}
 	}
-	return &fixtures.SeedUnion{Union: &fixtures.SeedUnionFields{
+	return &exampletypes.SeedUnion{Union: &exampletypes.SeedUnionFields{
 		Foo: g.pick("foo", "", "1"), Other: g.pick("other", "", "2"), Another: g.pick("another", "", "3"), Bar: g.pick("bar", "", "4"),
 	}}
 }
 
-func typedGenSeedDiscriminatedUnion(t *rapid.T) *fixtures.SeedDiscriminatedUnion {
+func typedGenSeedDiscriminatedUnion(t *rapid.T) *exampletypes.SeedDiscriminatedUnion {
 	g := typedGen{t}
 	if g.intn("union?", 0, 3) == 0 {
-		return &fixtures.SeedDiscriminatedUnion{}
+		return &exampletypes.SeedDiscriminatedUnion{}
 	}
-	u := &fixtures.SeedNamedUnion{DiscriminatorName: g.pick("name", "", "foo", "bar")}
+	u := &exampletypes.SeedNamedUnion{DiscriminatorName: g.pick("name", "", "foo", "bar")}
 	if g.flip("foo") {
-		u.FooField = &fixtures.SeedFooField{FooSubfield: g.pick("foosub", "", "f")}
+		u.FooField = &exampletypes.SeedFooField{FooSubfield: g.pick("foosub", "", "f")}
 	}
 	if g.flip("bar") {
-		u.BarField = &fixtures.SeedBarField{BarSubfield: g.pick("barsub", "", "b")}
+		u.BarField = &exampletypes.SeedBarField{BarSubfield: g.pick("barsub", "", "b")}
 	}
-	return &fixtures.SeedDiscriminatedUnion{UnionName: u}
+	return &exampletypes.SeedDiscriminatedUnion{UnionName: u}
 }
 
-func typedGenSeedOrderedList(t *rapid.T) *fixtures.SeedOrderedList {
+func typedGenSeedOrderedList(t *rapid.T) *exampletypes.SeedOrderedList {
 	g := typedGen{t}
-	l := &fixtures.SeedOrderedList{}
+	l := &exampletypes.SeedOrderedList{}
 	for _, n := range g.names("list", []string{"A", "B", "C", "D"}, 4) {
-		l.List = append(l.List, fixtures.SeedNamedItem{Name: n, Value: g.pick("value", "", "1", "2")})
+		l.List = append(l.List, exampletypes.SeedNamedItem{Name: n, Value: g.pick("value", "", "1", "2")})
 	}
 	return l
 }
 
-func typedGenSeedOrderedSet(t *rapid.T) *fixtures.SeedOrderedSet {
+func typedGenSeedOrderedSet(t *rapid.T) *exampletypes.SeedOrderedSet {
 	g := typedGen{t}
-	return &fixtures.SeedOrderedSet{List: g.names("list", []string{"A", "B", "C", "D"}, 4)}
+	return &exampletypes.SeedOrderedSet{List: g.names("list", []string{"A", "B", "C", "D"}, 4)}
 }
 
-func typedGenSeedMergeKeyList(t *rapid.T) *fixtures.SeedMergeKeyList {
+func typedGenSeedMergeKeyList(t *rapid.T) *exampletypes.SeedMergeKeyList {
 	g := typedGen{t}
-	l := &fixtures.SeedMergeKeyList{}
+	l := &exampletypes.SeedMergeKeyList{}
 	for _, n := range g.names("list", []string{"a", "b", "c"}, 3) {
-		l.List = append(l.List, fixtures.SeedMergeKeyItem{MergeKey: n, Other: g.pick("other", "", "x")})
+		l.List = append(l.List, exampletypes.SeedMergeKeyItem{MergeKey: n, Other: g.pick("other", "", "x")})
 	}
 	return l
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -44,7 +44,7 @@ func BenchmarkHugeNumbers(b *testing.B) {
 		b.Run(d.name+"/apply", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := smp.ApplyJSON(d.doc, patch, &fixtures.ConfigMap{}); err != nil {
+				if _, err := smp.ApplyJSON(d.doc, patch, &exampletypes.ConfigMap{}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -53,7 +53,7 @@ func BenchmarkHugeNumbers(b *testing.B) {
 		b.Run(d.name+"/diff", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := smp.DiffJSON(d.doc, modified, &fixtures.ConfigMap{}); err != nil {
+				if _, err := smp.DiffJSON(d.doc, modified, &exampletypes.ConfigMap{}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -78,7 +78,7 @@ func BenchmarkNumberLength(b *testing.B) {
 				b.SetBytes(int64(len(doc)))
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := smp.ApplyJSON(doc, patch, &fixtures.ConfigMap{}); err != nil {
+					if _, err := smp.ApplyJSON(doc, patch, &exampletypes.ConfigMap{}); err != nil {
 						b.Fatal(err)
 					}
 				}

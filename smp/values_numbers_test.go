@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -219,26 +219,26 @@ func TestHugeNumbersCostLinear(t *testing.T) {
 		in   int
 		run  func() error
 	}{
-		{"apply to exponents", len(exps), func() error { _, err := smp.ApplyJSON(exps, x, &fixtures.ConfigMap{}); return err }},
+		{"apply to exponents", len(exps), func() error { _, err := smp.ApplyJSON(exps, x, &exampletypes.ConfigMap{}); return err }},
 		{"apply exponents", len(exps), func() error {
-			_, err := smp.ApplyJSON(x, exps, &fixtures.ConfigMap{}, smp.WithTypeChecks(false))
+			_, err := smp.ApplyJSON(x, exps, &exampletypes.ConfigMap{}, smp.WithTypeChecks(false))
 			return err
 		}},
-		{"diff exponents", len(exps), func() error { _, err := smp.DiffJSON(exps, x, &fixtures.ConfigMap{}); return err }},
+		{"diff exponents", len(exps), func() error { _, err := smp.DiffJSON(exps, x, &exampletypes.ConfigMap{}); return err }},
 		{"three-way exponents", 2 * len(exps), func() error {
-			_, err := smp.ThreeWayJSON(x, exps, exps, &fixtures.ConfigMap{}, smp.WithOverwrite(false))
+			_, err := smp.ThreeWayJSON(x, exps, exps, &exampletypes.ConfigMap{}, smp.WithOverwrite(false))
 			return err
 		}},
-		{"long exponents", len(bigExp), func() error { _, err := smp.DiffJSON(bigExp, x, &fixtures.ConfigMap{}); return err }},
+		{"long exponents", len(bigExp), func() error { _, err := smp.DiffJSON(bigExp, x, &exampletypes.ConfigMap{}); return err }},
 		{"rejected ports", len(portPatch) + len(pod), func() error {
-			_, err := smp.ApplyJSON(pod, portPatch, &fixtures.Pod{})
+			_, err := smp.ApplyJSON(pod, portPatch, &exampletypes.Pod{})
 			if smp.KindOf(err) != smp.ErrInvalidValue {
 				return fmt.Errorf("want InvalidValue, got %v", err)
 			}
 			return nil
 		}},
-		{"apply to fraction", len(frac), func() error { _, err := smp.ApplyJSON(frac, x, &fixtures.ConfigMap{}); return err }},
-		{"diff fraction", len(frac), func() error { _, err := smp.DiffJSON(frac, x, &fixtures.ConfigMap{}); return err }},
+		{"apply to fraction", len(frac), func() error { _, err := smp.ApplyJSON(frac, x, &exampletypes.ConfigMap{}); return err }},
+		{"diff fraction", len(frac), func() error { _, err := smp.DiffJSON(frac, x, &exampletypes.ConfigMap{}); return err }},
 	}
 	for _, c := range cases {
 		var err error

@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/property"
 	"github.com/typedpatch/typedpatch/smp"
 )
@@ -384,8 +384,8 @@ func BenchmarkSharedDepth(b *testing.B) {
 // reflecting walk (CheckSize) counts, on random Deployments and Pods.
 func TestSizeFastMatchesWalk(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		d := property.Generate[fixtures.Deployment]().Draw(t, "deployment")
-		p := property.Generate[fixtures.Pod]().Draw(t, "pod")
+		d := property.Generate[exampletypes.Deployment]().Draw(t, "deployment")
+		p := property.Generate[exampletypes.Pod]().Draw(t, "pod")
 		assert.Equal(t, minBudget(func(l smp.Limits) error { return smp.CheckSize(d, l, "v") }),
 			minBudget(func(l smp.Limits) error { _, err := smp.Apply(d, smp.Patch{}, smp.WithLimits(l)); return err }))
 		assert.Equal(t, minBudget(func(l smp.Limits) error { return smp.CheckSize(&p, l, "v") }),

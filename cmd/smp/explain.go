@@ -153,7 +153,7 @@ func joinPath(path, name string) string {
 }
 
 // describe names t's kind and Go type: "scalar int32", "list of struct
-// fixtures.Container", "map of atomic fixtures.Quantity". A list or map
+// exampletypes.Container", "map of atomic exampletypes.Quantity". A list or map
 // type met again inside itself is named by its Go type.
 func describe(t *reflectschema.Type) string {
 	return describeIn(t, map[*reflectschema.Type]bool{})

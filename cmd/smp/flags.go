@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/smp"
 )
 
@@ -49,7 +49,7 @@ func (o *options) smpOptions() []smp.Option {
 
 // goType returns the chosen type.
 func (o *options) goType() (reflect.Type, error) {
-	t, ok := fixtures.TypeOf(o.typeName)
+	t, ok := exampletypes.TypeOf(o.typeName)
 	if !ok {
 		return nil, unknownType(o.typeName)
 	}
@@ -61,7 +61,7 @@ func unknownType(name string) error {
 }
 
 // typeNames returns the names --type accepts.
-func typeNames() []string { return fixtures.Names() }
+func typeNames() []string { return exampletypes.Names() }
 
 // errHelp reports that -h or --help was given.
 var errHelp = errors.New("help requested")

@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/typedpatch/typedpatch/builtin"
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/openapischema"
 	"github.com/typedpatch/typedpatch/reflectschema"
 )
@@ -24,7 +24,7 @@ type schemas struct {
 func loadSchemas(o *options) (*schemas, error) {
 	s := &schemas{typeName: o.typeName}
 	if s.typeName != "" {
-		if _, ok := fixtures.Lookup(s.typeName); !ok {
+		if _, ok := exampletypes.Lookup(s.typeName); !ok {
 			return nil, unknownType(s.typeName)
 		}
 	}
@@ -60,7 +60,7 @@ func (s *schemas) forGroup(g *group) (any, string, error) {
 				return nil, "", usageErrorf("--type %s contradicts the kind %s of %s (%s)", s.typeName, quote(o.id.Kind), o.role, o.place())
 			}
 		}
-		v, _ := fixtures.Lookup(s.typeName)
+		v, _ := exampletypes.Lookup(s.typeName)
 		return v, s.typeName, nil
 	}
 	id := g.id

@@ -38,7 +38,7 @@ func TestEngineShape(t *testing.T) {
 	dirs := []string{
 		"smp", "smp/internal/errpath", "smp/internal/jsonval", "smp/internal/format",
 		"smp/internal/goval", "smp/internal/engine", "smp/internal/typedwalk",
-		"reflectschema", "property", "openapischema", "cmd/smp", "builtin", "fixtures",
+		"reflectschema", "property", "openapischema", "cmd/smp", "builtin", "fixtures", "exampletypes",
 		"internal/inputtext", "kube/strategicpatch",
 	}
 	for i, d := range dirs {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/fixtures"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
 )
@@ -32,7 +33,7 @@ func decodeJSON(t *testing.T, v any) any {
 // encoding/json writes, and that the JSON becomes an equal Go value, for
 // a populated sample of every fixtures type.
 func TestJSONAsEncodingJSON(t *testing.T) {
-	for _, name := range fixtures.Names() {
+	for _, name := range exampletypes.Names() {
 		p, _ := fixtures.Sample(name)
 		v := reflect.ValueOf(p).Elem().Interface()
 		typ := reflect.TypeOf(v)

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/typedpatch/typedpatch/fixtures"
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/reflectschema"
 )
 
@@ -21,10 +21,10 @@ func nodeFor(t *testing.T, typ reflect.Type) *Node {
 // TestListsWithinCompiled: the API types' list-length limit is read from
 // memory, and tells a long list from short ones wherever it sits.
 func TestListsWithinCompiled(t *testing.T) {
-	n := nodeFor(t, reflect.TypeFor[fixtures.Deployment]())
+	n := nodeFor(t, reflect.TypeFor[exampletypes.Deployment]())
 	require.True(t, n.lens.ok, "the Deployment's check is compiled")
-	d := fixtures.Deployment{}
-	d.Spec.Template.Spec.Containers = []fixtures.Container{{Name: "a"}, {Name: "b", Args: []string{"x", "y"}}}
+	d := exampletypes.Deployment{}
+	d.Spec.Template.Spec.Containers = []exampletypes.Container{{Name: "a"}, {Name: "b", Args: []string{"x", "y"}}}
 	v := reflect.ValueOf(&d).Elem()
 	assert.True(t, listsWithin(v, n, 2))
 	assert.False(t, listsWithin(v, n, 1), "two containers")

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/typedpatch/typedpatch/exampletypes"
 	"github.com/typedpatch/typedpatch/fixtures"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
 	"github.com/typedpatch/typedpatch/smp/internal/typedwalk"
@@ -15,7 +16,7 @@ import (
 // that Diff of a value with its copy is empty and that Apply of the empty
 // patch returns an equal value in a new root.
 func TestEqualAndEmpty(t *testing.T) {
-	for _, name := range fixtures.Names() {
+	for _, name := range exampletypes.Names() {
 		a, _ := fixtures.Sample(name)
 		b, _ := fixtures.Sample(name)
 		typ := reflect.TypeOf(a).Elem()
