@@ -13,12 +13,12 @@ type node struct {
 	meta reflectschema.PatchMeta
 }
 
-// The rules of navigation are reflectschema.Position's, the engine's own;
+// The rules of navigation are reflectschema.Slot's, the engine's own;
 // node only converts.
 
-func (n node) pos() reflectschema.Position { return reflectschema.Position{Type: n.t, Patch: n.meta} }
+func (n node) pos() reflectschema.Slot { return reflectschema.Slot{Type: n.t, Patch: n.meta} }
 
-func nodeAt(p reflectschema.Position) node { return node{t: p.Type, meta: p.Patch} }
+func nodeAt(p reflectschema.Slot) node { return node{t: p.Type, meta: p.Patch} }
 
 func (n node) kind() reflectschema.Kind { return n.pos().Kind() }
 

@@ -3,10 +3,10 @@ package smp
 import "github.com/typedpatch/typedpatch/reflectschema"
 
 // slot is what the schema says of one position in a document
-// (reflectschema.Position: the type found there, nil where the schema says
+// (reflectschema.Slot: the type found there, nil where the schema says
 // nothing, and the patch metadata of the field holding it). The walkers
 // navigate with its methods, the property suite with the same ones.
-type slot = reflectschema.Position
+type slot = reflectschema.Slot
 
 // schemaFor resolves the dataStruct argument of the Kubernetes-style API:
 // a struct value, a pointer to one, or a *reflectschema.Type, which must

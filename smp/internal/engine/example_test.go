@@ -30,7 +30,7 @@ func ExampleApplyObject() {
 		map[string]any{"name": "log", "image": "fluentd"},
 	}}
 	patch := map[string]any{"containers": []any{map[string]any{"name": "web", "image": "nginx:2"}}}
-	res, err := engine.ApplyObject(live, patch, reflectschema.Position{Type: t}, cfg)
+	res, err := engine.ApplyObject(live, patch, reflectschema.Slot{Type: t}, cfg)
 	fmt.Println(res, err)
 	// Output:
 	// map[containers:[map[image:nginx:2 name:web] map[image:fluentd name:log]]] <nil>

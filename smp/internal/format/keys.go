@@ -183,7 +183,7 @@ type ListKeys struct {
 	Def, Rec []string
 }
 
-func KeysOf(s reflectschema.Position) ListKeys {
+func KeysOf(s reflectschema.Slot) ListKeys {
 	return ListKeys{Def: s.Patch.MergeKey, Rec: s.Patch.RecommendedMergeKey}
 }
 

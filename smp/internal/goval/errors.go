@@ -7,7 +7,7 @@ import (
 
 // Shorthands for what every walk names at every level.
 type (
-	slot     = reflectschema.Position
+	slot     = reflectschema.Slot
 	pathNode = errpath.Node
 )
 

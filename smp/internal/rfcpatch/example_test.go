@@ -13,7 +13,7 @@ func Example() {
 	result := map[string]any{"labels": map[string]any{"keep": "x"}, "args": []any{"-v"}}
 	mp, _ := jsonval.Encode(rfcpatch.MergePatch(live, result))
 	fmt.Println(string(mp))
-	jp, _ := rfcpatch.JSONPatch(live, result, reflectschema.Position{}, nil, 0)
+	jp, _ := rfcpatch.JSONPatch(live, result, reflectschema.Slot{}, nil, 0)
 	fmt.Println(string(jp))
 	// Output:
 	// {"args":["-v"],"labels":{"a/b":null}}

@@ -22,7 +22,7 @@ type Test struct {
 // position. budget bounds the output's size (a multiple of the input's,
 // which keeps the work linear even where paths are long and deep); past
 // it, the operations replace each changed top-level field whole.
-func JSONPatch(live, result map[string]any, s reflectschema.Position, tests []Test, budget int) ([]byte, error) {
+func JSONPatch(live, result map[string]any, s reflectschema.Slot, tests []Test, budget int) ([]byte, error) {
 	w := &writer{budget: budget}
 	w.out = append(w.out, '[')
 	for _, t := range tests {
@@ -107,7 +107,7 @@ func (w *writer) op(name string, v any, withValue bool) {
 }
 
 // value writes the operations that turn a into b at the current path.
-func (w *writer) value(a, b any, s reflectschema.Position) {
+func (w *writer) value(a, b any, s reflectschema.Slot) {
 	if w.over || w.err != nil {
 		return
 	}
@@ -131,18 +131,18 @@ func (w *writer) value(a, b any, s reflectschema.Position) {
 }
 
 // object writes an object's changes, field by field in key order.
-func (w *writer) object(a, b map[string]any, s reflectschema.Position) {
+func (w *writer) object(a, b map[string]any, s reflectschema.Slot) {
 	w.fields(a, b, s, false)
 }
 
 // topLevel replaces each changed top-level field whole.
 func (w *writer) topLevel(a, b map[string]any) {
-	w.fields(a, b, reflectschema.Position{}, true)
+	w.fields(a, b, reflectschema.Slot{}, true)
 }
 
 // fields writes the changes of an object's fields in key order: each
 // changed field replaced when whole, else changed inside.
-func (w *writer) fields(a, b map[string]any, s reflectschema.Position, whole bool) {
+func (w *writer) fields(a, b map[string]any, s reflectschema.Slot, whole bool) {
 	for _, k := range unionKeys(a, b) {
 		if w.over || w.err != nil {
 			return

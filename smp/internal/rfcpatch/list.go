@@ -10,7 +10,7 @@ import (
 // list writes a list's changes. Elements that have an identity (the merge
 // key of an object in a merge list, the value of a scalar in a set) pair
 // by it; others pair by position.
-func (w *writer) list(a, b []any, s reflectschema.Position) {
+func (w *writer) list(a, b []any, s reflectschema.Slot) {
 	ids := identities(s)
 	if ids == nil {
 		w.positional(a, b, s.Elem())
@@ -20,7 +20,7 @@ func (w *writer) list(a, b []any, s reflectschema.Position) {
 }
 
 // positional pairs elements by index, then adds or removes the tail.
-func (w *writer) positional(a, b []any, es reflectschema.Position) {
+func (w *writer) positional(a, b []any, es reflectschema.Slot) {
 	for i := range min(len(a), len(b)) {
 		n := w.pushIndex(i)
 		w.value(a[i], b[i], es)
@@ -46,7 +46,7 @@ func (w *writer) positional(a, b []any, es reflectschema.Position) {
 // greedily in one pass over each list, the better of the two kept: a
 // moved element costs a removal and an addition rather than a subsequence
 // search.
-func (w *writer) keyed(a, b []any, id func(any) (string, bool), es reflectschema.Position) {
+func (w *writer) keyed(a, b []any, id func(any) (string, bool), es reflectschema.Slot) {
 	stay := stayingPairs(a, b, id)
 	for i := len(a) - 1; i >= 0; i-- {
 		if stay[i] < 0 {
@@ -124,7 +124,7 @@ func stayingPairs(a, b []any, id func(any) (string, bool)) []int {
 
 // identities returns how elements of a list at s are identified, or nil
 // for a list whose elements pair by position.
-func identities(s reflectschema.Position) func(any) (string, bool) {
+func identities(s reflectschema.Slot) func(any) (string, bool) {
 	if !s.IsMergeList() {
 		return nil
 	}

@@ -8,7 +8,7 @@ import (
 
 // Shorthands for what every walker names at every level.
 type (
-	slot     = reflectschema.Position
+	slot     = reflectschema.Slot
 	config   = engine.Config
 	pathNode = errpath.Node
 )

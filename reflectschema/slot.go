@@ -1,10 +1,10 @@
 package reflectschema
 
-// Position is what a schema says of one position in a JSON document: the
+// Slot is what a schema says of one place in a JSON document: the
 // type found there and the patch metadata of the field holding it. The
 // engine's walkers and the property suite navigate documents with it, so
 // that both read a schema alike (docs/format.md).
-type Position struct {
+type Slot struct {
 	// Type is the schema there; nil where the schema says nothing:
 	// untyped JSON, or a field its struct does not declare.
 	Type *Type
@@ -17,51 +17,51 @@ type Position struct {
 	Undeclared bool
 }
 
-// Kind returns the kind there; positions the schema does not describe
+// Kind returns the kind there; slots the schema does not describe
 // are Untyped.
-func (p Position) Kind() Kind {
+func (p Slot) Kind() Kind {
 	if p.Type == nil {
 		return Untyped
 	}
 	return p.Type.Kind
 }
 
-// Child returns the position of key inside an object at p: a struct's
-// field, a map's value, or an undescribed position.
-func (p Position) Child(key string) Position {
+// Child returns the slot of key inside an object at p: a struct's
+// field, a map's value, or an undescribed slot.
+func (p Slot) Child(key string) Slot {
 	if p.Type == nil {
-		return Position{}
+		return Slot{}
 	}
 	switch p.Type.Kind {
 	case Struct:
 		if f := p.Type.Field(key); f != nil {
-			return Position{Type: f.Type, Patch: f.Patch, Quoted: f.Quoted}
+			return Slot{Type: f.Type, Patch: f.Patch, Quoted: f.Quoted}
 		}
-		return Position{Undeclared: !p.Type.PreserveUnknown}
+		return Slot{Undeclared: !p.Type.PreserveUnknown}
 	case Map:
-		return Position{Type: p.Type.Elem}
+		return Slot{Type: p.Type.Elem}
 	}
-	return Position{}
+	return Slot{}
 }
 
-// Elem returns the position of an element of a list at p. Elements of a
+// Elem returns the slot of an element of a list at p. Elements of a
 // merge list with retainKeys carry it, as the retainKeys proposal puts it on Volume.
-func (p Position) Elem() Position {
+func (p Slot) Elem() Slot {
 	if p.Type == nil || p.Type.Kind != List {
-		return Position{}
+		return Slot{}
 	}
-	return Position{Type: p.Type.Elem, Patch: PatchMeta{RetainKeys: p.Patch.RetainKeys && p.Patch.IsMergeList()}}
+	return Slot{Type: p.Type.Elem, Patch: PatchMeta{RetainKeys: p.Patch.RetainKeys && p.Patch.IsMergeList()}}
 }
 
 // IsMergeList reports whether p is a list merged element by element.
-func (p Position) IsMergeList() bool {
+func (p Slot) IsMergeList() bool {
 	return p.Kind() == List && p.Patch.IsMergeList()
 }
 
 // IsObjectList reports whether a list at p holds objects (a merge list
 // of them merges by key) rather than scalars (a merge list of them is a
 // set).
-func (p Position) IsObjectList() bool {
+func (p Slot) IsObjectList() bool {
 	if p.Type == nil || p.Type.Elem == nil {
 		return false
 	}

@@ -22,28 +22,28 @@ type posPod struct {
 	Port    int         `json:"port,string,omitempty"`
 }
 
-func ExamplePosition() {
+func ExampleSlot() {
 	t, _ := reflectschema.Of(reflect.TypeFor[posPod]())
-	vol := reflectschema.Position{Type: t}.Child("volumes")
+	vol := reflectschema.Slot{Type: t}.Child("volumes")
 	fmt.Println(vol.Kind(), vol.IsMergeList(), vol.IsObjectList(), vol.Patch.MergeKey)
 	el := vol.Elem()
 	fmt.Println(el.Kind(), el.Patch.RetainKeys, el.Child("labels").Child("any").Kind())
-	fmt.Println(reflectschema.Position{Type: t}.Child("nope").Undeclared)
+	fmt.Println(reflectschema.Slot{Type: t}.Child("nope").Undeclared)
 	// Output:
 	// list true true [name]
 	// struct true scalar
 	// true
 }
 
-func TestPosition(t *testing.T) {
+func TestSlot(t *testing.T) {
 	root, err := reflectschema.Of(reflect.TypeFor[posPod]())
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := reflectschema.Position{Type: root}
+	p := reflectschema.Slot{Type: root}
 	for _, tc := range []struct {
 		name                       string
-		got                        reflectschema.Position
+		got                        reflectschema.Slot
 		kind                       reflectschema.Kind
 		mergeList, objects, undecl bool
 	}{
@@ -67,7 +67,7 @@ func TestPosition(t *testing.T) {
 		t.Error("only a merge list with retainKeys gives its elements retainKeys")
 	}
 	open := &reflectschema.Type{Kind: reflectschema.Struct, PreserveUnknown: true}
-	if (reflectschema.Position{Type: open}).Child("x").Undeclared {
+	if (reflectschema.Slot{Type: open}).Child("x").Undeclared {
 		t.Error("a struct that preserves unknown fields has no undeclared field")
 	}
 }
