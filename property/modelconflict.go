@@ -30,8 +30,8 @@ func (md *threeWayModel) overwritten() []string {
 			continue
 		}
 		ov, cv := md.o.get(p), md.c.get(p)
-		if same(ov, cv) {
-			continue // current did not change it
+		if same(ov, cv) || isEmpty(ov) && isEmpty(cv) {
+			continue // current did not change it (an empty collection reshaped is none)
 		}
 		if exp.present && same(cv, exp.v) || !exp.present && isEmpty(cv) {
 			continue // the patch leaves current's value

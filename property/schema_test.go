@@ -67,6 +67,8 @@ func TestModelObjectAndList(t *testing.T) {
 	assert.Equal(t, []string{"status.b"}, md.overwritten())
 	md = newThreeWayModel(doc(`{"status":{"b":""}}`), doc(`{"status":{"b":[]}}`), doc(`{"status":{}}`), root, false)
 	assert.Empty(t, md.overwritten(), "[] where current deleted the value is no change (nil ≡ empty)")
+	md = newThreeWayModel(doc(`{"status":{"b":[]}}`), doc(`{"status":{"b":[]}}`), doc(`{"status":{"b":{}}}`), root, false)
+	assert.Empty(t, md.overwritten(), "current reshaping an empty collection changed nothing (nil ≡ empty)")
 	// A value replacing an object: what current held below it goes.
 	md = newThreeWayModel(doc(`{}`), doc(`{"status":{"a":""}}`), doc(`{"status":{"a":{"a":""}}}`), root, false)
 	exp := md.want("status.a.a", nil)
