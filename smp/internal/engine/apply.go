@@ -38,7 +38,7 @@ func (a *Applier) MergeObject(om, pm map[string]any, s slot, replace bool, at *p
 // mergeObject is MergeObject; owned says om is the caller's to change,
 // so that the result may be om itself.
 func (a *Applier) mergeObject(om, pm map[string]any, s slot, replace, owned bool, at *pathNode) (map[string]any, bool, error) {
-	b, keep, err := MergeObjectOf(a, jsonObj{a: a, om: om, owned: owned}, pm, s, replace, at)
+	b, keep, err := MergeObjectOf(a, jsonObj{a: a, res: om, owned: owned}, pm, s, replace, at)
 	if err != nil || !keep {
 		return nil, false, err
 	}

@@ -2,17 +2,17 @@ package engine
 
 import "github.com/typedpatch/typedpatch/smp/internal/jsonval"
 
-// jsonObj is the ObjBuilder of decoded JSON: the live object om (nil
-// when absent) and the result res; owned says om is this merge's to
-// change, so that res may be om itself.
+// jsonObj is the ObjBuilder of decoded JSON: res is the live object
+// (nil when absent) until Open makes it the result; owned says the live
+// object is this merge's to change, so that it may be the result itself.
 type jsonObj struct {
-	a       *Applier
-	om, res map[string]any
-	owned   bool
+	a     *Applier
+	res   map[string]any
+	owned bool
 }
 
 func (o jsonObj) Open(pm map[string]any, _ []string, keep map[string]bool, replace bool, _ slot, _ *pathNode) (jsonObj, bool, bool, error) {
-	om := o.om
+	om := o.res
 	if replace {
 		om, o.owned = nil, false
 	}
@@ -33,9 +33,11 @@ func (o jsonObj) Open(pm map[string]any, _ []string, keep map[string]bool, repla
 	return o, false, false, nil
 }
 
-func (o jsonObj) Place(name string, s slot) (string, slot, bool) { return name, s.Child(name), true }
+func (o jsonObj) Place(name string) (string, *slot, bool) { return name, nil, true }
 
 func (o jsonObj) Remove(name string) { delete(o.res, name) }
+
+func (o jsonObj) Plain() map[string]any { return o.res }
 
 func (o jsonObj) Set(name string, v any, _ string, _ *pathNode) error {
 	o.res[name] = v

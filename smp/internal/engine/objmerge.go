@@ -21,9 +21,14 @@ type ObjBuilder[B, F any] interface {
 	// not name (names) are the live object's. done says the builder
 	// merged the whole patch object itself (kept: the object stays).
 	Open(pm map[string]any, names []string, keep map[string]bool, replace bool, s slot, at *pathNode) (b B, done, kept bool, err error)
-	// Place returns where name goes and its slot; held is false for a
-	// name the result cannot hold (its value is then only checked).
-	Place(name string, s slot) (f F, c slot, held bool)
+	// Place returns where name goes and its slot, c, when the builder
+	// has it at hand (nil: s.Child(name)); held is false for a name the
+	// result cannot hold (its value is then only checked).
+	Place(name string) (f F, c *slot, held bool)
+	// Plain returns the result when it is a decoded JSON object, into
+	// which MergeObjectOf writes scalars and nulls itself (the hot
+	// leaf), and nil otherwise.
+	Plain() map[string]any
 	// Remove removes f from the result.
 	Remove(f F)
 	// Set stores decoded JSON value v at f, named name in the object at
@@ -64,47 +69,78 @@ func MergeObjectOf[B ObjBuilder[B, F], F any](a *Applier, b B, pm map[string]any
 	if err != nil {
 		return b, false, err
 	}
-	// The names stay in a.names, below the names of the objects inside.
-	a.names = append(a.names[:base], p.Names...)
-	p.Names = a.names[base:len(a.names):len(a.names)]
-	defer func() { a.names = a.names[:base] }()
+	a.keepNames(base, p.Names)
 	b, done, kept, err := b.Open(pm, p.Names, keep, replace, s, at)
 	if done || err != nil {
+		a.names = a.names[:base]
 		return b, kept && err == nil, err
 	}
 	// Every name is merged, in the map's order; the least name's error
 	// wins, so errors do not depend on that order and no sort is needed.
-	m := objMerge[B, F]{a: a, b: b, pm: pm, p: p, s: s, at: at}
+	m := objMerge[B, F]{a: a, b: b, plain: b.Plain(), pm: pm, at: at}
 	var first errpath.KeyedErr
 	for _, name := range p.Names {
-		first.Keep(name, m.name(name))
+		first.Keep(name, m.name(name, &p, &s))
 	}
+	a.names = a.names[:base]
 	if first.Err != nil {
 		return b, false, first.Err
 	}
 	return b, true, nil
 }
 
-// objMerge is one object being merged by MergeObjectOf.
-type objMerge[B ObjBuilder[B, F], F any] struct {
-	a  *Applier
-	b  B
-	pm map[string]any
-	p  ObjectPatch
-	s  slot
-	at *pathNode
+// keepNames keeps names, an object's, in a.names from base on, below the
+// names of the objects inside it: SplitObjectPatch wrote them there
+// unless a.names was too short.
+func (a *Applier) keepNames(base int, names []string) {
+	if len(names) == 0 {
+		return
+	}
+	if tail := a.names[base:cap(a.names)]; len(tail) >= len(names) && &tail[0] == &names[0] {
+		a.names = a.names[:base+len(names)]
+		return
+	}
+	a.names = append(a.names[:base], names...)
 }
 
-// name merges the patch's field name, with its parallel directives.
-func (m *objMerge[B, F]) name(name string) error {
-	a, b, at := m.a, m.b, m.at
-	f, c, held := b.Place(name, m.s)
+// objMerge is one object being merged by MergeObjectOf.
+type objMerge[B ObjBuilder[B, F], F any] struct {
+	a     *Applier
+	b     B
+	plain map[string]any // b.Plain()
+	pm    map[string]any
+	at    *pathNode
+}
+
+// name merges the patch's field name, with its parallel directives, of
+// patch object p at slot s.
+func (m *objMerge[B, F]) name(name string, p *ObjectPatch, s *slot) error {
 	pv, inPatch := m.pm[name]
+	if m.plain != nil && !p.Directed(name) && jsonval.IsScalar(pv) {
+		// The hot leaf of decoded JSON: no call to the builder, and no
+		// path built unless it is wrong.
+		if pv == nil {
+			delete(m.plain, name)
+			return nil
+		}
+		c := s.Child(name)
+		if err := m.a.CheckType(pv, c, nil); err != nil {
+			return m.a.CheckType(pv, c, m.at.Field(name))
+		}
+		m.plain[name] = pv
+		return nil
+	}
+	a, b, at := m.a, m.b, m.at
+	f, c, held := b.Place(name)
+	if c == nil {
+		sc := s.Child(name)
+		c = &sc
+	}
 	if !held {
 		// A name the result cannot hold (decoding drops it): the patch
 		// value must still be valid.
 		if inPatch && pv != nil {
-			_, _, err := a.MergeValue(nil, false, pv, c, at.Field(name))
+			_, _, err := a.MergeValue(nil, false, pv, *c, at.Field(name))
 			return err
 		}
 		return nil
@@ -113,19 +149,19 @@ func (m *objMerge[B, F]) name(name string) error {
 		b.Remove(f)
 		return nil
 	}
-	directed := m.p.Directed(name)
+	directed := p.Directed(name)
 	if !directed && jsonval.IsScalar(pv) {
 		// The common leaf: no path is built unless it is wrong.
-		if err := a.CheckType(pv, c, nil); err != nil {
-			return a.CheckType(pv, c, at.Field(name))
+		if err := a.CheckType(pv, *c, nil); err != nil {
+			return a.CheckType(pv, *c, at.Field(name))
 		}
 		return b.Set(f, pv, name, at)
 	}
 	cat := at.Field(name)
 	if !directed {
-		return b.Merge(f, pv, c, cat)
+		return b.Merge(f, pv, *c, cat)
 	}
-	in, err := m.p.ListInput(m.pm, name, at)
+	in, err := p.ListInput(m.pm, name, at)
 	if err != nil {
 		return err
 	}
@@ -142,13 +178,13 @@ func (m *objMerge[B, F]) name(name string) error {
 		return nil
 	}
 	if !c.IsMergeList() {
-		l, err := a.orderReplacedList(in, c, cat)
+		l, err := a.orderReplacedList(in, *c, cat)
 		if err != nil {
 			return err
 		}
 		return b.Set(f, l, name, at)
 	}
-	return b.MergeList(f, in, c, cat)
+	return b.MergeList(f, in, *c, cat)
 }
 
 // A ValueSink reads a live value and stores its merge for MergeValueOf.

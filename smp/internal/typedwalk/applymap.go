@@ -87,7 +87,10 @@ func (o mapObj) copyUnnamed(copied func(string) bool) error {
 	return first.Err
 }
 
-func (o mapObj) Place(name string, s slot) (string, slot, bool) { return name, s.Child(name), true }
+func (o mapObj) Place(name string) (string, *slot, bool) { return name, nil, true }
+
+// Plain is nil: a Go map is no decoded JSON.
+func (o mapObj) Plain() map[string]any { return nil }
 
 // Remove leaves the entry out: Open copied nothing into it.
 func (o mapObj) Remove(string) {}

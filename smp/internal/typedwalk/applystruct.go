@@ -88,12 +88,15 @@ func zeroReplaced(dst reflect.Value, n *goval.Node, names []string, keep map[str
 	}
 }
 
-func (o structObj) Place(name string, s slot) (*goval.Field, slot, bool) {
+func (o structObj) Place(name string) (*goval.Field, *slot, bool) {
 	if f := o.n.ByName[name]; f != nil {
-		return f, f.Slot, true
+		return f, &f.Slot, true
 	}
-	return nil, s.Child(name), false
+	return nil, nil, false
 }
+
+// Plain is nil: a struct is no decoded JSON.
+func (o structObj) Plain() map[string]any { return nil }
 
 // Remove leaves f zero: Open copied nothing into it.
 func (o structObj) Remove(*goval.Field) {}
