@@ -17,8 +17,9 @@ type Applier struct {
 	// picks is PlanSet's buffer, reused from set to set (sets do not nest).
 	picks []setPick
 	// names holds the names of the objects being merged, outermost first
-	// (MergeObjectOf).
-	names []string
+	// (MergeObjectOf), in nameBuf while they fit.
+	names   []string
+	nameBuf [16]string
 }
 
 // MergeValue merges patch value pv into the document value ov (present

@@ -16,10 +16,11 @@ import (
 // An ObjBuilder reads a live object and builds its merge for
 // MergeObjectOf. B is the builder's own type, F a name's place in it.
 type ObjBuilder[B, F any] interface {
-	// Open starts the result from the live object, or from nothing when
-	// replace: the live entries keep (nil: all) keeps and the patch does
-	// not name (names) are the live object's. done says the builder
-	// merged the whole patch object itself (kept: the object stays).
+	// Open starts the result: empty when replace, else the live object
+	// less the entries keep (nil: all) drops; the entries names lists
+	// may be left out, as each is then set or removed. done says the
+	// builder merged the whole patch object itself (kept: the object
+	// stays).
 	Open(pm map[string]any, names []string, keep map[string]bool, replace bool, s slot, at *pathNode) (b B, done, kept bool, err error)
 	// Place returns where name goes and its slot, c, when the builder
 	// has it at hand (nil: s.Child(name)); held is false for a name the
@@ -63,6 +64,9 @@ func MergeObjectOf[B ObjBuilder[B, F], F any](a *Applier, b B, pm map[string]any
 	keep, err := a.retainedKeys(pm, s, at)
 	if err != nil {
 		return b, false, err
+	}
+	if a.names == nil {
+		a.names = a.nameBuf[:0]
 	}
 	base := len(a.names)
 	p, err := a.SplitObjectPatch(pm, s, at, a.names[base:])
