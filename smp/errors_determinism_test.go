@@ -134,10 +134,19 @@ func TestErrorsAreDeterministic(t *testing.T) {
 		}
 		body += `},"nested":{"b":{"inner":{"y":{"n":"x"},"x":{"n":true}}},"a":{"inner":{"z":{"n":[]}}}}}`
 		p := typedMustParse(t, body)
-		typed := oneAnswer(t, func() error { _, err := smp.Apply(detDoc{}, p, smp.WithTypeChecks(false)); return err })
-		assert.Equal(t, "TypeMismatch at counts.c05", typed)
-		checked := oneAnswer(t, func() error { _, err := smp.Apply(detDoc{}, p); return err })
-		jsonErr := oneAnswer(t, func() error { _, err := smp.ApplyJSON([]byte(`{}`), []byte(body), detDoc{}); return err })
+		// Each representation in its own subtest, so that a failure of one
+		// does not hide the other's.
+		var typed, checked, jsonErr string
+		t.Run("typed unchecked", func(t *testing.T) {
+			typed = oneAnswer(t, func() error { _, err := smp.Apply(detDoc{}, p, smp.WithTypeChecks(false)); return err })
+			assert.Equal(t, "TypeMismatch at counts.c05", typed)
+		})
+		t.Run("typed", func(t *testing.T) {
+			checked = oneAnswer(t, func() error { _, err := smp.Apply(detDoc{}, p); return err })
+		})
+		t.Run("json", func(t *testing.T) {
+			jsonErr = oneAnswer(t, func() error { _, err := smp.ApplyJSON([]byte(`{}`), []byte(body), detDoc{}); return err })
+		})
 		assert.Equal(t, jsonErr, checked)
 	})
 

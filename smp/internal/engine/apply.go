@@ -16,57 +16,17 @@ type Applier struct {
 	Cfg *Config
 	// picks is PlanSet's buffer, reused from set to set (sets do not nest).
 	picks []setPick
+	// names holds the names of the objects being merged, outermost first
+	// (MergeObjectOf), in nameBuf while they fit.
+	names   []string
+	nameBuf [16]string
 }
 
 // MergeValue merges patch value pv into the document value ov (present
 // says whether the document has one) at slot s. keep is false when the
 // value is to be removed.
 func (a *Applier) MergeValue(ov any, present bool, pv any, s slot, at *pathNode) (v any, keep bool, err error) {
-	if pv == nil {
-		return nil, false, nil
-	}
-	if err := a.CheckType(pv, s, at); err != nil {
-		return nil, false, err
-	}
-	k := s.Kind()
-	if k == reflectschema.Atomic {
-		return pv, true, nil
-	}
-	if s.Undeclared && present {
-		ov = jsonval.Expand(ov)
-		if err := unknownMerge(a.Cfg, ov, pv, s, at); err != nil {
-			return nil, false, err
-		}
-	}
-	switch p := pv.(type) {
-	case map[string]any:
-		om, owned := expandObject(ov, s)
-		return a.mergeObject(om, p, s, s.Patch.Strategy == reflectschema.Replace, owned, at)
-	case []any:
-		if k == reflectschema.Untyped || !s.IsMergeList() {
-			l, err := a.FinalizeList(p, s, at)
-			return l, true, err
-		}
-		ol, isList := jsonval.Expand(ov).([]any)
-		l, err := a.MergeList(ListInput{Orig: ol, OrigPresent: present && isList, Patch: p, InPatch: true}, s, at)
-		return l, true, err
-	}
-	return pv, true, nil
-}
-
-// expandObject returns live value v as an object to merge into, nil if
-// it is none. From a raw object it makes a map, this merge's alone
-// (owned), whose keys share the names of s's fields.
-func expandObject(v any, s slot) (om map[string]any, owned bool) {
-	switch v := v.(type) {
-	case map[string]any:
-		return v, false
-	case jsonval.Raw:
-		if jsonval.RawKind(v) == jsonval.KindObject {
-			return jsonval.ExpandNamed(v, s.Type.FieldName), true
-		}
-	}
-	return nil, false
+	return MergeValueOf(a, jsonValue{a: a, ov: ov, present: present}, pv, s, at)
 }
 
 // MergeObject merges patch object pm into document object om (nil when
@@ -79,103 +39,11 @@ func (a *Applier) MergeObject(om, pm map[string]any, s slot, replace bool, at *p
 // mergeObject is MergeObject; owned says om is the caller's to change,
 // so that the result may be om itself.
 func (a *Applier) mergeObject(om, pm map[string]any, s slot, replace, owned bool, at *pathNode) (map[string]any, bool, error) {
-	if raw, ok := pm[format.KeyPatch]; ok {
-		d, err := format.PatchDirective(raw, false, at)
-		if err != nil || d == format.PatchDelete {
-			return nil, false, err
-		}
-		replace = true
-	}
-	if replace {
-		om, owned = nil, false
-	}
-	res := om
-	if !owned {
-		res = make(map[string]any, len(om)+len(pm))
-		for k, v := range om {
-			res[k] = v
-		}
-	}
-	if err := a.RetainKeys(res, pm, s, at); err != nil {
+	b, keep, err := MergeObjectOf(a, jsonObj{a: a, res: om, owned: owned}, pm, s, replace, at)
+	if err != nil || !keep {
 		return nil, false, err
 	}
-	var small [8]string
-	p, err := a.SplitObjectPatch(pm, s, at, small[:0])
-	if err != nil {
-		return nil, false, err
-	}
-	// Every name is merged, in the map's order; the least name's error
-	// wins, so errors do not depend on that order and no sort is needed.
-	var first errpath.KeyedErr
-	for _, name := range p.Names {
-		first.Keep(name, a.mergeName(res, pm, p, name, s, at))
-	}
-	if first.Err != nil {
-		return nil, false, first.Err
-	}
-	return res, true, nil
-}
-
-// mergeName merges the patch's field name, with its parallel directives,
-// into res.
-func (a *Applier) mergeName(res, pm map[string]any, p ObjectPatch, name string, s slot, at *pathNode) error {
-	c := s.Child(name)
-	pv, inPatch := pm[name]
-	if inPatch && pv == nil {
-		delete(res, name)
-		return nil
-	}
-	directed := p.Directed(name)
-	if !directed && jsonval.IsScalar(pv) {
-		// The common leaf: no path is built unless it is wrong.
-		if err := a.CheckType(pv, c, nil); err != nil {
-			return a.CheckType(pv, c, at.Field(name))
-		}
-		res[name] = pv
-		return nil
-	}
-	cat := at.Field(name)
-	if !directed {
-		ov, present := res[name]
-		v, keep, err := a.MergeValue(ov, present, pv, c, cat)
-		if err != nil {
-			return err
-		}
-		if keep {
-			res[name] = v
-		} else {
-			delete(res, name)
-		}
-		return nil
-	}
-	in, err := p.ListInput(pm, name, at)
-	if err != nil {
-		return err
-	}
-	ov, present := res[name]
-	ov = jsonval.Expand(ov)
-	if ol, isList := ov.([]any); isList {
-		in.Orig, in.OrigPresent = ol, true
-	} else if present && ov != nil {
-		return newError(errpath.ErrTypeMismatch, cat, "directives for a list, but the document holds %s", jsonval.KindOf(ov).WithArticle())
-	}
-	if !in.OrigPresent && !inPatch {
-		return nil // ordering or deleting in a list that is not there
-	}
-	if !c.IsMergeList() {
-		l, err := a.orderReplacedList(in, c, cat)
-		if err != nil {
-			return err
-		}
-		res[name] = l
-		return nil
-	}
-	l, err := a.MergeList(in, c, cat)
-	if err != nil {
-		return err
-	}
-	res[name] = l
-	return nil
+	return b.res, true, nil
 }
 
 // ObjectPatch is a patch object's content sorted out: the fields to merge
@@ -287,26 +155,26 @@ func uniqueStrings(names []string) []string {
 	})
 }
 
-// RetainKeys applies a $retainKeys directive: it checks that the patch
-// sets only listed fields, then clears the unlisted ones from res.
-func (a *Applier) RetainKeys(res, pm map[string]any, s slot, at *pathNode) error {
+// retainedKeys reads a $retainKeys directive: it checks that the patch
+// sets only listed fields and returns those it keeps (nil without one).
+func (a *Applier) retainedKeys(pm map[string]any, s slot, at *pathNode) (map[string]bool, error) {
 	raw, ok := pm[format.KeyRetainKeys]
 	if !ok || !a.Cfg.Directives.Understood(format.DirRetainKeys) {
-		return nil
+		return nil, nil
 	}
 	dat := at.Field(format.KeyRetainKeys)
 	if !s.Patch.RetainKeys && !a.Cfg.KubeDirectiveScope {
-		return newError(errpath.ErrDirectiveNotAllowed, dat, "%s on an object whose field has no retainKeys strategy", format.KeyRetainKeys)
+		return nil, newError(errpath.ErrDirectiveNotAllowed, dat, "%s on an object whose field has no retainKeys strategy", format.KeyRetainKeys)
 	}
 	list, ok := raw.([]any)
 	if !ok {
-		return newError(errpath.ErrInvalidDirective, dat, "%s must be a list of field names, not %s", format.KeyRetainKeys, jsonval.KindOf(raw).WithArticle())
+		return nil, newError(errpath.ErrInvalidDirective, dat, "%s must be a list of field names, not %s", format.KeyRetainKeys, jsonval.KindOf(raw).WithArticle())
 	}
 	keep := make(map[string]bool, len(list))
 	for _, v := range list {
 		name, ok := v.(string)
 		if !ok {
-			return newError(errpath.ErrInvalidDirective, dat, "%s must list field names, found %s", format.KeyRetainKeys, jsonval.KindOf(v).WithArticle())
+			return nil, newError(errpath.ErrInvalidDirective, dat, "%s must list field names, found %s", format.KeyRetainKeys, jsonval.KindOf(v).WithArticle())
 		}
 		keep[name] = true
 	}
@@ -316,15 +184,10 @@ func (a *Applier) RetainKeys(res, pm map[string]any, s slot, at *pathNode) error
 			continue
 		}
 		if v != nil && !keep[k] {
-			return newError(errpath.ErrRetainKeys, at.Field(k), "field %q is set by the patch but not listed in %s", k, format.KeyRetainKeys)
+			return nil, newError(errpath.ErrRetainKeys, at.Field(k), "field %q is set by the patch but not listed in %s", k, format.KeyRetainKeys)
 		}
 	}
-	for k := range res {
-		if !keep[k] {
-			delete(res, k)
-		}
-	}
-	return nil
+	return keep, nil
 }
 
 // FinalizeList turns a patch list into a document list for a list that is
