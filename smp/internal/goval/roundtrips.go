@@ -154,26 +154,27 @@ func (c *Copier) recall(dst, src reflect.Value, n *Node) bool {
 	return ok
 }
 
-// remember keeps what src decoded to (dst), when both are plain data and
-// the type has room.
+// remember keeps what src decoded to (dst), when the type has room and
+// dst holds plain data or only what the type's methods share between
+// calls (sharedTrip).
 func (c *Copier) remember(dst, src reflect.Value, n *Node) {
-	key, ok := c.contentOf(src, n)
-	if !ok {
+	if _, ok := c.contentOf(src, n); !ok {
 		return
 	}
-	pd := unsafe.Pointer(dst.UnsafeAddr())
-	if !n.plainNow(pd) || n.trips.contentLen(pd, dst.Type().Size()) > maxContentBytes {
+	pd, size := unsafe.Pointer(dst.UnsafeAddr()), dst.Type().Size()
+	if n.trips.contentLen(pd, size) > maxContentBytes || !n.plainNow(pd) && !sharedTrip(dst, src, n) {
 		return
 	}
+	key := string(c.key)
 	v := reflect.New(dst.Type()).Elem()
 	v.Set(dst)
-	same := string(n.trips.content(nil, pd, dst.Type().Size())) == string(key)
+	same := string(n.trips.content(nil, pd, size)) == key
 	r := n.trips
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	old := r.done.Load()
 	if old != nil {
-		if _, met := (*old)[string(key)]; met || len(*old) >= maxRoundTrips {
+		if _, met := (*old)[key]; met || len(*old) >= maxRoundTrips {
 			return // stored meanwhile, or full
 		}
 	}
@@ -181,6 +182,26 @@ func (c *Copier) remember(dst, src reflect.Value, n *Node) {
 	if old != nil {
 		done = maps.Clone(*old)
 	}
-	done[string(key)] = trip{v, same}
+	done[key] = trip{v, same}
 	r.done.Store(&done)
+}
+
+// sharedTrip reports whether dst, what src decoded to, holds nothing a
+// round trip makes anew: a second round trip of src decodes to the same
+// memory, pointers included (strings by their bytes). What it points to
+// then is shared by every round trip of src, as a time's location is
+// (a metav1.Time decodes to a time in the process' time.Local), and a
+// copy made from memory is the round trip.
+func sharedTrip(dst, src reflect.Value, n *Node) bool {
+	j, err := DocJSON(src, n, false)
+	if err != nil {
+		return false
+	}
+	again := reflect.New(dst.Type()).Elem()
+	if FromJSONValue(again, j, n, false, nil) != nil {
+		return false
+	}
+	pd, pa, size := unsafe.Pointer(dst.UnsafeAddr()), unsafe.Pointer(again.UnsafeAddr()), dst.Type().Size()
+	return n.trips.contentLen(pa, size) <= maxContentBytes &&
+		string(n.trips.content(nil, pd, size)) == string(n.trips.content(nil, pa, size))
 }

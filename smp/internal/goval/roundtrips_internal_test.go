@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -126,4 +127,94 @@ func TestStringOffsets(t *testing.T) {
 	if r := newRoundTrips(reflect.TypeFor[[maxContentStrings]string]()); r == nil || len(r.strs) != maxContentStrings {
 		t.Fatalf("a type of %d strings is not planned", maxContentStrings)
 	}
+}
+
+// zoneOfTrips is the location every zonedStamp decodes to, as
+// metav1.Time decodes to time.Local.
+var zoneOfTrips = time.FixedZone("trips", 3600)
+
+// zonedStamp decodes to a time in zoneOfTrips, a pointer every round trip
+// shares; freshStamp decodes to a pointer made anew each time.
+type zonedStamp struct{ T time.Time }
+
+type freshStamp struct{ P *int64 }
+
+var zonedCalls atomic.Int64
+
+func (z zonedStamp) MarshalJSON() ([]byte, error) {
+	zonedCalls.Add(1)
+	return json.Marshal(z.T.Unix())
+}
+
+func (z *zonedStamp) UnmarshalJSON(b []byte) error {
+	var s int64
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	z.T = time.Unix(s, 0).In(zoneOfTrips)
+	return nil
+}
+
+func (f freshStamp) MarshalJSON() ([]byte, error) {
+	if f.P == nil {
+		return []byte("0"), nil
+	}
+	return json.Marshal(*f.P)
+}
+
+func (f *freshStamp) UnmarshalJSON(b []byte) error {
+	f.P = new(int64)
+	return json.Unmarshal(b, f.P)
+}
+
+type stampDoc struct {
+	Z zonedStamp `json:"z"`
+	F freshStamp `json:"f"`
+}
+
+// TestRoundTripsSharedPointers: a round trip whose result points only
+// where every round trip of it points (a location) is remembered, and a
+// copy made from it is the round trip; one that points to memory it made
+// is not, so no two copies share it.
+func TestRoundTripsSharedPointers(t *testing.T) {
+	n, err := planOfGo(reflect.TypeFor[stampDoc]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := stampDoc{Z: zonedStamp{time.Unix(1700000000, 0).UTC()}}
+	var copies []stampDoc
+	before := zonedCalls.Load()
+	for range 3 {
+		dst := reflect.New(n.GoType).Elem()
+		var c Copier
+		if err := c.CopyValue(dst, reflect.ValueOf(&src).Elem(), n); err != nil {
+			t.Fatal(err)
+		}
+		c.Release()
+		copies = append(copies, dst.Interface().(stampDoc))
+	}
+	if calls := zonedCalls.Load() - before; calls != 2 {
+		t.Fatalf("%d MarshalJSON calls for three copies, want 2 (the first copy's, and its check)", calls)
+	}
+	var want stampDoc
+	if err := json.Unmarshal(mustJSON(t, src), &want); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range copies {
+		if !reflect.DeepEqual(c, want) || c.Z.T.Location() != zoneOfTrips {
+			t.Fatalf("copy %d: %+v, want the round trip %+v", i, c, want)
+		}
+		if c.F.P == nil || i > 0 && c.F.P == copies[0].F.P {
+			t.Fatalf("copy %d shares its pointer %p with the first copy", i, c.F.P)
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
