@@ -43,6 +43,7 @@ type exactPlan struct {
 	size   uintptr      // float: 4 or 8; slice: the element's size
 	elem   *exactPlan   // pointer, slice and map: the element's
 	strs   []uintptr    // struct: its strings' offsets, nested structs' included
+	ptrs   []exactPtr   // struct: its pointers to what can need a fix, nested structs' included
 	fields []exactField // struct: the other fields that can need a fix, nested structs' included
 	mapT   reflect.Type // map
 	strMap bool         // map: one of strings to strings, as map[string]string
@@ -57,6 +58,12 @@ type exactField struct {
 	omitEmpty reflect.Type // a slice or map type under omitempty: empty and not nil is left out, nil in the copy
 	omitZero  *Field       // under omitzero: what omitzero calls zero is left out, zero in the copy
 	plan      *exactPlan
+}
+
+// exactPtr is a pointer field's place and its element's plan.
+type exactPtr struct {
+	off  uintptr
+	plan *exactPlan
 }
 
 // exactNothing is the plan of the values that can need no fix.
@@ -192,9 +199,14 @@ func (b *exactBuild) structFields(n *Node) *exactPlan {
 			p.fields = append(p.fields, ef)
 		case e.kind == exactString:
 			p.strs = append(p.strs, f.Offset)
+		case e.kind == exactPointer:
+			p.ptrs = append(p.ptrs, exactPtr{f.Offset, e.elem})
 		case e.kind == exactStruct:
 			for _, off := range e.strs {
 				p.strs = append(p.strs, f.Offset+off)
+			}
+			for _, g := range e.ptrs {
+				p.ptrs = append(p.ptrs, exactPtr{g.off + f.Offset, g.plan})
 			}
 			for _, g := range e.fields {
 				g.off += f.Offset
@@ -204,7 +216,7 @@ func (b *exactBuild) structFields(n *Node) *exactPlan {
 			p.fields = append(p.fields, ef)
 		}
 	}
-	if len(p.strs) == 0 && len(p.fields) == 0 {
+	if len(p.strs) == 0 && len(p.ptrs) == 0 && len(p.fields) == 0 {
 		return exactNothing
 	}
 	return p

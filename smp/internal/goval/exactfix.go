@@ -88,10 +88,10 @@ func validUTF8(s string) bool {
 	var high uint64
 	switch n := len(b); {
 	case n >= 8:
-		for i := 0; i+8 <= n; i += 8 {
-			high |= binary.LittleEndian.Uint64(b[i:])
+		high = binary.LittleEndian.Uint64(b[n-8:])
+		for ; len(b) >= 8; b = b[8:] {
+			high |= binary.LittleEndian.Uint64(b)
 		}
-		high |= binary.LittleEndian.Uint64(b[n-8:])
 	case n >= 4:
 		high = uint64(binary.LittleEndian.Uint32(b) | binary.LittleEndian.Uint32(b[n-4:]))
 	default:
@@ -106,8 +106,14 @@ func validUTF8(s string) bool {
 // encoding/json leaves out.
 func (e *exactPlan) fixStruct(w *exactWalk, p unsafe.Pointer) bool {
 	for _, off := range e.strs {
-		if s := (*string)(unsafe.Add(p, off)); len(*s) != 0 {
-			fixString(w, s)
+		if s := (*string)(unsafe.Add(p, off)); len(*s) != 0 && !validUTF8(*s) {
+			*s = WireString(*s)
+			w.changed++
+		}
+	}
+	for _, f := range e.ptrs {
+		if q := *(*unsafe.Pointer)(unsafe.Add(p, f.off)); q != nil && !f.plan.fix(w, q) {
+			return false
 		}
 	}
 	for i := range e.fields {

@@ -218,3 +218,54 @@ func mustJSON(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// plainMix holds every kind of word plainCheck reads, beside strings and
+// numbers it does not.
+type plainMix struct {
+	S   string
+	N   int64
+	P   *int
+	L   []byte
+	M   map[string]int
+	I   any
+	F   func()
+	Arr [2]*int
+	In  struct {
+		C chan int
+		S string
+	}
+}
+
+// TestPlainCheck: a value is plain exactly when each of its pointers,
+// slices, maps, interfaces, functions and channels, in nested structs
+// and arrays too, is nil; strings and numbers do not count.
+func TestPlainCheck(t *testing.T) {
+	plain := plainCheck(reflect.TypeFor[plainMix]())
+	one := 1
+	sets := []func(*plainMix){
+		func(v *plainMix) { v.P = &one },
+		func(v *plainMix) { v.L = []byte{} },
+		func(v *plainMix) { v.M = map[string]int{} },
+		func(v *plainMix) { v.I = 0 },
+		func(v *plainMix) { v.F = func() {} },
+		func(v *plainMix) { v.Arr[1] = &one },
+		func(v *plainMix) { v.In.C = make(chan int) },
+	}
+	v := plainMix{S: "s", N: 7, In: struct {
+		C chan int
+		S string
+	}{S: "t"}}
+	if !plain(unsafe.Pointer(&v)) {
+		t.Fatal("a value of strings and numbers is not plain")
+	}
+	for i, set := range sets {
+		w := v
+		set(&w)
+		if plain(unsafe.Pointer(&w)) {
+			t.Fatalf("value %d, with a word set, is plain", i)
+		}
+	}
+	if plainCheck(reflect.TypeFor[[maxNilWords + 1]*int]())(unsafe.Pointer(new([maxNilWords + 1]*int))) {
+		t.Fatalf("an array of %d pointers is plain", maxNilWords+1)
+	}
+}
