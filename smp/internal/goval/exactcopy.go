@@ -40,7 +40,7 @@ const (
 // pointer to one, a slice of them; the walk never visits them.
 type exactPlan struct {
 	kind   exactKind
-	size   uintptr      // float: 4 or 8; slice: the element's size
+	size   uintptr      // float: 4 or 8; slice: the element's size; trip: the value's, if remembered
 	elem   *exactPlan   // pointer, slice and map: the element's
 	strs   []uintptr    // struct: its strings' offsets, nested structs' included
 	ptrs   []exactPtr   // struct: its pointers to what can need a fix, nested structs' included
@@ -90,7 +90,11 @@ func buildExact(t reflect.Type, n *Node, b *exactBuild) *exactPlan {
 		if n.addrSensitive {
 			return nil
 		}
-		return &exactPlan{kind: exactTrip, node: n, goType: t}
+		e := &exactPlan{kind: exactTrip, node: n, goType: t}
+		if t == n.GoType && n.trips != nil {
+			e.size = t.Size() // remembered by content
+		}
+		return e
 	}
 	if t.Kind() == reflect.Pointer {
 		e := buildExact(t.Elem(), n, b)
