@@ -235,7 +235,7 @@ func (w *exactWalk) mapReader(e *exactPlan) *mapReader {
 // that is remembered to change nothing.
 func (w *exactWalk) fixTrip(e *exactPlan, p unsafe.Pointer) bool {
 	n := e.node
-	if size := e.size; size != 0 && n.plainNow(p) {
+	if size := e.size; size != 0 && n.trips.keyable(n, p) {
 		if n.trips.contentLen(p, size) <= maxContentBytes {
 			if done := n.trips.done.Load(); done != nil {
 				if tr, ok := (*done)[string(n.trips.content(w.buf[:0], p, size))]; ok {

@@ -190,14 +190,18 @@ func pointerFree(t reflect.Type, depth int) bool {
 // nil; types nested too deep, or holding more than maxNilWords of them,
 // are never plain.
 func plainCheck(t reflect.Type) func(unsafe.Pointer) bool {
-	words, ok := nilWords(t, 0, nil, 0)
+	nw, ok := nilWords(t, 0, nil, 0)
+	words := make([]uintptr, len(nw))
+	for i, w := range nw {
+		words[i] = w.off
+	}
 	switch {
 	case !ok:
 		return func(unsafe.Pointer) bool { return false }
 	case len(words) == 0:
 		return func(unsafe.Pointer) bool { return true }
 	case len(words) == 1:
-		off := words[0]
+		off := nw[0].off
 		return func(p unsafe.Pointer) bool { return *(*unsafe.Pointer)(unsafe.Add(p, off)) == nil }
 	}
 	return func(p unsafe.Pointer) bool {
@@ -213,11 +217,19 @@ func plainCheck(t reflect.Type) func(unsafe.Pointer) bool {
 // maxNilWords bounds the words a plain test reads.
 const maxNilWords = 64
 
-// nilWords appends the offsets (from base) of the words a value of type t
-// holds that are nil exactly when it holds no pointer: a pointer's, a
-// map's, a channel's or a function's, a slice's data and an interface's
-// type. ok is false past maxNilWords or too deep a nesting.
-func nilWords(t reflect.Type, base uintptr, into []uintptr, depth int) ([]uintptr, bool) {
+// nilWord is a word that is nil when a value holds no pointer: off is its
+// offset; iface, that it is an interface's type (whose data word says
+// where the value is).
+type nilWord struct {
+	off   uintptr
+	iface bool
+}
+
+// nilWords appends the words a value of type t (at base) holds that are
+// nil exactly when it holds no pointer: a pointer's, a map's, a channel's
+// or a function's, a slice's data and an interface's type. ok is false
+// past maxNilWords or too deep a nesting.
+func nilWords(t reflect.Type, base uintptr, into []nilWord, depth int) ([]nilWord, bool) {
 	if depth > 32 {
 		return nil, false
 	}
@@ -229,7 +241,7 @@ func nilWords(t reflect.Type, base uintptr, into []uintptr, depth int) ([]uintpt
 		if len(into) == maxNilWords {
 			return nil, false
 		}
-		return append(into, base), true
+		return append(into, nilWord{base, t.Kind() == reflect.Interface}), true
 	case reflect.Array:
 		var ok bool
 		for i := range t.Len() {

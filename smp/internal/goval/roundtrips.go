@@ -3,6 +3,7 @@ package goval
 import (
 	"maps"
 	"reflect"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -32,7 +33,13 @@ const maxContentBytes = 512
 
 // roundTrips is one marshaller type's memory of round trips.
 type roundTrips struct {
-	strs []uintptr // the offsets of the type's strings
+	strs  []uintptr // the offsets of the type's strings
+	words []nilWord // the words that are nil in plain data
+
+	// shared holds the pointers round trips of the type share (keyable),
+	// each at its offset, learnt from the results remembered, which
+	// keep them alive. Stored as done is.
+	shared atomic.Pointer[[]sharedWord]
 
 	// done maps a content to what it decoded to (plain data). It is
 	// never changed once stored: a new content stores a copy with it, so
@@ -57,7 +64,59 @@ func newRoundTrips(t reflect.Type) *roundTrips {
 	if !ok {
 		return nil
 	}
-	return &roundTrips{strs: strs}
+	words, _ := nilWords(t, 0, nil, 0)
+	return &roundTrips{strs: strs, words: words}
+}
+
+// sharedWord is a pointer round trips share, at its offset in the value.
+type sharedWord struct {
+	off uintptr
+	ptr unsafe.Pointer
+}
+
+// maxSharedWords bounds the shared pointers a type learns.
+const maxSharedWords = 16
+
+// keyable reports whether the value at p of node n can be remembered by
+// its content: it holds plain data, or pointers only where round trips of
+// its type have put them (a time's location). Its content then holds
+// those pointers' addresses, which name what they point to for the life
+// of the process.
+func (r *roundTrips) keyable(n *Node, p unsafe.Pointer) bool {
+	if n.plainNow(p) {
+		return true
+	}
+	sh := r.shared.Load()
+	if sh == nil {
+		return false
+	}
+	for _, w := range r.words {
+		q := *(*unsafe.Pointer)(unsafe.Add(p, w.off))
+		if q != nil && (w.iface || !slices.Contains(*sh, sharedWord{w.off, q})) {
+			return false
+		}
+	}
+	return true
+}
+
+// learn adds the pointers the value at p holds (a round trip's result
+// remembered, with its pointers shared) to the shared ones; r.mu is held.
+func (r *roundTrips) learn(p unsafe.Pointer) {
+	var sh []sharedWord
+	if old := r.shared.Load(); old != nil {
+		sh = *old
+	}
+	added := false
+	for _, w := range r.words {
+		q := *(*unsafe.Pointer)(unsafe.Add(p, w.off))
+		if sw := (sharedWord{w.off, q}); q != nil && !w.iface && !slices.Contains(sh, sw) && len(sh) < maxSharedWords {
+			sh = append(slices.Clip(sh), sw)
+			added = true
+		}
+	}
+	if added {
+		r.shared.Store(&sh)
+	}
 }
 
 // stringOffsets appends the offsets (from base) of the strings a value of
@@ -129,7 +188,7 @@ func (c *Copier) contentOf(src reflect.Value, n *Node) ([]byte, bool) {
 		return nil, false
 	}
 	p, size := unsafe.Pointer(src.UnsafeAddr()), src.Type().Size()
-	if !n.plainNow(p) || n.trips.contentLen(p, size) > maxContentBytes {
+	if !n.trips.keyable(n, p) || n.trips.contentLen(p, size) > maxContentBytes {
 		return nil, false
 	}
 	c.key = n.trips.content(c.key, p, size)
@@ -162,7 +221,8 @@ func (c *Copier) remember(dst, src reflect.Value, n *Node) {
 		return
 	}
 	pd, size := unsafe.Pointer(dst.UnsafeAddr()), dst.Type().Size()
-	if n.trips.contentLen(pd, size) > maxContentBytes || !n.plainNow(pd) && !sharedTrip(dst, src, n) {
+	plain := n.plainNow(pd)
+	if n.trips.contentLen(pd, size) > maxContentBytes || !plain && !sharedTrip(dst, src, n) {
 		return
 	}
 	key := string(c.key)
@@ -184,6 +244,9 @@ func (c *Copier) remember(dst, src reflect.Value, n *Node) {
 	}
 	done[key] = trip{v, same}
 	r.done.Store(&done)
+	if !plain {
+		r.learn(pd)
+	}
 }
 
 // sharedTrip reports whether dst, what src decoded to, holds nothing a

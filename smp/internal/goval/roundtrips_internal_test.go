@@ -175,38 +175,50 @@ type stampDoc struct {
 // TestRoundTripsSharedPointers: a round trip whose result points only
 // where every round trip of it points (a location) is remembered, and a
 // copy made from it is the round trip; one that points to memory it made
-// is not, so no two copies share it.
+// is not, so no two copies share it. A value holding a pointer round
+// trips have shared is then remembered by its content too; one holding
+// any other pointer is not.
 func TestRoundTripsSharedPointers(t *testing.T) {
 	n, err := planOfGo(reflect.TypeFor[stampDoc]())
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := stampDoc{Z: zonedStamp{time.Unix(1700000000, 0).UTC()}}
-	var copies []stampDoc
-	before := zonedCalls.Load()
-	for range 3 {
-		dst := reflect.New(n.GoType).Elem()
-		var c Copier
-		if err := c.CopyValue(dst, reflect.ValueOf(&src).Elem(), n); err != nil {
+	copies := func(src stampDoc) ([]stampDoc, int64) {
+		var out []stampDoc
+		before := zonedCalls.Load()
+		for range 3 {
+			dst := reflect.New(n.GoType).Elem()
+			var c Copier
+			if err := c.CopyValue(dst, reflect.ValueOf(&src).Elem(), n); err != nil {
+				t.Fatal(err)
+			}
+			c.Release()
+			out = append(out, dst.Interface().(stampDoc))
+		}
+		calls := zonedCalls.Load() - before
+		var want stampDoc
+		if err := json.Unmarshal(mustJSON(t, src), &want); err != nil {
 			t.Fatal(err)
 		}
-		c.Release()
-		copies = append(copies, dst.Interface().(stampDoc))
+		for i, c := range out {
+			if !reflect.DeepEqual(c, want) || c.Z.T.Location() != zoneOfTrips {
+				t.Fatalf("copy %d of %v: %+v, want the round trip %+v", i, src.Z.T, c, want)
+			}
+			if c.F.P == nil || i > 0 && c.F.P == out[0].F.P {
+				t.Fatalf("copy %d shares its pointer %p with the first copy", i, c.F.P)
+			}
+		}
+		return out, calls
 	}
-	if calls := zonedCalls.Load() - before; calls != 2 {
+	if _, calls := copies(stampDoc{Z: zonedStamp{time.Unix(1700000000, 0).UTC()}}); calls != 2 {
 		t.Fatalf("%d MarshalJSON calls for three copies, want 2 (the first copy's, and its check)", calls)
 	}
-	var want stampDoc
-	if err := json.Unmarshal(mustJSON(t, src), &want); err != nil {
-		t.Fatal(err)
+	if _, calls := copies(stampDoc{Z: zonedStamp{time.Unix(1700000001, 0).In(zoneOfTrips)}}); calls != 2 {
+		t.Fatalf("in the shared zone: %d MarshalJSON calls for three copies, want 2", calls)
 	}
-	for i, c := range copies {
-		if !reflect.DeepEqual(c, want) || c.Z.T.Location() != zoneOfTrips {
-			t.Fatalf("copy %d: %+v, want the round trip %+v", i, c, want)
-		}
-		if c.F.P == nil || i > 0 && c.F.P == copies[0].F.P {
-			t.Fatalf("copy %d shares its pointer %p with the first copy", i, c.F.P)
-		}
+	other := time.FixedZone("trips", 3600) // the same zone, another pointer
+	if _, calls := copies(stampDoc{Z: zonedStamp{time.Unix(1700000002, 0).In(other)}}); calls != 3 {
+		t.Fatalf("in another zone: %d MarshalJSON calls for three copies, want 3", calls)
 	}
 }
 
