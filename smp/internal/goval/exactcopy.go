@@ -20,6 +20,11 @@ import (
 // ",string", untyped values, maps keyed by anything but strings,
 // recursive types) have no plan; a value that holds a float that is not
 // finite or a map key that is not UTF-8 is left to CopyValue.
+//
+// A plan visits only what can need a fix: a struct of numbers and
+// booleans, a pointer to one or a slice of them costs nothing; a struct
+// held in place is planned as its fields at their offsets, its strings
+// and pointers in lists of their own.
 
 // exactKind is how a value's exactness is read.
 type exactKind uint8

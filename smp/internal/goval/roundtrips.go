@@ -18,6 +18,13 @@ import (
 // written after: two values of one content hold the same fields. This
 // takes the two methods to depend only on the value, as a copy by
 // encoding/json's round trip does within one call.
+//
+// A round trip whose result holds pointers is remembered when a second
+// round trip of the content points to the same places (a metav1.Time
+// decodes to a time in time.Local): those pointers are shared by every
+// round trip of the type, not made anew. A value holding only such
+// pointers is then remembered as plain data is, its content holding
+// their addresses.
 
 // maxRoundTrips bounds the contents remembered per type; beyond it, and
 // for values of more than maxContentBytes, values are copied through
