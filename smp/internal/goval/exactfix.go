@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"reflect"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -17,10 +18,13 @@ func FixPlainCopy(n *Node, v reflect.Value) bool {
 	if plan == nil || !v.CanAddr() {
 		return false
 	}
-	w := exactWalk{}
+	w := exactWalks.Get().(*exactWalk)
 	defer w.release()
-	return plan.fix(&w, v.Addr().UnsafePointer())
+	return plan.fix(w, v.Addr().UnsafePointer())
 }
+
+// exactWalks keeps walks' scratch between fixes.
+var exactWalks = sync.Pool{New: func() any { return new(exactWalk) }}
 
 // exactWalk is one fix's scratch: a marshaller's content, the keys and
 // values map entries are read into, and a count of the values changed.
@@ -32,10 +36,16 @@ type exactWalk struct {
 	changed int
 }
 
+// release gives back the walk, holding nothing of the value it fixed.
 func (w *exactWalk) release() {
 	if w.s != nil {
 		PutScratch(w.s)
 	}
+	for i := 0; i < len(w.readers) && w.readers[i].plan != nil; i++ {
+		w.readers[i] = mapReader{}
+	}
+	w.s, w.more, w.changed = nil, nil, 0
+	exactWalks.Put(w)
 }
 
 // fix makes the value at p what CopyValue makes of it.
@@ -148,7 +158,9 @@ func (e *exactPlan) fixStruct(w *exactWalk, p unsafe.Pointer) bool {
 // but not nil.
 func emptyNotNil(t reflect.Type, p unsafe.Pointer) bool {
 	if t.Kind() == reflect.Map {
-		return *(*unsafe.Pointer)(p) != nil && reflect.NewAt(t, p).Elem().Len() == 0
+		// Every map has the runtime's map header: len reads its count.
+		m := *(*map[unsafe.Pointer]struct{})(p)
+		return m != nil && len(m) == 0
 	}
 	s := (*reflectSlice)(p)
 	return s.data != nil && s.len == 0
