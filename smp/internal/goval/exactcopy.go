@@ -20,6 +20,11 @@ import (
 // ",string", untyped values, maps keyed by anything but strings,
 // recursive types) have no plan; a value that holds a float that is not
 // finite or a map key that is not UTF-8 is left to CopyValue.
+//
+// A plan visits only what can need a fix: a struct of numbers and
+// booleans, a pointer to one or a slice of them costs nothing; a struct
+// held in place is planned as its fields at their offsets, its strings
+// and pointers in lists of their own.
 
 // exactKind is how a value's exactness is read.
 type exactKind uint8
@@ -35,14 +40,18 @@ const (
 	exactTrip                     // a marshaller: its round trip
 )
 
-// exactPlan fixes values of one Go type.
+// exactPlan fixes values of one Go type. A plan of kind exactAlways
+// stands for every value that can need no fix: a struct of integers, a
+// pointer to one, a slice of them; the walk never visits them.
 type exactPlan struct {
 	kind   exactKind
-	size   uintptr      // float: 4 or 8; slice: the element's size
-	elem   *exactPlan   // pointer, slice and map: the element's (nil: always exact)
-	fields []exactField // struct
+	size   uintptr      // float: 4 or 8; slice: the element's size; trip: the value's, if remembered
+	elem   *exactPlan   // pointer, slice and map: the element's
+	strs   []uintptr    // struct: its strings' offsets, nested structs' included
+	ptrs   []exactPtr   // struct: its pointers to what can need a fix, nested structs' included
+	fields []exactField // struct: the other fields that can need a fix, nested structs' included
 	mapT   reflect.Type // map
-	sliceT reflect.Type // slice
+	strMap bool         // map: one of strings to strings, as map[string]string
 	node   *Node        // trip: the marshaller's node
 	goType reflect.Type // trip: the value's type (maybe a pointer)
 }
@@ -50,10 +59,20 @@ type exactPlan struct {
 // exactField is one struct field's place and plan.
 type exactField struct {
 	off       uintptr
-	omitEmpty bool   // a slice or map: empty and not nil is left out, nil in the copy
-	omitZero  *Field // under omitzero: what omitzero calls zero is left out, zero in the copy
+	nilable   bool         // a pointer, slice or map: nil needs no fix
+	omitEmpty reflect.Type // a slice or map type under omitempty: empty and not nil is left out, nil in the copy
+	omitZero  *Field       // under omitzero: what omitzero calls zero is left out, zero in the copy
 	plan      *exactPlan
 }
+
+// exactPtr is a pointer field's place and its element's plan.
+type exactPtr struct {
+	off  uintptr
+	plan *exactPlan
+}
+
+// exactNothing is the plan of the values that can need no fix.
+var exactNothing = &exactPlan{kind: exactAlways}
 
 var exactPlans sync.Map // *Node (a root struct) → *exactPlan, nil without one
 
@@ -76,16 +95,21 @@ func buildExact(t reflect.Type, n *Node, b *exactBuild) *exactPlan {
 		if n.addrSensitive {
 			return nil
 		}
-		return &exactPlan{kind: exactTrip, node: n, goType: t}
+		e := &exactPlan{kind: exactTrip, node: n, goType: t}
+		if t == n.GoType && n.trips != nil {
+			e.size = t.Size() // remembered by content
+		}
+		return e
 	}
 	if t.Kind() == reflect.Pointer {
-		if e := buildExact(t.Elem(), n, b); e != nil {
-			return &exactPlan{kind: exactPointer, elem: e}
+		e := buildExact(t.Elem(), n, b)
+		if e == nil || e.kind == exactAlways {
+			return e
 		}
-		return nil
+		return &exactPlan{kind: exactPointer, elem: e}
 	}
 	if n.Marshaler {
-		return &exactPlan{kind: exactAlways} // plain data
+		return exactNothing // plain data
 	}
 	switch n.Kind {
 	case reflectschema.Scalar:
@@ -97,10 +121,10 @@ func buildExact(t reflect.Type, n *Node, b *exactBuild) *exactPlan {
 			return nil
 		}
 		e := buildExact(t.Elem(), n.Elem, b)
-		if e == nil {
-			return nil
+		if e == nil || e.kind == exactAlways {
+			return e
 		}
-		return &exactPlan{kind: exactSlice, elem: e, size: t.Elem().Size(), sliceT: t}
+		return &exactPlan{kind: exactSlice, elem: e, size: t.Elem().Size()}
 	case reflectschema.Map:
 		if n.keyMode != keyString || t.Key().Kind() != reflect.String || n.Elem == nil {
 			return nil
@@ -109,7 +133,7 @@ func buildExact(t reflect.Type, n *Node, b *exactBuild) *exactPlan {
 		if e == nil {
 			return nil
 		}
-		return &exactPlan{kind: exactMap, elem: e, mapT: t}
+		return &exactPlan{kind: exactMap, elem: e, mapT: t, strMap: e.kind == exactString && t.ConvertibleTo(mapSSType)}
 	}
 	return nil
 }
@@ -120,7 +144,7 @@ func scalarExact(t reflect.Type, n *Node) *exactPlan {
 		return nil
 	}
 	if n.bytes {
-		return &exactPlan{kind: exactSlice, size: 1, sliceT: t} // copied byte for byte
+		return exactNothing // copied byte for byte
 	}
 	switch t.Kind() {
 	case reflect.String:
@@ -130,7 +154,7 @@ func scalarExact(t reflect.Type, n *Node) *exactPlan {
 	case reflect.Bool,
 		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return &exactPlan{kind: exactAlways}
+		return exactNothing
 	}
 	return nil
 }
@@ -158,7 +182,9 @@ type exactBuild struct {
 	done     map[*Node]*exactPlan
 }
 
-// structFields plans a struct's fields; nil when one has no plan.
+// structFields plans a struct's fields; nil when one has no plan. A
+// field that can need no fix is left out, and a struct field not under
+// omitzero is planned as its own fields are, at their offsets.
 func (b *exactBuild) structFields(n *Node) *exactPlan {
 	p := &exactPlan{kind: exactStruct}
 	for _, f := range n.Fields {
@@ -170,11 +196,37 @@ func (b *exactBuild) structFields(n *Node) *exactPlan {
 			return nil
 		}
 		k := f.Meta.GoType.Kind()
-		ef := exactField{off: f.Offset, omitEmpty: f.Meta.OmitEmpty && (k == reflect.Slice || k == reflect.Map), plan: e}
+		ef := exactField{off: f.Offset, plan: e, nilable: k == reflect.Pointer || k == reflect.Slice || k == reflect.Map}
+		if f.Meta.OmitEmpty && (k == reflect.Slice || k == reflect.Map) {
+			ef.omitEmpty = f.Meta.GoType
+		}
 		if f.Meta.OmitZero {
 			ef.omitZero = f
 		}
-		p.fields = append(p.fields, ef)
+		switch {
+		case ef.omitEmpty != nil || ef.omitZero != nil:
+			p.fields = append(p.fields, ef)
+		case e.kind == exactString:
+			p.strs = append(p.strs, f.Offset)
+		case e.kind == exactPointer:
+			p.ptrs = append(p.ptrs, exactPtr{f.Offset, e.elem})
+		case e.kind == exactStruct:
+			for _, off := range e.strs {
+				p.strs = append(p.strs, f.Offset+off)
+			}
+			for _, g := range e.ptrs {
+				p.ptrs = append(p.ptrs, exactPtr{g.off + f.Offset, g.plan})
+			}
+			for _, g := range e.fields {
+				g.off += f.Offset
+				p.fields = append(p.fields, g)
+			}
+		case e.kind != exactAlways:
+			p.fields = append(p.fields, ef)
+		}
+	}
+	if len(p.strs) == 0 && len(p.ptrs) == 0 && len(p.fields) == 0 {
+		return exactNothing
 	}
 	return p
 }

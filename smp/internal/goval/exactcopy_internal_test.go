@@ -4,7 +4,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 type fixBase struct {
@@ -39,6 +41,15 @@ type fixDoc struct {
 	Opt     *string                  `json:"opt,omitempty"`
 	Count   int32                    `json:"count,omitempty"`
 	When    fixZero                  `json:"when,omitzero"`
+	Inner   fixInner                 `json:"inner"`
+}
+
+// fixInner is a struct held in place, whose fields are fixed at their
+// offsets in the struct that holds it.
+type fixInner struct {
+	N    int32   `json:"n"`
+	Leaf fixLeaf `json:"leaf"`
+	Note string  `json:"note"`
 }
 
 // TestFixPlainCopyIsCopyValue checks FixPlainCopy against CopyValue on
@@ -175,7 +186,8 @@ func randFixDoc(r *rand.Rand) *fixDoc {
 		return out
 	}
 	d := &fixDoc{fixBase: fixBase{Kind: str()}, Title: str(), Amount: amount(), Leaves: leaves(), Items: leaves(),
-		Count: int32(r.IntN(3)), When: fixZero{N: r.IntN(2), Extra: r.IntN(2)}}
+		Count: int32(r.IntN(3)), When: fixZero{N: r.IntN(2), Extra: r.IntN(2)},
+		Inner: fixInner{N: int32(r.IntN(3)), Leaf: leaf(), Note: str()}}
 	switch r.IntN(3) {
 	case 0:
 		d.Labels = map[string]string{}
@@ -238,4 +250,27 @@ func plainDeepCopy(v reflect.Value) reflect.Value {
 		out.Set(v)
 	}
 	return out
+}
+
+// TestValidUTF8 checks the ASCII fast path against utf8.ValidString: at
+// every length to 20, a byte past ASCII (alone, or the start of a valid
+// rune) at every position.
+func TestValidUTF8(t *testing.T) {
+	for n := range 21 {
+		ascii := strings.Repeat("a", n)
+		if !validUTF8(ascii) {
+			t.Fatalf("%q: not valid", ascii)
+		}
+		for i := range n {
+			for _, bad := range []string{"\xff", "\xc3", "\xe9"} {
+				s := ascii[:i] + bad + ascii[i+1:]
+				if validUTF8(s) != utf8.ValidString(s) {
+					t.Fatalf("%q: valid %v, utf8.ValidString %v", s, validUTF8(s), utf8.ValidString(s))
+				}
+			}
+			if s := ascii[:i] + "é" + ascii[i:]; !validUTF8(s) {
+				t.Fatalf("%q: not valid", s)
+			}
+		}
+	}
 }

@@ -1,8 +1,10 @@
 package goval
 
 import (
+	"encoding/binary"
 	"math"
 	"reflect"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -16,23 +18,34 @@ func FixPlainCopy(n *Node, v reflect.Value) bool {
 	if plan == nil || !v.CanAddr() {
 		return false
 	}
-	w := exactWalk{}
+	w := exactWalks.Get().(*exactWalk)
 	defer w.release()
-	return plan.fix(&w, v.Addr().UnsafePointer())
+	return plan.fix(w, v.Addr().UnsafePointer())
 }
+
+// exactWalks keeps walks' scratch between fixes.
+var exactWalks = sync.Pool{New: func() any { return new(exactWalk) }}
 
 // exactWalk is one fix's scratch: a marshaller's content, the keys and
 // values map entries are read into, and a count of the values changed.
 type exactWalk struct {
 	buf     [maxContentBytes]byte
 	s       *Scratch
+	readers [4]mapReader // the first plans' readers, the others in more
+	more    []*mapReader
 	changed int
 }
 
+// release gives back the walk, holding nothing of the value it fixed.
 func (w *exactWalk) release() {
 	if w.s != nil {
 		PutScratch(w.s)
 	}
+	for i := 0; i < len(w.readers) && w.readers[i].plan != nil; i++ {
+		w.readers[i] = mapReader{}
+	}
+	w.s, w.more, w.changed = nil, nil, 0
+	exactWalks.Put(w)
 }
 
 // fix makes the value at p what CopyValue makes of it.
@@ -41,10 +54,7 @@ func (e *exactPlan) fix(w *exactWalk, p unsafe.Pointer) bool {
 	case exactAlways:
 		return true
 	case exactString:
-		if s := (*string)(p); !utf8.ValidString(*s) {
-			*s = WireString(*s)
-			w.changed++
-		}
+		fixString(w, (*string)(p))
 		return true
 	case exactFloat:
 		f := float64(*(*float32)(p))
@@ -59,9 +69,6 @@ func (e *exactPlan) fix(w *exactWalk, p unsafe.Pointer) bool {
 		return q == nil || e.elem.fix(w, q)
 	case exactSlice:
 		s := (*reflectSlice)(p)
-		if e.elem == nil || e.elem.kind == exactAlways {
-			return true
-		}
 		for i := range s.len {
 			if !e.elem.fix(w, unsafe.Add(s.data, uintptr(i)*e.size)) {
 				return false
@@ -76,12 +83,55 @@ func (e *exactPlan) fix(w *exactWalk, p unsafe.Pointer) bool {
 	return false
 }
 
-// fixStruct fixes a struct's fields, and clears those encoding/json
-// leaves out.
+// fixString repairs the string at s to what it reads back as.
+func fixString(w *exactWalk, s *string) {
+	if len(*s) != 0 && !validUTF8(*s) {
+		*s = WireString(*s)
+		w.changed++
+	}
+}
+
+// validUTF8 is utf8.ValidString, reading ASCII eight bytes at a time to
+// the end (the strings of Kubernetes' objects are nearly all ASCII).
+func validUTF8(s string) bool {
+	b := unsafe.Slice(unsafe.StringData(s), len(s))
+	var high uint64
+	switch n := len(b); {
+	case n >= 8:
+		high = binary.LittleEndian.Uint64(b[n-8:])
+		for ; len(b) >= 8; b = b[8:] {
+			high |= binary.LittleEndian.Uint64(b)
+		}
+	case n >= 4:
+		high = uint64(binary.LittleEndian.Uint32(b) | binary.LittleEndian.Uint32(b[n-4:]))
+	default:
+		for _, c := range b {
+			high |= uint64(c)
+		}
+	}
+	return high&0x8080808080808080 == 0 || utf8.ValidString(s)
+}
+
+// fixStruct fixes a struct's strings and other fields, and clears those
+// encoding/json leaves out.
 func (e *exactPlan) fixStruct(w *exactWalk, p unsafe.Pointer) bool {
+	for _, off := range e.strs {
+		if s := (*string)(unsafe.Add(p, off)); len(*s) != 0 && !validUTF8(*s) {
+			*s = WireString(*s)
+			w.changed++
+		}
+	}
+	for _, f := range e.ptrs {
+		if q := *(*unsafe.Pointer)(unsafe.Add(p, f.off)); q != nil && !f.plan.fix(w, q) {
+			return false
+		}
+	}
 	for i := range e.fields {
 		f := &e.fields[i]
 		fp := unsafe.Add(p, f.off)
+		if f.nilable && *(*unsafe.Pointer)(fp) == nil {
+			continue // nil, also to omitzero and omitempty
+		}
 		if f.omitZero != nil {
 			v := reflect.NewAt(f.omitZero.Meta.GoType, fp).Elem()
 			if isZeroField(v, f.omitZero.zeroMode) {
@@ -92,8 +142,8 @@ func (e *exactPlan) fixStruct(w *exactWalk, p unsafe.Pointer) bool {
 				continue
 			}
 		}
-		if f.omitEmpty && emptyNotNil(f.plan, fp) {
-			reflect.NewAt(f.plan.goTypeAt(), fp).Elem().SetZero()
+		if f.omitEmpty != nil && emptyNotNil(f.omitEmpty, fp) {
+			reflect.NewAt(f.omitEmpty, fp).Elem().SetZero()
 			w.changed++
 			continue
 		}
@@ -104,10 +154,13 @@ func (e *exactPlan) fixStruct(w *exactWalk, p unsafe.Pointer) bool {
 	return true
 }
 
-// emptyNotNil reports whether the slice or map at p is empty but not nil.
-func emptyNotNil(e *exactPlan, p unsafe.Pointer) bool {
-	if e.kind == exactMap {
-		return *(*unsafe.Pointer)(p) != nil && reflect.NewAt(e.mapT, p).Elem().Len() == 0
+// emptyNotNil reports whether the slice or map of type t at p is empty
+// but not nil.
+func emptyNotNil(t reflect.Type, p unsafe.Pointer) bool {
+	if t.Kind() == reflect.Map {
+		// Every map has the runtime's map header: len reads its count.
+		m := *(*map[unsafe.Pointer]struct{})(p)
+		return m != nil && len(m) == 0
 	}
 	s := (*reflectSlice)(p)
 	return s.data != nil && s.len == 0
@@ -115,62 +168,91 @@ func emptyNotNil(e *exactPlan, p unsafe.Pointer) bool {
 
 // fixMap fixes a map keyed by strings: its values, in the map.
 func (e *exactPlan) fixMap(w *exactWalk, p unsafe.Pointer) bool {
-	if *(*unsafe.Pointer)(p) == nil {
-		return true
-	}
-	m := reflect.NewAt(e.mapT, p).Elem()
-	if e.elem.kind == exactString && m.Type().ConvertibleTo(mapSSType) {
-		sm := AsStringMap(m)
+	if e.strMap {
+		sm := *(*map[string]string)(p)
 		for k, v := range sm {
-			if !utf8.ValidString(k) {
+			if !validUTF8(k) {
 				return false
 			}
-			if !utf8.ValidString(v) {
+			if !validUTF8(v) {
 				sm[k] = WireString(v)
 				w.changed++
 			}
 		}
 		return true
 	}
-	var it reflect.MapIter
-	it.Reset(m)
-	if w.s == nil {
-		w.s = GetScratch()
-	}
-	k, ev := w.s.Take(e.mapT.Key()), w.s.Take(e.mapT.Elem())
-	defer func() { w.s.Give(k); w.s.Give(ev) }()
-	for it.Next() {
-		k.SetIterKey(&it)
-		if !utf8.ValidString(k.String()) {
+	r := w.mapReader(e)
+	*(*unsafe.Pointer)(r.mp) = *(*unsafe.Pointer)(p) // r.m is the map at p
+	r.it.Reset(r.m)
+	for r.it.Next() {
+		r.k.SetIterKey(&r.it)
+		if !validUTF8(r.k.String()) {
 			return false
 		}
 		if e.elem.kind == exactAlways {
 			continue
 		}
-		ev.SetIterValue(&it)
+		r.ev.SetIterValue(&r.it)
 		before := w.changed
-		if !e.elem.fix(w, ev.Addr().UnsafePointer()) {
+		if !e.elem.fix(w, r.evp) {
 			return false
 		}
 		if w.changed != before {
-			m.SetMapIndex(k, ev)
+			r.m.SetMapIndex(r.k, r.ev)
 		}
 	}
 	return true
+}
+
+// mapReader is where one map plan's walk reads a map: the map, its
+// iterator, and its entries. A plan's map holds no map of the same plan
+// (recursive types have none), so a walk needs one reader per plan.
+type mapReader struct {
+	plan     *exactPlan
+	m, k, ev reflect.Value
+	mp, evp  unsafe.Pointer
+	it       reflect.MapIter
+}
+
+// mapReader returns the walk's reader of plan e's maps.
+func (w *exactWalk) mapReader(e *exactPlan) *mapReader {
+	var r *mapReader
+	for i := range w.readers {
+		if r = &w.readers[i]; r.plan == e {
+			return r
+		}
+		if r.plan == nil {
+			break
+		}
+		r = nil
+	}
+	for _, m := range w.more {
+		if m.plan == e {
+			return m
+		}
+	}
+	if r == nil {
+		r = new(mapReader)
+		w.more = append(w.more, r)
+	}
+	if w.s == nil {
+		w.s = GetScratch()
+	}
+	r.plan, r.m, r.k, r.ev = e, w.s.Take(e.mapT), w.s.Take(e.mapT.Key()), w.s.Take(e.mapT.Elem())
+	r.mp, r.evp = unsafe.Pointer(r.m.UnsafeAddr()), unsafe.Pointer(r.ev.UnsafeAddr())
+	return r
 }
 
 // fixTrip replaces the marshaller's value at p by its round trip, unless
 // that is remembered to change nothing.
 func (w *exactWalk) fixTrip(e *exactPlan, p unsafe.Pointer) bool {
 	n := e.node
-	v := reflect.NewAt(e.goType, p).Elem()
-	if e.goType == n.GoType && n.trips != nil && n.plainNow(p) {
-		size := n.GoType.Size()
+	if size := e.size; size != 0 && n.trips.keyable(n, p) {
 		if n.trips.contentLen(p, size) <= maxContentBytes {
 			if done := n.trips.done.Load(); done != nil {
 				if tr, ok := (*done)[string(n.trips.content(w.buf[:0], p, size))]; ok {
 					if !tr.same {
-						v.Set(tr.v)
+						reflect.NewAt(e.goType, p).Elem().Set(tr.v)
 						w.changed++
 					}
 					return true
@@ -181,6 +263,7 @@ func (w *exactWalk) fixTrip(e *exactPlan, p unsafe.Pointer) bool {
 	if w.s == nil {
 		w.s = GetScratch()
 	}
+	v := reflect.NewAt(e.goType, p).Elem()
 	old := w.s.Take(e.goType)
 	defer func() { old.SetZero(); w.s.Give(old) }()
 	old.Set(v)
@@ -189,12 +272,4 @@ func (w *exactWalk) fixTrip(e *exactPlan, p unsafe.Pointer) bool {
 	defer c.Release()
 	w.changed++
 	return c.CopyValue(v, old, n) == nil
-}
-
-// goTypeAt is the Go type of a slice or map plan's values.
-func (e *exactPlan) goTypeAt() reflect.Type {
-	if e.kind == exactMap {
-		return e.mapT
-	}
-	return e.sliceT
 }

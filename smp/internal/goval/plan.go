@@ -202,7 +202,7 @@ func buildNode(t *reflectschema.Type, built map[*reflectschema.Type]*Node) *Node
 		n.implT, n.ptrT = t.Go.Implements(textMarshaler), pt.Implements(textMarshaler)
 		n.unmarshal = pt.Implements(jsonUnmarshaler) && t.Go.Kind() != reflect.Interface
 		n.addrSensitive = n.Marshaler && (n.ptrM && !n.implM || n.ptrT && !n.implT && !n.implM)
-		n.plainNow = plainCheck(t.Go, 0)
+		n.plainNow = plainCheck(t.Go)
 		if n.Marshaler && !n.plainCopy && !n.addrSensitive {
 			n.trips = newRoundTrips(t.Go)
 		}

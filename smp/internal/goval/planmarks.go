@@ -186,55 +186,76 @@ func pointerFree(t reflect.Type, depth int) bool {
 
 // plainCheck compiles, for type t, the test that a value of it holds no
 // non-nil pointer, slice, map, interface, channel or function: then
-// assigning it copies it deeply. Types nested too deep are never plain.
-func plainCheck(t reflect.Type, depth int) func(unsafe.Pointer) bool {
-	always := func(unsafe.Pointer) bool { return true }
-	if depth > 32 {
+// assigning it copies it deeply. The test reads the words that must be
+// nil; types nested too deep, or holding more than maxNilWords of them,
+// are never plain.
+func plainCheck(t reflect.Type) func(unsafe.Pointer) bool {
+	nw, ok := nilWords(t, 0, nil, 0)
+	words := make([]uintptr, len(nw))
+	for i, w := range nw {
+		words[i] = w.off
+	}
+	switch {
+	case !ok:
 		return func(unsafe.Pointer) bool { return false }
+	case len(words) == 0:
+		return func(unsafe.Pointer) bool { return true }
+	case len(words) == 1:
+		off := nw[0].off
+		return func(p unsafe.Pointer) bool { return *(*unsafe.Pointer)(unsafe.Add(p, off)) == nil }
+	}
+	return func(p unsafe.Pointer) bool {
+		for _, off := range words {
+			if *(*unsafe.Pointer)(unsafe.Add(p, off)) != nil {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// maxNilWords bounds the words a plain test reads.
+const maxNilWords = 64
+
+// nilWord is a word that is nil when a value holds no pointer: off is its
+// offset; iface, that it is an interface's type (whose data word says
+// where the value is).
+type nilWord struct {
+	off   uintptr
+	iface bool
+}
+
+// nilWords appends the words a value of type t (at base) holds that are
+// nil exactly when it holds no pointer: a pointer's, a map's, a channel's
+// or a function's, a slice's data and an interface's type. ok is false
+// past maxNilWords or too deep a nesting.
+func nilWords(t reflect.Type, base uintptr, into []nilWord, depth int) ([]nilWord, bool) {
+	if depth > 32 {
+		return nil, false
+	}
+	if pointerFree(t, 0) {
+		return into, true
 	}
 	switch t.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Chan, reflect.Func, reflect.UnsafePointer:
-		return func(p unsafe.Pointer) bool { return *(*unsafe.Pointer)(p) == nil }
-	case reflect.Slice:
-		return func(p unsafe.Pointer) bool { return (*reflectSlice)(p).data == nil }
-	case reflect.Interface:
-		return func(p unsafe.Pointer) bool { return *(*[2]unsafe.Pointer)(p) == [2]unsafe.Pointer{} }
-	case reflect.Array:
-		if pointerFree(t, 0) {
-			return always
+	case reflect.Pointer, reflect.Map, reflect.Chan, reflect.Func, reflect.UnsafePointer, reflect.Slice, reflect.Interface:
+		if len(into) == maxNilWords {
+			return nil, false
 		}
-		elem, size, n := plainCheck(t.Elem(), depth+1), t.Elem().Size(), t.Len()
-		return func(p unsafe.Pointer) bool {
-			for i := range n {
-				if !elem(unsafe.Add(p, uintptr(i)*size)) {
-					return false
-				}
+		return append(into, nilWord{base, t.Kind() == reflect.Interface}), true
+	case reflect.Array:
+		var ok bool
+		for i := range t.Len() {
+			if into, ok = nilWords(t.Elem(), base+uintptr(i)*t.Elem().Size(), into, depth+1); !ok {
+				return nil, false
 			}
-			return true
 		}
 	case reflect.Struct:
-		if pointerFree(t, 0) {
-			return always
-		}
-		type field struct {
-			off   uintptr
-			plain func(unsafe.Pointer) bool
-		}
-		var fields []field
 		for i := range t.NumField() {
-			sf := t.Field(i)
-			if !pointerFree(sf.Type, 0) {
-				fields = append(fields, field{sf.Offset, plainCheck(sf.Type, depth+1)})
+			var ok bool
+			if into, ok = nilWords(t.Field(i).Type, base+t.Field(i).Offset, into, depth+1); !ok {
+				return nil, false
 			}
-		}
-		return func(p unsafe.Pointer) bool {
-			for _, f := range fields {
-				if !f.plain(unsafe.Add(p, f.off)) {
-					return false
-				}
-			}
-			return true
 		}
 	}
-	return always
+	return into, true
 }

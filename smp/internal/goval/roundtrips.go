@@ -3,6 +3,7 @@ package goval
 import (
 	"maps"
 	"reflect"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -17,6 +18,13 @@ import (
 // written after: two values of one content hold the same fields. This
 // takes the two methods to depend only on the value, as a copy by
 // encoding/json's round trip does within one call.
+//
+// A round trip whose result holds pointers is remembered when a second
+// round trip of the content points to the same places (a metav1.Time
+// decodes to a time in time.Local): those pointers are shared by every
+// round trip of the type, not made anew. A value holding only such
+// pointers is then remembered as plain data is, its content holding
+// their addresses.
 
 // maxRoundTrips bounds the contents remembered per type; beyond it, and
 // for values of more than maxContentBytes, values are copied through
@@ -32,7 +40,13 @@ const maxContentBytes = 512
 
 // roundTrips is one marshaller type's memory of round trips.
 type roundTrips struct {
-	strs []uintptr // the offsets of the type's strings
+	strs  []uintptr // the offsets of the type's strings
+	words []nilWord // the words that are nil in plain data
+
+	// shared holds the pointers round trips of the type share (keyable),
+	// each at its offset, learnt from the results remembered, which
+	// keep them alive. Stored as done is.
+	shared atomic.Pointer[[]sharedWord]
 
 	// done maps a content to what it decoded to (plain data). It is
 	// never changed once stored: a new content stores a copy with it, so
@@ -57,7 +71,59 @@ func newRoundTrips(t reflect.Type) *roundTrips {
 	if !ok {
 		return nil
 	}
-	return &roundTrips{strs: strs}
+	words, _ := nilWords(t, 0, nil, 0)
+	return &roundTrips{strs: strs, words: words}
+}
+
+// sharedWord is a pointer round trips share, at its offset in the value.
+type sharedWord struct {
+	off uintptr
+	ptr unsafe.Pointer
+}
+
+// maxSharedWords bounds the shared pointers a type learns.
+const maxSharedWords = 16
+
+// keyable reports whether the value at p of node n can be remembered by
+// its content: it holds plain data, or pointers only where round trips of
+// its type have put them (a time's location). Its content then holds
+// those pointers' addresses, which name what they point to for the life
+// of the process.
+func (r *roundTrips) keyable(n *Node, p unsafe.Pointer) bool {
+	if n.plainNow(p) {
+		return true
+	}
+	sh := r.shared.Load()
+	if sh == nil {
+		return false
+	}
+	for _, w := range r.words {
+		q := *(*unsafe.Pointer)(unsafe.Add(p, w.off))
+		if q != nil && (w.iface || !slices.Contains(*sh, sharedWord{w.off, q})) {
+			return false
+		}
+	}
+	return true
+}
+
+// learn adds the pointers the value at p holds (a round trip's result
+// remembered, with its pointers shared) to the shared ones; r.mu is held.
+func (r *roundTrips) learn(p unsafe.Pointer) {
+	var sh []sharedWord
+	if old := r.shared.Load(); old != nil {
+		sh = *old
+	}
+	added := false
+	for _, w := range r.words {
+		q := *(*unsafe.Pointer)(unsafe.Add(p, w.off))
+		if sw := (sharedWord{w.off, q}); q != nil && !w.iface && !slices.Contains(sh, sw) && len(sh) < maxSharedWords {
+			sh = append(slices.Clip(sh), sw)
+			added = true
+		}
+	}
+	if added {
+		r.shared.Store(&sh)
+	}
 }
 
 // stringOffsets appends the offsets (from base) of the strings a value of
@@ -129,7 +195,7 @@ func (c *Copier) contentOf(src reflect.Value, n *Node) ([]byte, bool) {
 		return nil, false
 	}
 	p, size := unsafe.Pointer(src.UnsafeAddr()), src.Type().Size()
-	if !n.plainNow(p) || n.trips.contentLen(p, size) > maxContentBytes {
+	if !n.trips.keyable(n, p) || n.trips.contentLen(p, size) > maxContentBytes {
 		return nil, false
 	}
 	c.key = n.trips.content(c.key, p, size)
@@ -154,26 +220,28 @@ func (c *Copier) recall(dst, src reflect.Value, n *Node) bool {
 	return ok
 }
 
-// remember keeps what src decoded to (dst), when both are plain data and
-// the type has room.
+// remember keeps what src decoded to (dst), when the type has room and
+// dst holds plain data or only what the type's methods share between
+// calls (sharedTrip).
 func (c *Copier) remember(dst, src reflect.Value, n *Node) {
-	key, ok := c.contentOf(src, n)
-	if !ok {
+	if _, ok := c.contentOf(src, n); !ok {
 		return
 	}
-	pd := unsafe.Pointer(dst.UnsafeAddr())
-	if !n.plainNow(pd) || n.trips.contentLen(pd, dst.Type().Size()) > maxContentBytes {
+	pd, size := unsafe.Pointer(dst.UnsafeAddr()), dst.Type().Size()
+	plain := n.plainNow(pd)
+	if n.trips.contentLen(pd, size) > maxContentBytes || !plain && !sharedTrip(dst, src, n) {
 		return
 	}
+	key := string(c.key)
 	v := reflect.New(dst.Type()).Elem()
 	v.Set(dst)
-	same := string(n.trips.content(nil, pd, dst.Type().Size())) == string(key)
+	same := string(n.trips.content(nil, pd, size)) == key
 	r := n.trips
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	old := r.done.Load()
 	if old != nil {
-		if _, met := (*old)[string(key)]; met || len(*old) >= maxRoundTrips {
+		if _, met := (*old)[key]; met || len(*old) >= maxRoundTrips {
 			return // stored meanwhile, or full
 		}
 	}
@@ -181,6 +249,29 @@ func (c *Copier) remember(dst, src reflect.Value, n *Node) {
 	if old != nil {
 		done = maps.Clone(*old)
 	}
-	done[string(key)] = trip{v, same}
+	done[key] = trip{v, same}
 	r.done.Store(&done)
+	if !plain {
+		r.learn(pd)
+	}
+}
+
+// sharedTrip reports whether dst, what src decoded to, holds nothing a
+// round trip makes anew: a second round trip of src decodes to the same
+// memory, pointers included (strings by their bytes). What it points to
+// then is shared by every round trip of src, as a time's location is
+// (a metav1.Time decodes to a time in the process' time.Local), and a
+// copy made from memory is the round trip.
+func sharedTrip(dst, src reflect.Value, n *Node) bool {
+	j, err := DocJSON(src, n, false)
+	if err != nil {
+		return false
+	}
+	again := reflect.New(dst.Type()).Elem()
+	if FromJSONValue(again, j, n, false, nil) != nil {
+		return false
+	}
+	pd, pa, size := unsafe.Pointer(dst.UnsafeAddr()), unsafe.Pointer(again.UnsafeAddr()), dst.Type().Size()
+	return n.trips.contentLen(pa, size) <= maxContentBytes &&
+		string(n.trips.content(nil, pd, size)) == string(n.trips.content(nil, pa, size))
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -125,5 +126,158 @@ func TestStringOffsets(t *testing.T) {
 	}
 	if r := newRoundTrips(reflect.TypeFor[[maxContentStrings]string]()); r == nil || len(r.strs) != maxContentStrings {
 		t.Fatalf("a type of %d strings is not planned", maxContentStrings)
+	}
+}
+
+// zoneOfTrips is the location every zonedStamp decodes to, as
+// metav1.Time decodes to time.Local.
+var zoneOfTrips = time.FixedZone("trips", 3600)
+
+// zonedStamp decodes to a time in zoneOfTrips, a pointer every round trip
+// shares; freshStamp decodes to a pointer made anew each time.
+type zonedStamp struct{ T time.Time }
+
+type freshStamp struct{ P *int64 }
+
+var zonedCalls atomic.Int64
+
+func (z zonedStamp) MarshalJSON() ([]byte, error) {
+	zonedCalls.Add(1)
+	return json.Marshal(z.T.Unix())
+}
+
+func (z *zonedStamp) UnmarshalJSON(b []byte) error {
+	var s int64
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	z.T = time.Unix(s, 0).In(zoneOfTrips)
+	return nil
+}
+
+func (f freshStamp) MarshalJSON() ([]byte, error) {
+	if f.P == nil {
+		return []byte("0"), nil
+	}
+	return json.Marshal(*f.P)
+}
+
+func (f *freshStamp) UnmarshalJSON(b []byte) error {
+	f.P = new(int64)
+	return json.Unmarshal(b, f.P)
+}
+
+type stampDoc struct {
+	Z zonedStamp `json:"z"`
+	F freshStamp `json:"f"`
+}
+
+// TestRoundTripsSharedPointers: a round trip whose result points only
+// where every round trip of it points (a location) is remembered, and a
+// copy made from it is the round trip; one that points to memory it made
+// is not, so no two copies share it. A value holding a pointer round
+// trips have shared is then remembered by its content too; one holding
+// any other pointer is not.
+func TestRoundTripsSharedPointers(t *testing.T) {
+	n, err := planOfGo(reflect.TypeFor[stampDoc]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	copies := func(src stampDoc) ([]stampDoc, int64) {
+		var out []stampDoc
+		before := zonedCalls.Load()
+		for range 3 {
+			dst := reflect.New(n.GoType).Elem()
+			var c Copier
+			if err := c.CopyValue(dst, reflect.ValueOf(&src).Elem(), n); err != nil {
+				t.Fatal(err)
+			}
+			c.Release()
+			out = append(out, dst.Interface().(stampDoc))
+		}
+		calls := zonedCalls.Load() - before
+		var want stampDoc
+		if err := json.Unmarshal(mustJSON(t, src), &want); err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range out {
+			if !reflect.DeepEqual(c, want) || c.Z.T.Location() != zoneOfTrips {
+				t.Fatalf("copy %d of %v: %+v, want the round trip %+v", i, src.Z.T, c, want)
+			}
+			if c.F.P == nil || i > 0 && c.F.P == out[0].F.P {
+				t.Fatalf("copy %d shares its pointer %p with the first copy", i, c.F.P)
+			}
+		}
+		return out, calls
+	}
+	if _, calls := copies(stampDoc{Z: zonedStamp{time.Unix(1700000000, 0).UTC()}}); calls != 2 {
+		t.Fatalf("%d MarshalJSON calls for three copies, want 2 (the first copy's, and its check)", calls)
+	}
+	if _, calls := copies(stampDoc{Z: zonedStamp{time.Unix(1700000001, 0).In(zoneOfTrips)}}); calls != 2 {
+		t.Fatalf("in the shared zone: %d MarshalJSON calls for three copies, want 2", calls)
+	}
+	other := time.FixedZone("trips", 3600) // the same zone, another pointer
+	if _, calls := copies(stampDoc{Z: zonedStamp{time.Unix(1700000002, 0).In(other)}}); calls != 3 {
+		t.Fatalf("in another zone: %d MarshalJSON calls for three copies, want 3", calls)
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// plainMix holds every kind of word plainCheck reads, beside strings and
+// numbers it does not.
+type plainMix struct {
+	S   string
+	N   int64
+	P   *int
+	L   []byte
+	M   map[string]int
+	I   any
+	F   func()
+	Arr [2]*int
+	In  struct {
+		C chan int
+		S string
+	}
+}
+
+// TestPlainCheck: a value is plain exactly when each of its pointers,
+// slices, maps, interfaces, functions and channels, in nested structs
+// and arrays too, is nil; strings and numbers do not count.
+func TestPlainCheck(t *testing.T) {
+	plain := plainCheck(reflect.TypeFor[plainMix]())
+	one := 1
+	sets := []func(*plainMix){
+		func(v *plainMix) { v.P = &one },
+		func(v *plainMix) { v.L = []byte{} },
+		func(v *plainMix) { v.M = map[string]int{} },
+		func(v *plainMix) { v.I = 0 },
+		func(v *plainMix) { v.F = func() {} },
+		func(v *plainMix) { v.Arr[1] = &one },
+		func(v *plainMix) { v.In.C = make(chan int) },
+	}
+	v := plainMix{S: "s", N: 7, In: struct {
+		C chan int
+		S string
+	}{S: "t"}}
+	if !plain(unsafe.Pointer(&v)) {
+		t.Fatal("a value of strings and numbers is not plain")
+	}
+	for i, set := range sets {
+		w := v
+		set(&w)
+		if plain(unsafe.Pointer(&w)) {
+			t.Fatalf("value %d, with a word set, is plain", i)
+		}
+	}
+	if plainCheck(reflect.TypeFor[[maxNilWords + 1]*int]())(unsafe.Pointer(new([maxNilWords + 1]*int))) {
+		t.Fatalf("an array of %d pointers is plain", maxNilWords+1)
 	}
 }
