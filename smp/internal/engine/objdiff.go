@@ -244,12 +244,6 @@ func (p *jsonPair) OriginalNull() bool { return p.ov == nil }
 func (p *jsonPair) Added() (any, slot, error) { return p.mv, p.s.Child(p.keys[p.i-1]), nil }
 
 func (p *jsonPair) DiffField(patch *map[string]any, k string) (bool, error) {
-	c := p.s.Child(k)
-	if jsonval.KindOf(p.ov) != jsonval.KindOf(p.mv) {
-		return p.d.AddField(patch, k, p.mv, c), nil
-	}
-	if *patch == nil {
-		*patch = map[string]any{}
-	}
-	return p.d.diffField(*patch, k, p.ov, p.mv, c, p.at)
+	v := jsonField{d: p.d, ov: p.ov, mv: p.mv, k: k, parent: p.at, named: true}
+	return DiffFieldOf(p.d, &p.d.Base, v, patch, k, p.s.Child(k))
 }

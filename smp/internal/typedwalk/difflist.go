@@ -25,7 +25,7 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 		}
 		return false, nil
 	}
-	if c.IsObjectList() && goObjElems(n.Elem, o, m, d.tbase) {
+	if c.IsObjectList() && goObjElems(n.Elem, o, m, d.base.At) {
 		return false, d.diffObjList(patch, k, o, m, n, c)
 	}
 	if !c.IsObjectList() && (n.Elem.Kind != reflectschema.Scalar || n.Elem.Marshaler) {
@@ -47,11 +47,11 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 		*patch = map[string]any{}
 	}
 	if c.IsObjectList() {
-		restore, err := d.jsonBase(n)
+		saved, err := d.jsonBase(n)
 		if err != nil {
 			return false, err
 		}
-		defer restore()
+		defer d.Base.Restore(saved)
 		return false, d.DiffObjectList(*patch, k, ol, ml, c, nil)
 	}
 	return d.DiffScalarList(*patch, k, ol, ml)
@@ -140,20 +140,16 @@ func elemJSON(l reflect.Value, i int, en *goval.Node) (any, error) {
 
 func (t *typedValues) ModifiedList() ([]any, error) { return goval.ListToJSON(t.m, t.n) }
 
-// jsonBase hands the JSON engine the base (the original's list here) in
-// decoded form, for a list diffed in the delta half of a three-way patch.
-func (d *tdiffer) jsonBase(n *goval.Node) (func(), error) {
-	if !d.WithBase() {
-		return func() {}, nil
-	}
+// jsonBase hands the JSON engine, diffing a value of node n, the base in
+// decoded form (Differ.Base), and returns the one to restore.
+func (d *tdiffer) jsonBase(n *goval.Node) (saved any, err error) {
 	var b any
-	if d.tbase.IsValid() {
-		var err error
-		if b, err = goval.ToJSONValue(d.tbase, n, false); err != nil {
+	if d.WithBase() && d.base.At.IsValid() {
+		if b, err = goval.ToJSONValue(d.base.At, n, false); err != nil {
 			return nil, err
 		}
 	}
-	return d.Descend(b), nil
+	return d.Base.Descend(b), nil
 }
 
 // diffObjList is Differ.DiffObjectList for merge lists of structs or of maps
@@ -172,7 +168,7 @@ func (d *tdiffer) diffObjList(patch *map[string]any, k string, o, m reflect.Valu
 	}
 	w := &objElems{d: d, o: &objItems{cur: o, n: n.Elem}, m: &objItems{cur: m, n: n.Elem}, n: n, es: c.Elem(), ks: ks}
 	var b engine.DiffSide
-	if base := d.tbase; d.WithBase() && base.IsValid() && (base.Kind() == reflect.Slice || base.Kind() == reflect.Array) {
+	if base := d.base.At; d.WithBase() && base.IsValid() && (base.Kind() == reflect.Slice || base.Kind() == reflect.Array) {
 		w.b = &objItems{cur: base, n: n.Elem}
 		b = w.b
 	}
@@ -213,12 +209,11 @@ func (w *objElems) DiffElem(p, i, b int) (map[string]any, bool, error) {
 		return nil, false, nil
 	}
 	if d.WithBase() {
-		saved := d.tbase
-		defer func() { d.tbase = saved }()
-		d.tbase = reflect.Value{}
+		var be reflect.Value
 		if b >= 0 {
-			d.tbase, _ = goval.DerefNull(w.b.cur.Index(b))
+			be, _ = goval.DerefNull(w.b.cur.Index(b))
 		}
+		defer d.base.Restore(d.base.Descend(be))
 	}
 	diff := d.diffStruct
 	if en.Kind != reflectschema.Struct {

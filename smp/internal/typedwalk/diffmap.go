@@ -97,11 +97,15 @@ func (p *stringMapPair) OriginalNull() bool { return false }
 func (p *stringMapPair) Added() (any, slot, error) { return goval.WireString(p.mv), p.es, nil }
 
 func (p *stringMapPair) DiffField(patch *map[string]any, k string) (bool, error) {
-	if !p.d.IgnoreChanges() && !goval.SameWireString(p.ov, p.mv) {
-		put(patch, k, goval.WireString(p.mv))
-	}
-	return false, nil
+	return false, engine.ReplaceIfChanged(p.d.Differ, wireStrings{p.ov, p.mv}, patch, k)
 }
+
+// wireStrings are two map values as an engine.Change.
+type wireStrings struct{ ov, mv string }
+
+func (w wireStrings) Equal() bool { return goval.SameWireString(w.ov, w.mv) }
+
+func (w wireStrings) Modified() (any, error) { return goval.WireString(w.mv), nil }
 
 // mapPair reads two maps of another key type in no order: modified's
 // entries, read into scratch values, each looked up in the original (read
@@ -120,6 +124,7 @@ type mapPair struct {
 	it       reflect.MapIter
 	deleting bool // visiting the original's entries
 	j        int  // the next small entry to visit, deleting
+	vals     goValues
 	out      map[string]any
 }
 
@@ -223,15 +228,8 @@ func (p *mapPair) Added() (any, slot, error) {
 
 func (p *mapPair) DiffField(patch *map[string]any, k string) (bool, error) {
 	d, en := p.d, p.n.Elem
-	var base reflect.Value
-	if d.WithBase() {
-		base = d.tbase
-		d.tbase = d.baseEntry(base, p.key)
-	}
-	up, err := d.diffValue(patch, k, goval.Detach(p.ov, en), goval.Detach(p.mv, en), goval.Pos{Node: en, Slot: p.es})
-	if d.WithBase() {
-		d.tbase = base
-	}
+	p.vals = goValues{d: d, ov: goval.Detach(p.ov, en), mv: goval.Detach(p.mv, en), pos: goval.Pos{Node: en, Slot: p.es}, key: p.key}
+	up, err := d.diffValue(patch, k, &p.vals)
 	if err != nil {
 		return false, under(err, errpath.FieldStep(k))
 	}
@@ -240,7 +238,7 @@ func (p *mapPair) DiffField(patch *map[string]any, k string) (bool, error) {
 
 // baseEntry is the base map's value for key, dereferenced; invalid when
 // absent or null.
-func (d *tdiffer) baseEntry(base, key reflect.Value) reflect.Value {
+func baseEntry(base, key reflect.Value) reflect.Value {
 	if !base.IsValid() || base.Kind() != reflect.Map {
 		return reflect.Value{}
 	}
@@ -261,16 +259,11 @@ func (d *tdiffer) diffMapJSON(o, m reflect.Value, n *goval.Node, s slot) (map[st
 	if err != nil {
 		return nil, false, err
 	}
-	if d.WithBase() {
-		saved := d.Differ.Base
-		defer func() { d.Differ.Base = saved }()
-		d.Differ.Base = nil
-		if d.tbase.IsValid() {
-			if d.Differ.Base, err = goval.ToJSONValue(d.tbase, n, false); err != nil {
-				return nil, false, err
-			}
-		}
+	saved, err := d.jsonBase(n)
+	if err != nil {
+		return nil, false, err
 	}
+	defer d.Base.Restore(saved)
 	p, up, err := d.DiffObject(oj.(map[string]any), mj.(map[string]any), s, nil)
 	if len(p) == 0 {
 		p = nil
