@@ -56,10 +56,10 @@ type ValuePair[B any] interface {
 	BaseIn(base B) B
 	// DiffObject diffs two objects (DiffObjectOf): sub empty when they
 	// agree; replaceUp as DiffObjectOf's.
-	DiffObject(s slot) (sub map[string]any, replaceUp bool, err error)
+	DiffObject(s *slot) (sub map[string]any, replaceUp bool, err error)
 	// DiffList writes into patch under k what turns one merge list into
 	// the other (Differ.DiffList).
-	DiffList(patch *map[string]any, k string, s slot) (replaceUp bool, err error)
+	DiffList(patch *map[string]any, k string, s *slot) (replaceUp bool, err error)
 	// At is the value's path, for errors; nil where the caller names it.
 	At() *pathNode
 }
@@ -82,7 +82,7 @@ func (b *Base[B]) Restore(saved B) { b.At = saved }
 // into modified's, both objects holding k, at slot c; base is the
 // followed document's, descended into k for the field's diff. replaceUp
 // asks the caller to replace the whole object (AddField, DiffObjectOf).
-func DiffFieldOf[B any, V ValuePair[B]](d *Differ, base *Base[B], v V, patch *map[string]any, k string, c slot) (replaceUp bool, err error) {
+func DiffFieldOf[B any, V ValuePair[B]](d *Differ, base *Base[B], v V, patch *map[string]any, k string, c *slot) (replaceUp bool, err error) {
 	os, ms := v.Shapes()
 	if os != ms {
 		return AddFieldOf(d, v, patch, k, c)
@@ -95,34 +95,46 @@ func DiffFieldOf[B any, V ValuePair[B]](d *Differ, base *Base[B], v V, patch *ma
 			return false, unknownChange(os, v.At())
 		}
 	}
-	if d.WithBase() {
-		defer base.Restore(base.Descend(v.BaseIn(base.At)))
+	descend := d.WithBase()
+	var saved B
+	if descend {
+		saved = base.At
+		base.At = v.BaseIn(saved)
 	}
-	switch os {
-	case ShapeObject:
-		replace := c.Patch.Strategy == reflectschema.Replace
-		if replace && d.Cfg.RepeatReplaced {
-			return false, writeOf(d, v, patch, k, true)
-		}
-		if replace || c.Kind() == reflectschema.Atomic {
-			return false, ReplaceIfChanged(d, v, patch, k)
-		}
-		sub, up, err := v.DiffObject(c)
-		switch {
-		case err != nil:
-			return false, err
-		case up:
-			return false, writeOf(d, replacedObject[V]{v}, patch, k, true)
-		case len(sub) > 0:
-			Put(patch, k, sub)
-		}
-		return false, nil
-	case ShapeList:
-		if c.IsMergeList() {
-			return v.DiffList(patch, k, c)
-		}
+	switch {
+	case os == ShapeObject:
+		err = diffObjectField(d, v, patch, k, c)
+	case os == ShapeList && c.IsMergeList():
+		replaceUp, err = v.DiffList(patch, k, c)
+	default:
+		err = ReplaceIfChanged(d, v, patch, k)
 	}
-	return false, ReplaceIfChanged(d, v, patch, k)
+	if descend {
+		base.At = saved
+	}
+	return replaceUp, err
+}
+
+// diffObjectField is DiffFieldOf for two objects: replaced whole by their
+// strategy (or every time, RepeatReplaced), else diffed key by key.
+func diffObjectField[B any, V ValuePair[B]](d *Differ, v V, patch *map[string]any, k string, c *slot) error {
+	replace := c.Patch.Strategy == reflectschema.Replace
+	if replace && d.Cfg.RepeatReplaced {
+		return writeOf(d, v, patch, k, true)
+	}
+	if replace || c.Kind() == reflectschema.Atomic {
+		return ReplaceIfChanged(d, v, patch, k)
+	}
+	sub, up, err := v.DiffObject(c)
+	switch {
+	case err != nil:
+		return err
+	case up:
+		return writeOf(d, replacedObject[V]{v}, patch, k, true)
+	case len(sub) > 0:
+		Put(patch, k, sub)
+	}
+	return nil
 }
 
 // ReplaceIfChanged writes modified's value under k when it differs from
@@ -161,7 +173,7 @@ func (r replacedObject[C]) Modified() (any, error) {
 
 // AddFieldOf is AddField of modified's value, read only when the pass
 // writes additions.
-func AddFieldOf[C Change](d *Differ, c C, patch *map[string]any, k string, s slot) (replaceUp bool, err error) {
+func AddFieldOf[C Change](d *Differ, c C, patch *map[string]any, k string, s *slot) (replaceUp bool, err error) {
 	if d.IgnoreChanges() {
 		return false, nil
 	}
@@ -169,12 +181,12 @@ func AddFieldOf[C Change](d *Differ, c C, patch *map[string]any, k string, s slo
 	if err != nil {
 		return false, err
 	}
-	return d.AddField(patch, k, mv, s), nil
+	return d.AddField(patch, k, mv, *s), nil
 }
 
 // DiffJSONField is DiffFieldOf for decoded values whose errors the caller
 // names.
-func (d *Differ) DiffJSONField(patch *map[string]any, k string, ov, mv any, c slot) (bool, error) {
+func (d *Differ) DiffJSONField(patch *map[string]any, k string, ov, mv any, c *slot) (bool, error) {
 	return DiffFieldOf(d, &d.Base, jsonField{d: d, ov: ov, mv: mv, k: k}, patch, k, c)
 }
 
@@ -200,15 +212,15 @@ func (v jsonField) BaseIn(base any) any {
 	return bm[v.k]
 }
 
-func (v jsonField) DiffObject(s slot) (map[string]any, bool, error) {
-	return v.d.DiffObject(v.ov.(map[string]any), v.mv.(map[string]any), s, v.At())
+func (v jsonField) DiffObject(s *slot) (map[string]any, bool, error) {
+	return v.d.DiffObject(v.ov.(map[string]any), v.mv.(map[string]any), *s, v.At())
 }
 
-func (v jsonField) DiffList(patch *map[string]any, k string, s slot) (bool, error) {
+func (v jsonField) DiffList(patch *map[string]any, k string, s *slot) (bool, error) {
 	if *patch == nil {
 		*patch = map[string]any{}
 	}
-	return v.d.DiffList(*patch, k, v.ov.([]any), v.mv.([]any), s, v.At())
+	return v.d.DiffList(*patch, k, v.ov.([]any), v.mv.([]any), *s, v.At())
 }
 
 func (v jsonField) At() *pathNode {

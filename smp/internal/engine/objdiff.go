@@ -141,6 +141,7 @@ type jsonPair struct {
 	d      *Differ
 	om, mm map[string]any
 	s      slot
+	c      slot // the field's, while DiffField runs
 	at     *pathNode
 	keys   []string // modified's sorted, then the original's only; the buffer stays for the next object at this depth
 	i      int
@@ -181,7 +182,7 @@ func (d *Differ) pairAt() *jsonPair {
 func (d *Differ) donePair(p *jsonPair) {
 	clear(p.keys)
 	p.keys = p.keys[:0]
-	p.d, p.om, p.mm, p.s, p.at, p.ov, p.mv, p.out = nil, nil, nil, slot{}, nil, nil, nil, nil
+	p.d, p.om, p.mm, p.s, p.c, p.at, p.ov, p.mv, p.out = nil, nil, nil, slot{}, slot{}, nil, nil, nil, nil
 	d.pairs.used--
 	if d.pairs.used == 0 {
 		jsonPairPool.Put(d.pairs)
@@ -244,6 +245,7 @@ func (p *jsonPair) OriginalNull() bool { return p.ov == nil }
 func (p *jsonPair) Added() (any, slot, error) { return p.mv, p.s.Child(p.keys[p.i-1]), nil }
 
 func (p *jsonPair) DiffField(patch *map[string]any, k string) (bool, error) {
+	p.c = p.s.Child(k)
 	v := jsonField{d: p.d, ov: p.ov, mv: p.mv, k: k, parent: p.at, named: true}
-	return DiffFieldOf(p.d, &p.d.Base, v, patch, k, p.s.Child(k))
+	return DiffFieldOf(p.d, &p.d.Base, v, patch, k, &p.c)
 }

@@ -71,8 +71,9 @@ func isNullValue(v reflect.Value, n *goval.Node) bool {
 }
 
 // diffValue writes into patch what turns v's original value under k into
-// modified's (engine.DiffFieldOf). Marshallers and untyped values are
-// diffed by their JSON, once their Go values differ.
+// modified's (engine.DiffFieldOf); the caller sets v's values, position,
+// and field or key. Objects equal in memory need no diff; marshallers and
+// untyped values are diffed by their JSON, once their Go values differ.
 func (d *tdiffer) diffValue(patch *map[string]any, k string, v *goValues) (bool, error) {
 	n := v.pos.Node
 	if n.Marshaler || n.Kind == reflectschema.Untyped {
@@ -83,11 +84,15 @@ func (d *tdiffer) diffValue(patch *map[string]any, k string, v *goValues) (bool,
 		if err != nil {
 			return false, err
 		}
-		return d.DiffJSONField(patch, k, oj, mj, v.pos.Slot)
+		return d.DiffJSONField(patch, k, oj, mj, &v.pos.Slot)
 	}
 	v.od, v.onull = goval.DerefNull(v.ov)
 	v.md, v.mnull = goval.DerefNull(v.mv)
-	return engine.DiffFieldOf(d.Differ, &d.base, v, patch, k, v.pos.Slot)
+	if !v.onull && !v.mnull && (n.Kind == reflectschema.Struct || n.Kind == reflectschema.Map) &&
+		v.pos.Slot.Patch.Strategy != reflectschema.Replace && d.memorySkips() && d.SameMemory(v.od, v.md, n) {
+		return false, nil // (an object replaced whole is compared by Equal)
+	}
+	return engine.DiffFieldOf(d.Differ, &d.base, v, patch, k, &v.pos.Slot)
 }
 
 // goValues is two Go values under one name, a struct's field (f) or a
@@ -97,7 +102,7 @@ type goValues struct {
 	ov, mv       reflect.Value // as the objects hold them
 	od, md       reflect.Value // dereferenced (diffValue)
 	onull, mnull bool
-	pos          goval.Pos
+	pos          *goval.Pos
 	f            *goval.Field  // the field, or nil for a map's entry
 	key          reflect.Value // the entry's key
 }
@@ -133,20 +138,16 @@ func (v *goValues) BaseIn(base reflect.Value) reflect.Value {
 	return baseEntry(base, v.key)
 }
 
-// DiffObject diffs two structs or maps; equal memory needs no diff.
-func (v *goValues) DiffObject(s slot) (map[string]any, bool, error) {
+func (v *goValues) DiffObject(s *slot) (map[string]any, bool, error) {
 	d, n := v.d, v.pos.Node
-	if d.memorySkips() && d.SameMemory(v.od, v.md, n) {
-		return nil, false, nil
-	}
 	if n.Kind == reflectschema.Struct {
-		return d.diffStruct(v.od, v.md, n, s)
+		return d.diffStruct(v.od, v.md, n, *s)
 	}
-	return d.diffMap(v.od, v.md, n, s)
+	return d.diffMap(v.od, v.md, n, *s)
 }
 
-func (v *goValues) DiffList(patch *map[string]any, k string, s slot) (bool, error) {
-	return v.d.diffList(patch, k, v.od, v.md, v.pos.Node, s)
+func (v *goValues) DiffList(patch *map[string]any, k string, s *slot) (bool, error) {
+	return v.d.diffList(patch, k, v.od, v.md, v.pos.Node, *s)
 }
 
 // At is nil: the pairs name a field's errors (under).

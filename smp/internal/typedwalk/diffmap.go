@@ -34,7 +34,7 @@ func (d *tdiffer) diffMap(o, m reflect.Value, n *goval.Node, s slot) (map[string
 	}
 	p := &fr.gm
 	t := m.Type()
-	*p = mapPair{d: d, o: o, m: m, n: n, es: es, key: d.Take(t.Key()), mv: d.Take(t.Elem())}
+	*p = mapPair{d: d, o: o, m: m, n: n, es: es, pos: goval.Pos{Node: n.Elem, Slot: es}, key: d.Take(t.Key()), mv: d.Take(t.Elem())}
 	if o.Len() <= goval.SmallMap {
 		p.small = d.ReadMap(o, n)
 	}
@@ -122,8 +122,9 @@ type mapPair struct {
 	small    goval.MapEntries
 	found    uint64 // the small original's entries modified has
 	it       reflect.MapIter
-	deleting bool // visiting the original's entries
-	j        int  // the next small entry to visit, deleting
+	deleting bool      // visiting the original's entries
+	j        int       // the next small entry to visit, deleting
+	pos      goval.Pos // the values' position
 	vals     goValues
 	out      map[string]any
 }
@@ -228,8 +229,9 @@ func (p *mapPair) Added() (any, slot, error) {
 
 func (p *mapPair) DiffField(patch *map[string]any, k string) (bool, error) {
 	d, en := p.d, p.n.Elem
-	p.vals = goValues{d: d, ov: goval.Detach(p.ov, en), mv: goval.Detach(p.mv, en), pos: goval.Pos{Node: en, Slot: p.es}, key: p.key}
-	up, err := d.diffValue(patch, k, &p.vals)
+	v := &p.vals
+	v.d, v.ov, v.mv, v.pos, v.key = d, goval.Detach(p.ov, en), goval.Detach(p.mv, en), &p.pos, p.key
+	up, err := d.diffValue(patch, k, v)
 	if err != nil {
 		return false, under(err, errpath.FieldStep(k))
 	}

@@ -134,8 +134,9 @@ func (p *structPair) DiffField(patch *map[string]any, k string) (bool, error) {
 	if p.scalar {
 		return false, engine.ReplaceIfChanged(d.Differ, fastScalar{p.po, p.pm, f}, patch, k)
 	}
-	p.vals = goValues{d: d, ov: p.ov, mv: p.mv, pos: f.Pos, f: f}
-	up, err := d.diffValue(patch, k, &p.vals)
+	v := &p.vals
+	v.d, v.ov, v.mv, v.pos, v.f = d, p.ov, p.mv, &f.Pos, f
+	up, err := d.diffValue(patch, k, v)
 	if err != nil {
 		return false, under(err, errpath.FieldStep(k))
 	}
