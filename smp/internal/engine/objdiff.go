@@ -141,7 +141,7 @@ type jsonPair struct {
 	d      *Differ
 	om, mm map[string]any
 	s      slot
-	c      slot // the field's, while DiffField runs
+	c      slot // the field's, while DiffField runs (schema only, not cleared)
 	at     *pathNode
 	keys   []string // modified's sorted, then the original's only; the buffer stays for the next object at this depth
 	i      int
@@ -182,7 +182,7 @@ func (d *Differ) pairAt() *jsonPair {
 func (d *Differ) donePair(p *jsonPair) {
 	clear(p.keys)
 	p.keys = p.keys[:0]
-	p.d, p.om, p.mm, p.s, p.c, p.at, p.ov, p.mv, p.out = nil, nil, nil, slot{}, slot{}, nil, nil, nil, nil
+	p.d, p.om, p.mm, p.s, p.at, p.ov, p.mv, p.out = nil, nil, nil, slot{}, nil, nil, nil, nil
 	d.pairs.used--
 	if d.pairs.used == 0 {
 		jsonPairPool.Put(d.pairs)

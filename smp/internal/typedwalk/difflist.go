@@ -15,6 +15,10 @@ import (
 // are diffed on Go values; other lists (untyped values, marshallers,
 // lists of lists) go to the JSON engine once they are known to differ.
 func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, n *goval.Node, c slot) (bool, error) {
+	if !c.IsObjectList() && (n.Elem.Kind != reflectschema.Scalar || n.Elem.Marshaler) {
+		// Before the empty list's case: an element may be no scalar.
+		return d.diffMarshalledSet(patch, k, o, m, n, c)
+	}
 	if o.Len() == 0 {
 		if m.Len() > 0 && !d.IgnoreChanges() {
 			ml, err := goval.ListToJSON(m, n)
@@ -28,15 +32,12 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 	if c.IsObjectList() && goObjElems(n.Elem, o, m, d.base.At) {
 		return false, d.diffObjList(patch, k, o, m, n, c)
 	}
-	if !c.IsObjectList() && (n.Elem.Kind != reflectschema.Scalar || n.Elem.Marshaler) {
-		return d.diffMarshalledSet(patch, k, o, m, n, c)
-	}
 	// Equal lists yield nothing, but for the pairing of repeated keys
 	// (KeyedOnly) with elements that differ.
 	if (!c.IsObjectList() || !d.KeyedOnly()) && d.Equal(o, m, n) {
 		return false, nil
 	}
-	if !c.IsObjectList() && n.Elem.Kind == reflectschema.Scalar && !n.Elem.Marshaler {
+	if !c.IsObjectList() {
 		return d.diffSetTyped(patch, k, o, m, n)
 	}
 	ol, ml, err := listsJSON(o, m, n)
@@ -46,15 +47,12 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 	if *patch == nil {
 		*patch = map[string]any{}
 	}
-	if c.IsObjectList() {
-		saved, err := d.jsonBase(n)
-		if err != nil {
-			return false, err
-		}
-		defer d.Base.Restore(saved)
-		return false, d.DiffObjectList(*patch, k, ol, ml, c, nil)
+	saved, err := d.jsonBase(n)
+	if err != nil {
+		return false, err
 	}
-	return d.DiffScalarList(*patch, k, ol, ml)
+	defer d.Base.Restore(saved)
+	return false, d.DiffObjectList(*patch, k, ol, ml, c, nil)
 }
 
 // listsJSON is o's and m's JSON.
