@@ -24,7 +24,7 @@ func (d *Differ) DiffList(patch map[string]any, k string, ol, ml []any, s slot, 
 	}
 	if len(ol) == 0 {
 		if len(ml) > 0 {
-			return d.AddField(&patch, k, ml, s), nil // as when the list is absent
+			return AddFieldOf(d, decoded{ml}, &patch, k, &s) // as when the list is absent
 		}
 		return false, nil
 	}

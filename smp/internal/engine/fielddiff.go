@@ -11,7 +11,7 @@ import (
 // patch says of them.
 
 // Shape is what the field diff tells values apart by: values of two
-// shapes are written whole (AddField), and among scalars a change is a
+// shapes are written whole (addField), and among scalars a change is a
 // change whatever their JSON types.
 type Shape uint8
 
@@ -36,12 +36,17 @@ func valueShape(v any) Shape {
 	return ShapeScalar
 }
 
-// A Change reads an original's value and modified's at one position.
-type Change interface {
-	// Equal reports whether the two values encode to the same JSON.
-	Equal() bool
+// A ModifiedValue reads modified's value at one position.
+type ModifiedValue interface {
 	// Modified is modified's value as decoded JSON.
 	Modified() (any, error)
+}
+
+// A Change reads an original's value and modified's at one position.
+type Change interface {
+	ModifiedValue
+	// Equal reports whether the two values encode to the same JSON.
+	Equal() bool
 }
 
 // A ValuePair reads the values two objects hold under one name, for
@@ -81,7 +86,7 @@ func (b *Base[B]) Restore(saved B) { b.At = saved }
 // DiffFieldOf writes into patch what turns the original's value under k
 // into modified's, both objects holding k, at slot c; base is the
 // followed document's, descended into k for the field's diff. replaceUp
-// asks the caller to replace the whole object (AddField, DiffObjectOf).
+// asks the caller to replace the whole object (addField, DiffObjectOf).
 func DiffFieldOf[B any, V ValuePair[B]](d *Differ, base *Base[B], v V, patch *map[string]any, k string, c *slot) (replaceUp bool, err error) {
 	os, ms := v.Shapes()
 	if os != ms {
@@ -130,7 +135,7 @@ func diffObjectField[B any, V ValuePair[B]](d *Differ, v V, patch *map[string]an
 	case err != nil:
 		return err
 	case up:
-		return writeOf(d, replacedObject[V]{v}, patch, k, true)
+		return Write(d, replacedObject[V]{v}, patch, k)
 	case len(sub) > 0:
 		Put(patch, k, sub)
 	}
@@ -157,11 +162,21 @@ func writeOf[C Change](d *Differ, c C, patch *map[string]any, k string, always b
 	return nil
 }
 
-// replacedObject is a Change whose modified value is its object replaced
-// whole ($patch: replace).
-type replacedObject[C Change] struct{ c C }
+// Write writes modified's value under k, unless the pass leaves out
+// changes.
+func Write[C ModifiedValue](d *Differ, c C, patch *map[string]any, k string) error {
+	return writeOf(d, unequal[C]{c}, patch, k, true)
+}
 
-func (r replacedObject[C]) Equal() bool { return false }
+// unequal is a value written whatever the original holds.
+type unequal[C ModifiedValue] struct{ c C }
+
+func (u unequal[C]) Equal() bool { return false }
+
+func (u unequal[C]) Modified() (any, error) { return u.c.Modified() }
+
+// replacedObject is modified's object replaced whole ($patch: replace).
+type replacedObject[C ModifiedValue] struct{ c C }
 
 func (r replacedObject[C]) Modified() (any, error) {
 	mv, err := r.c.Modified()
@@ -171,9 +186,9 @@ func (r replacedObject[C]) Modified() (any, error) {
 	return ReplaceObject(mv.(map[string]any)), nil
 }
 
-// AddFieldOf is AddField of modified's value, read only when the pass
+// AddFieldOf is addField of modified's value, read only when the pass
 // writes additions.
-func AddFieldOf[C Change](d *Differ, c C, patch *map[string]any, k string, s *slot) (replaceUp bool, err error) {
+func AddFieldOf[C ModifiedValue](d *Differ, c C, patch *map[string]any, k string, s *slot) (replaceUp bool, err error) {
 	if d.IgnoreChanges() {
 		return false, nil
 	}
@@ -181,8 +196,13 @@ func AddFieldOf[C Change](d *Differ, c C, patch *map[string]any, k string, s *sl
 	if err != nil {
 		return false, err
 	}
-	return d.AddField(patch, k, mv, *s), nil
+	return d.addField(patch, k, mv, *s), nil
 }
+
+// decoded is a decoded value modified holds, as a ModifiedValue.
+type decoded struct{ v any }
+
+func (d decoded) Modified() (any, error) { return d.v, nil }
 
 // DiffJSONField is DiffFieldOf for decoded values whose errors the caller
 // names.

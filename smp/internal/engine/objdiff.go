@@ -84,7 +84,7 @@ func DiffObjectOf[P ObjPair](d *Differ, p P, s *slot) (map[string]any, bool, err
 				var v any
 				var c slot
 				if v, c, err = p.Added(); err == nil {
-					up = d.AddField(patch, e.Name, v, c)
+					up = d.addField(patch, e.Name, v, c)
 				}
 			}
 		}
@@ -113,13 +113,11 @@ func DiffObjectOf[P ObjPair](d *Differ, p P, s *slot) (map[string]any, bool, err
 	return *patch, false, nil
 }
 
-// AddField writes v, a value modified adds or whose kind changed, whole
-// under k (Added). replaceUp says it cannot: v is a set holding a value
-// twice, so the object holding it is replaced.
-func (d *Differ) AddField(patch *map[string]any, k string, v any, c slot) (replaceUp bool) {
-	if d.IgnoreChanges() {
-		return false
-	}
+// addField writes v, a value modified adds or whose kind changed, whole
+// under k (Added), in a pass that writes additions (the callers ask).
+// replaceUp says it cannot: v is a set holding a value twice, so the
+// object holding it is replaced.
+func (d *Differ) addField(patch *map[string]any, k string, v any, c slot) (replaceUp bool) {
 	if setWithDuplicates(v, c) {
 		return true
 	}

@@ -20,14 +20,10 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 		return d.diffMarshalledSet(patch, k, o, m, n, c)
 	}
 	if o.Len() == 0 {
-		if m.Len() > 0 && !d.IgnoreChanges() {
-			ml, err := goval.ListToJSON(m, n)
-			if err != nil {
-				return false, err
-			}
-			return d.AddField(patch, k, ml, c), nil
+		if m.Len() == 0 {
+			return false, nil
 		}
-		return false, nil
+		return engine.AddFieldOf(d.Differ, goList{m, n}, patch, k, &c)
 	}
 	if c.IsObjectList() && goObjElems(n.Elem, o, m, d.base.At) {
 		return false, d.diffObjList(patch, k, o, m, n, c)
@@ -54,6 +50,14 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 	defer d.Base.Restore(saved)
 	return false, d.DiffObjectList(*patch, k, ol, ml, c, nil)
 }
+
+// goList is a list modified holds, as an engine.ModifiedValue.
+type goList struct {
+	m reflect.Value
+	n *goval.Node
+}
+
+func (l goList) Modified() (any, error) { return goval.ListToJSON(l.m, l.n) }
 
 // listsJSON is o's and m's JSON.
 func listsJSON(o, m reflect.Value, n *goval.Node) (ol, ml []any, err error) {
@@ -248,15 +252,18 @@ func (w *objElems) Equal() bool { return w.d.Equal(w.o.cur, w.m.cur, w.n) }
 // replaceWholeList writes the list as a replacement, as DiffObjectList
 // does when an element cannot be patched.
 func (d *tdiffer) replaceWholeList(patch *map[string]any, k string, m reflect.Value, n *goval.Node) error {
-	if d.IgnoreChanges() {
-		return nil
-	}
-	ml, err := goval.ListToJSON(m, n)
+	return engine.Write(d.Differ, replacedList{goList{m, n}}, patch, k)
+}
+
+// replacedList is a list modified holds, replaced whole.
+type replacedList struct{ goList }
+
+func (r replacedList) Modified() (any, error) {
+	ml, err := goval.ListToJSON(r.m, r.n)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	put(patch, k, engine.ReplaceList(ml))
-	return nil
+	return engine.ReplaceList(ml), nil
 }
 
 // addKeyFields copies an element's key fields into its patch.
