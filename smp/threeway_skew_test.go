@@ -145,3 +145,21 @@ func TestSkewSafeThreeWaySharedInResult(t *testing.T) {
 	assert.Len(t, now["list"], 3, "patch %s", out)
 	assert.Len(t, old["list"], 2, "old server, patch %s", out)
 }
+
+// TestTypedThreeWayDeletesServerFilledElement is
+// TestThreeWayDeletesServerFilledElement on Go values: the deletion
+// follows current's port (protocol filled in by the server), found by
+// descending into current alongside the other two.
+func TestTypedThreeWayDeletesServerFilledElement(t *testing.T) {
+	svc := func(ports ...fixtures.ServicePort) fixtures.Service {
+		return fixtures.Service{Spec: fixtures.ServiceSpec{Ports: ports}}
+	}
+	original := svc(fixtures.ServicePort{Port: 1}, fixtures.ServicePort{Port: 2})
+	modified := svc(fixtures.ServicePort{Port: 2})
+	current := svc(fixtures.ServicePort{Port: 1, Protocol: "TCP"}, fixtures.ServicePort{Port: 2, Protocol: "TCP"})
+	p, err := smp.ThreeWay(original, modified, current, smp.WithDirectives(smp.DirectivesAll))
+	require.NoError(t, err, "no conflict: the server filled the protocol in")
+	res, err := smp.Apply(current, p)
+	require.NoError(t, err)
+	assert.Equal(t, svc(fixtures.ServicePort{Port: 2, Protocol: "TCP"}), res, "patch %v", p)
+}
