@@ -139,34 +139,26 @@ func (x *objList) Diff(patch map[string]any, k string) error {
 }
 
 // writeWhole writes modified's list as a replacement, unless the pass
-// writes no changes or (changed false) the lists are equal.
+// writes no changes or (changed false) the lists are equal. (writeOf's
+// rule, written out: a Change holding x would move it to the heap.)
 func (x *objList) writeWhole(patch map[string]any, k string, changed bool) error {
-	return writeOf(x.d, wholeList{x, changed}, &patch, k, false)
-}
-
-// wholeList is modified's list written whole, as a Change: in the delta
-// pass with the elements others added to current (withOthersAdded).
-type wholeList struct {
-	x       *objList
-	changed bool // the lists differ, whatever Equal would say
-}
-
-func (w wholeList) Equal() bool { return !w.changed && w.x.w.Equal() }
-
-func (w wholeList) Modified() (any, error) {
-	x := w.x
+	if x.d.IgnoreChanges() || !changed && x.w.Equal() {
+		return nil
+	}
 	if x.d.Pass == PassDelta {
 		cl, ml, err := x.w.Lists(true)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return ReplaceList(x.withOthersAdded(ml, cl)), nil
+		patch[k] = ReplaceList(x.withOthersAdded(ml, cl))
+		return nil
 	}
 	_, ml, err := x.w.Lists(false)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return ReplaceList(ml), nil
+	patch[k] = ReplaceList(ml)
+	return nil
 }
 
 // mustReplace reports whether the list can only be written whole: an
