@@ -145,3 +145,21 @@ func TestSkewSafeThreeWaySharedInResult(t *testing.T) {
 	assert.Len(t, now["list"], 3, "patch %s", out)
 	assert.Len(t, old["list"], 2, "old server, patch %s", out)
 }
+
+// TestTypedThreeWayDeletesServerFilledElement is
+// TestThreeWayDeletesServerFilledElement on Go values: the deletion
+// follows current's port (protocol filled in by the server), found by
+// descending into current alongside the other two.
+func TestTypedThreeWayDeletesServerFilledElement(t *testing.T) {
+	svc := func(ports ...exampletypes.ServicePort) exampletypes.Service {
+		return exampletypes.Service{Spec: exampletypes.ServiceSpec{Ports: ports}}
+	}
+	original := svc(exampletypes.ServicePort{Port: 1}, exampletypes.ServicePort{Port: 2})
+	modified := svc(exampletypes.ServicePort{Port: 2})
+	current := svc(exampletypes.ServicePort{Port: 1, Protocol: "TCP"}, exampletypes.ServicePort{Port: 2, Protocol: "TCP"})
+	p, err := smp.ThreeWay(original, modified, current, smp.WithDirectives(smp.DirectivesAll))
+	require.NoError(t, err, "no conflict: the server filled the protocol in")
+	res, err := smp.Apply(current, p)
+	require.NoError(t, err)
+	assert.Equal(t, svc(exampletypes.ServicePort{Port: 2, Protocol: "TCP"}), res, "patch %v", p)
+}

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
@@ -13,7 +12,7 @@ type Differ struct {
 	Pass Pass
 	// Base is, in a three-way pass, the value at the current position of
 	// the third document the pass follows (see Pass).
-	Base any
+	Base Base[any]
 	// spared holds the deletions the delta pass wrote to re-create an
 	// element (deletionOf), which merging the passes keeps.
 	spared map[uintptr]bool
@@ -64,13 +63,6 @@ func (d *Differ) KeyedOnly() bool { return d.Pass == PassChanges }
 // WithBase reports whether the pass follows a third document (base).
 func (d *Differ) WithBase() bool { return d.Pass >= PassDelta && d.Pass <= PassChanges }
 
-// Descend sets the base to child and returns a function restoring it.
-func (d *Differ) Descend(child any) func() {
-	saved := d.Base
-	d.Base = child
-	return func() { d.Base = saved }
-}
-
 // DiffObject returns the patch turning om into mm (DiffObjectOf).
 // replaceUp asks the caller to replace the whole object: a list inside it
 // cannot be patched key by key (a list of scalars holding duplicates).
@@ -85,73 +77,6 @@ func (d *Differ) DiffObject(om, mm map[string]any, s slot, at *pathNode) (patch 
 		patch = map[string]any{}
 	}
 	return patch, replaceUp, err
-}
-
-// diffField diffs field k, present in both objects with the same JSON
-// type, writing into patch; parent locates the objects. The field's own
-// path is made only for an object or a list, the values an error names.
-func (d *Differ) diffField(patch map[string]any, k string, ov, mv any, c slot, parent *pathNode) (replaceUp bool, err error) {
-	var at *pathNode
-	switch ov.(type) {
-	case map[string]any, []any:
-		at = parent.Field(k)
-		if err := unknownChange(d.Cfg, ov, mv, c, at); err != nil {
-			return false, err
-		}
-	}
-	if d.WithBase() {
-		bm, _ := d.Base.(map[string]any)
-		defer d.Descend(bm[k])()
-	}
-	switch o := ov.(type) {
-	case map[string]any:
-		if d.repeatReplaced(patch, k, mv, c) {
-			return false, nil
-		}
-		if c.Kind() == reflectschema.Atomic || c.Patch.Strategy == reflectschema.Replace {
-			d.ReplaceIfChanged(&patch, k, ov, mv)
-			return false, nil
-		}
-		sub, up, err := d.DiffObject(o, mv.(map[string]any), c, at)
-		if err != nil {
-			return false, err
-		}
-		switch {
-		case up && !d.IgnoreChanges():
-			patch[k] = ReplaceObject(mv.(map[string]any))
-		case len(sub) > 0:
-			patch[k] = sub
-		}
-	case []any:
-		if !c.IsMergeList() {
-			d.ReplaceIfChanged(&patch, k, ov, mv)
-			return false, nil
-		}
-		return d.DiffList(patch, k, o, mv.([]any), c, at)
-	default:
-		d.ReplaceIfChanged(&patch, k, ov, mv)
-	}
-	return false, nil
-}
-
-// repeatReplaced writes modified's value of a replace-strategy object,
-// changed or not, under WithRepeatedReplaceFields, reporting whether it
-// handled the field.
-func (d *Differ) repeatReplaced(patch map[string]any, k string, mv any, c slot) bool {
-	if !d.Cfg.RepeatReplaced || c.Patch.Strategy != reflectschema.Replace {
-		return false
-	}
-	if !d.IgnoreChanges() {
-		patch[k] = mv
-	}
-	return true
-}
-
-// ReplaceIfChanged writes mv under k when it differs from ov.
-func (d *Differ) ReplaceIfChanged(patch *map[string]any, k string, ov, mv any) {
-	if !d.IgnoreChanges() && !jsonval.Equal(ov, mv) {
-		Put(patch, k, mv)
-	}
 }
 
 // ReplaceObject is the patch that sets an object to m whatever it was.

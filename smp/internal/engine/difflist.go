@@ -24,7 +24,7 @@ func (d *Differ) DiffList(patch map[string]any, k string, ol, ml []any, s slot, 
 	}
 	if len(ol) == 0 {
 		if len(ml) > 0 {
-			return d.AddField(&patch, k, ml, s), nil // as when the list is absent
+			return AddFieldOf(d, decoded{ml}, &patch, k, &s) // as when the list is absent
 		}
 		return false, nil
 	}
@@ -150,7 +150,7 @@ func (d *Differ) DiffObjectList(patch map[string]any, k string, ol, ml []any, s 
 	defer func() { *w = jsonElems{}; d.elemsUsed-- }()
 	*w = jsonElems{d: d, ol: ol, ml: ml, es: s.Elem(), ks: d.ListKeySet(s), at: at}
 	var b DiffSide
-	if bl, ok := d.Base.([]any); ok {
+	if bl, ok := d.Base.At.([]any); ok {
 		w.bl = bl
 		b = &w.bl
 	}
@@ -191,8 +191,7 @@ func (w *jsonElems) DiffElem(p, i, b int) (map[string]any, bool, error) {
 	if b >= 0 {
 		be = w.bl[b]
 	}
-	restore := w.d.Descend(be)
-	defer restore()
+	defer w.d.Base.Restore(w.d.Base.Descend(be))
 	// The element's path names it only if an error asks; w, this depth's
 	// walker, keeps its key set until the element is diffed.
 	return w.d.DiffObject(w.ol[p].(map[string]any), m, w.es, w.at.KeyedIn(&w.level, &w.ks, m))

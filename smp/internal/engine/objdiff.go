@@ -84,7 +84,7 @@ func DiffObjectOf[P ObjPair](d *Differ, p P, s *slot) (map[string]any, bool, err
 				var v any
 				var c slot
 				if v, c, err = p.Added(); err == nil {
-					up = d.AddField(patch, e.Name, v, c)
+					up = d.addField(patch, e.Name, v, c)
 				}
 			}
 		}
@@ -113,13 +113,11 @@ func DiffObjectOf[P ObjPair](d *Differ, p P, s *slot) (map[string]any, bool, err
 	return *patch, false, nil
 }
 
-// AddField writes v, a value modified adds or whose kind changed, whole
-// under k (Added). replaceUp says it cannot: v is a set holding a value
-// twice, so the object holding it is replaced.
-func (d *Differ) AddField(patch *map[string]any, k string, v any, c slot) (replaceUp bool) {
-	if d.IgnoreChanges() {
-		return false
-	}
+// addField writes v, a value modified adds or whose kind changed, whole
+// under k (Added), in a pass that writes additions (the callers ask).
+// replaceUp says it cannot: v is a set holding a value twice, so the
+// object holding it is replaced.
+func (d *Differ) addField(patch *map[string]any, k string, v any, c slot) (replaceUp bool) {
 	if setWithDuplicates(v, c) {
 		return true
 	}
@@ -141,6 +139,7 @@ type jsonPair struct {
 	d      *Differ
 	om, mm map[string]any
 	s      slot
+	c      slot // the field's, while DiffField runs (schema only, not cleared)
 	at     *pathNode
 	keys   []string // modified's sorted, then the original's only; the buffer stays for the next object at this depth
 	i      int
@@ -244,12 +243,7 @@ func (p *jsonPair) OriginalNull() bool { return p.ov == nil }
 func (p *jsonPair) Added() (any, slot, error) { return p.mv, p.s.Child(p.keys[p.i-1]), nil }
 
 func (p *jsonPair) DiffField(patch *map[string]any, k string) (bool, error) {
-	c := p.s.Child(k)
-	if jsonval.KindOf(p.ov) != jsonval.KindOf(p.mv) {
-		return p.d.AddField(patch, k, p.mv, c), nil
-	}
-	if *patch == nil {
-		*patch = map[string]any{}
-	}
-	return p.d.diffField(*patch, k, p.ov, p.mv, c, p.at)
+	p.c = p.s.Child(k)
+	v := jsonField{d: p.d, ov: p.ov, mv: p.mv, k: k, parent: p.at, named: true}
+	return DiffFieldOf(p.d, &p.d.Base, v, patch, k, &p.c)
 }

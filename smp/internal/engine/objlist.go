@@ -139,15 +139,11 @@ func (x *objList) Diff(patch map[string]any, k string) error {
 }
 
 // writeWhole writes modified's list as a replacement, unless the pass
-// writes no changes or (changed false) the lists are equal.
+// writes no changes or (changed false) the lists are equal. (writeOf's
+// rule, written out: a Change holding x would move it to the heap.)
 func (x *objList) writeWhole(patch map[string]any, k string, changed bool) error {
-	if x.d.IgnoreChanges() {
+	if x.d.IgnoreChanges() || !changed && x.w.Equal() {
 		return nil
-	}
-	if !changed {
-		if x.w.Equal() {
-			return nil
-		}
 	}
 	if x.d.Pass == PassDelta {
 		cl, ml, err := x.w.Lists(true)

@@ -101,7 +101,7 @@ func ThreeWay(original, modified, current map[string]any, s slot, cfg *Config) (
 }
 
 func (j *jsonDocs) Diff(p ThreeWayPass) (map[string]any, *Differ, error) {
-	d := &Differ{Cfg: j.cfg, Pass: p.Pass, Base: j.docs[p.Base]}
+	d := &Differ{Cfg: j.cfg, Pass: p.Pass, Base: Base[any]{At: j.docs[p.Base]}}
 	patch, up, err := d.DiffObject(j.docs[p.From], j.docs[p.To], j.s, nil)
 	if err != nil {
 		return nil, nil, err

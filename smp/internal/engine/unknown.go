@@ -30,15 +30,12 @@ func unknownMerge(cfg *Config, ov, pv any, s slot, at *pathNode) error {
 	return newError(errpath.ErrUnknownField, at, "not a field of the schema, and the document and the patch both hold %s here: merged as plain JSON its lists would be replaced whole, not merged by key (WithMergeUnknown(true) merges it so)", k.WithArticle())
 }
 
-// unknownChange returns the error for a field the schema does not declare
-// whose object or list differs from original ov to modified mv, or nil.
-func unknownChange(cfg *Config, ov, mv any, s slot, at *pathNode) error {
-	if !s.Undeclared || cfg.MergeUnknown {
-		return nil
-	}
-	k := jsonval.KindOf(mv)
-	if k != jsonval.KindOf(ov) || k != jsonval.KindObject && k != jsonval.KindArray || jsonval.Equal(ov, mv) {
-		return nil
+// unknownChange is the error for a field the schema does not declare
+// whose object or list (shape) changed from the original to modified.
+func unknownChange(shape Shape, at *pathNode) error {
+	k := jsonval.KindObject
+	if shape == ShapeList {
+		k = jsonval.KindArray
 	}
 	return newError(errpath.ErrUnknownField, at, "not a field of the schema, and it holds %s that changed: a patch could only write it as plain JSON, its lists replaced whole, not merged by key (WithMergeUnknown(true) writes it so)", k.WithArticle())
 }

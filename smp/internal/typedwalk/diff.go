@@ -6,7 +6,6 @@ import (
 	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp/internal/engine"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
-	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // tdiffer is the typed twin of engine.Differ: the same rules (and the same flags,
@@ -14,10 +13,10 @@ import (
 type tdiffer struct {
 	*engine.Differ
 	*goval.Scratch
-	// tbase is, with WithBase, the original's value at the position being
-	// diffed (dereferenced; invalid when absent or null): the typed form of
-	// Differ.Base.
-	tbase reflect.Value
+	// base is, with WithBase, the followed document's value at the
+	// position being diffed (dereferenced; invalid when absent or null):
+	// the typed form of Differ.Base.
+	base  engine.Base[reflect.Value]
 	pairs *pairStack // diffStruct's and diffMap's readers
 }
 
@@ -71,115 +70,85 @@ func isNullValue(v reflect.Value, n *goval.Node) bool {
 	return null
 }
 
-// diffValue is the body of Differ.DiffObject's loop for a key both objects hold,
-// at position p: it writes into patch what turns ov into mv.
-func (d *tdiffer) diffValue(patch *map[string]any, k string, ov, mv reflect.Value, p goval.Pos) (bool, error) {
-	n, c, quoted := p.Node, p.Slot, p.Quoted
+// diffValue writes into patch what turns v's original value under k into
+// modified's (engine.DiffFieldOf); the caller sets v's values, position,
+// and field or key. Objects equal in memory need no diff; marshallers and
+// untyped values are diffed by their JSON, once their Go values differ.
+func (d *tdiffer) diffValue(patch *map[string]any, k string, v *goValues) (bool, error) {
+	n := v.pos.Node
 	if n.Marshaler || n.Kind == reflectschema.Untyped {
-		if goval.DeepEqualGo(ov, mv, 0) {
+		if goval.DeepEqualGo(v.ov, v.mv, 0) {
 			return false, nil
 		}
-		oj, mj, err := goval.PairJSON(ov, mv, n)
+		oj, mj, err := goval.PairJSON(v.ov, v.mv, n)
 		if err != nil {
 			return false, err
 		}
-		return d.diffJSONValue(patch, k, oj, mj, c)
+		return d.DiffJSONField(patch, k, oj, mj, &v.pos.Slot)
 	}
-	od, onull := goval.DerefNull(ov)
-	md, mnull := goval.DerefNull(mv)
-	if onull || mnull {
-		if onull != mnull && !d.IgnoreChanges() {
-			j, err := goval.ToJSONValue(mv, n, quoted)
-			if err != nil {
-				return false, err
-			}
-			return d.AddField(patch, k, j, c), nil
-		}
-		return false, nil
+	v.od, v.onull = goval.DerefNull(v.ov)
+	v.md, v.mnull = goval.DerefNull(v.mv)
+	if !v.onull && !v.mnull && (n.Kind == reflectschema.Struct || n.Kind == reflectschema.Map) &&
+		v.pos.Slot.Patch.Strategy != reflectschema.Replace && d.memorySkips() && d.SameMemory(v.od, v.md, n) {
+		return false, nil // (an object replaced whole is compared by Equal)
 	}
-	switch n.Kind {
-	case reflectschema.Struct, reflectschema.Map:
-		if c.Patch.Strategy == reflectschema.Replace {
-			return false, d.replaceIfChanged(patch, k, ov, mv, n, quoted)
-		}
-		var sub map[string]any
-		var up bool
-		var err error
-		if d.memorySkips() && d.SameMemory(od, md, n) {
-			return false, nil
-		}
-		if n.Kind == reflectschema.Struct {
-			sub, up, err = d.diffStruct(od, md, n, c)
-		} else {
-			sub, up, err = d.diffMap(od, md, n, c)
-		}
-		switch {
-		case err != nil:
-			return false, err
-		case up && !d.IgnoreChanges():
-			j, err := goval.ToJSONValue(md, n, false)
-			if err != nil {
-				return false, err
-			}
-			put(patch, k, engine.ReplaceObject(j.(map[string]any)))
-		case len(sub) > 0:
-			put(patch, k, sub)
-		}
-		return false, nil
-	case reflectschema.List:
-		if !c.IsMergeList() {
-			return false, d.replaceIfChanged(patch, k, ov, mv, n, quoted)
-		}
-		return d.diffList(patch, k, od, md, n, c)
-	}
-	return false, d.replaceIfChanged(patch, k, ov, mv, n, quoted)
+	return engine.DiffFieldOf(d.Differ, &d.base, v, patch, k, &v.pos.Slot)
 }
 
-// replaceIfChanged sets k to mv when it differs from ov.
-func (d *tdiffer) replaceIfChanged(patch *map[string]any, k string, ov, mv reflect.Value, n *goval.Node, quoted bool) error {
-	if d.IgnoreChanges() || d.EqualQuoted(ov, mv, n, quoted) {
-		return nil
-	}
-	j, err := goval.ToJSONValue(mv, n, quoted)
-	if err != nil {
-		return err
-	}
-	put(patch, k, j)
-	return nil
+// goValues is two Go values under one name, a struct's field (f) or a
+// map's entry (key), as an engine.ValuePair.
+type goValues struct {
+	d            *tdiffer
+	ov, mv       reflect.Value // as the objects hold them
+	od, md       reflect.Value // dereferenced (diffValue)
+	onull, mnull bool
+	pos          *goval.Pos
+	f            *goval.Field  // the field, or nil for a map's entry
+	key          reflect.Value // the entry's key
 }
 
-// diffJSONValue is diffValue for values already in decoded form: the body
-// of Differ.DiffObject's loop, for marshallers and untyped values.
-func (d *tdiffer) diffJSONValue(patch *map[string]any, k string, ov, mv any, c slot) (bool, error) {
-	if jsonval.KindOf(ov) != jsonval.KindOf(mv) {
-		return d.AddField(patch, k, mv, c), nil
-	}
-	switch o := ov.(type) {
-	case map[string]any:
-		if c.Kind() == reflectschema.Atomic || c.Patch.Strategy == reflectschema.Replace {
-			d.ReplaceIfChanged(patch, k, ov, mv)
-			return false, nil
-		}
-		sub, up, err := d.DiffObject(o, mv.(map[string]any), c, nil)
-		switch {
-		case err != nil:
-			return false, err
-		case up && !d.IgnoreChanges():
-			put(patch, k, engine.ReplaceObject(mv.(map[string]any)))
-		case len(sub) > 0:
-			put(patch, k, sub)
-		}
-		return false, nil
-	case []any:
-		if !c.IsMergeList() {
-			d.ReplaceIfChanged(patch, k, ov, mv)
-			return false, nil
-		}
-		if *patch == nil {
-			*patch = map[string]any{}
-		}
-		return d.Differ.DiffList(*patch, k, o, mv.([]any), c, nil)
-	}
-	d.ReplaceIfChanged(patch, k, ov, mv)
-	return false, nil
+func (v *goValues) Shapes() (o, m engine.Shape) {
+	return goShape(v.onull, v.pos.Node), goShape(v.mnull, v.pos.Node)
 }
+
+// goShape is the shape of a value of node n, neither a marshaller nor
+// untyped.
+func goShape(null bool, n *goval.Node) engine.Shape {
+	switch {
+	case null:
+		return engine.ShapeNull
+	case n.Kind == reflectschema.Struct || n.Kind == reflectschema.Map:
+		return engine.ShapeObject
+	case n.Kind == reflectschema.List || n.Kind == reflectschema.Atomic:
+		return engine.ShapeList
+	}
+	return engine.ShapeScalar
+}
+
+func (v *goValues) Equal() bool { return v.d.EqualQuoted(v.ov, v.mv, v.pos.Node, v.pos.Quoted) }
+
+func (v *goValues) Modified() (any, error) {
+	return goval.ToJSONValue(v.mv, v.pos.Node, v.pos.Quoted)
+}
+
+func (v *goValues) BaseIn(base reflect.Value) reflect.Value {
+	if v.f != nil {
+		return baseChild(base, v.f)
+	}
+	return baseEntry(base, v.key)
+}
+
+func (v *goValues) DiffObject(s *slot) (map[string]any, bool, error) {
+	d, n := v.d, v.pos.Node
+	if n.Kind == reflectschema.Struct {
+		return d.diffStruct(v.od, v.md, n, *s)
+	}
+	return d.diffMap(v.od, v.md, n, *s)
+}
+
+func (v *goValues) DiffList(patch *map[string]any, k string, s *slot) (bool, error) {
+	return v.d.diffList(patch, k, v.od, v.md, v.pos.Node, *s)
+}
+
+// At is nil: the pairs name a field's errors (under).
+func (v *goValues) At() *pathNode { return nil }

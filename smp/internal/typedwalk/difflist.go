@@ -15,28 +15,25 @@ import (
 // are diffed on Go values; other lists (untyped values, marshallers,
 // lists of lists) go to the JSON engine once they are known to differ.
 func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, n *goval.Node, c slot) (bool, error) {
-	if o.Len() == 0 {
-		if m.Len() > 0 && !d.IgnoreChanges() {
-			ml, err := goval.ListToJSON(m, n)
-			if err != nil {
-				return false, err
-			}
-			return d.AddField(patch, k, ml, c), nil
-		}
-		return false, nil
-	}
-	if c.IsObjectList() && goObjElems(n.Elem, o, m, d.tbase) {
-		return false, d.diffObjList(patch, k, o, m, n, c)
-	}
 	if !c.IsObjectList() && (n.Elem.Kind != reflectschema.Scalar || n.Elem.Marshaler) {
+		// Before the empty list's case: an element may be no scalar.
 		return d.diffMarshalledSet(patch, k, o, m, n, c)
+	}
+	if o.Len() == 0 {
+		if m.Len() == 0 {
+			return false, nil
+		}
+		return engine.AddFieldOf(d.Differ, goList{m, n}, patch, k, &c)
+	}
+	if c.IsObjectList() && goObjElems(n.Elem, o, m, d.base.At) {
+		return false, d.diffObjList(patch, k, o, m, n, c)
 	}
 	// Equal lists yield nothing, but for the pairing of repeated keys
 	// (KeyedOnly) with elements that differ.
 	if (!c.IsObjectList() || !d.KeyedOnly()) && d.Equal(o, m, n) {
 		return false, nil
 	}
-	if !c.IsObjectList() && n.Elem.Kind == reflectschema.Scalar && !n.Elem.Marshaler {
+	if !c.IsObjectList() {
 		return d.diffSetTyped(patch, k, o, m, n)
 	}
 	ol, ml, err := listsJSON(o, m, n)
@@ -46,16 +43,21 @@ func (d *tdiffer) diffList(patch *map[string]any, k string, o, m reflect.Value, 
 	if *patch == nil {
 		*patch = map[string]any{}
 	}
-	if c.IsObjectList() {
-		restore, err := d.jsonBase(n)
-		if err != nil {
-			return false, err
-		}
-		defer restore()
-		return false, d.DiffObjectList(*patch, k, ol, ml, c, nil)
+	saved, err := d.jsonBase(n)
+	if err != nil {
+		return false, err
 	}
-	return d.DiffScalarList(*patch, k, ol, ml)
+	defer d.Base.Restore(saved)
+	return false, d.DiffObjectList(*patch, k, ol, ml, c, nil)
 }
+
+// goList is a list modified holds, as an engine.ModifiedValue.
+type goList struct {
+	m reflect.Value
+	n *goval.Node
+}
+
+func (l goList) Modified() (any, error) { return goval.ListToJSON(l.m, l.n) }
 
 // listsJSON is o's and m's JSON.
 func listsJSON(o, m reflect.Value, n *goval.Node) (ol, ml []any, err error) {
@@ -140,20 +142,16 @@ func elemJSON(l reflect.Value, i int, en *goval.Node) (any, error) {
 
 func (t *typedValues) ModifiedList() ([]any, error) { return goval.ListToJSON(t.m, t.n) }
 
-// jsonBase hands the JSON engine the base (the original's list here) in
-// decoded form, for a list diffed in the delta half of a three-way patch.
-func (d *tdiffer) jsonBase(n *goval.Node) (func(), error) {
-	if !d.WithBase() {
-		return func() {}, nil
-	}
+// jsonBase hands the JSON engine, diffing a value of node n, the base in
+// decoded form (Differ.Base), and returns the one to restore.
+func (d *tdiffer) jsonBase(n *goval.Node) (saved any, err error) {
 	var b any
-	if d.tbase.IsValid() {
-		var err error
-		if b, err = goval.ToJSONValue(d.tbase, n, false); err != nil {
+	if d.WithBase() && d.base.At.IsValid() {
+		if b, err = goval.ToJSONValue(d.base.At, n, false); err != nil {
 			return nil, err
 		}
 	}
-	return d.Descend(b), nil
+	return d.Base.Descend(b), nil
 }
 
 // diffObjList is Differ.DiffObjectList for merge lists of structs or of maps
@@ -172,7 +170,7 @@ func (d *tdiffer) diffObjList(patch *map[string]any, k string, o, m reflect.Valu
 	}
 	w := &objElems{d: d, o: &objItems{cur: o, n: n.Elem}, m: &objItems{cur: m, n: n.Elem}, n: n, es: c.Elem(), ks: ks}
 	var b engine.DiffSide
-	if base := d.tbase; d.WithBase() && base.IsValid() && (base.Kind() == reflect.Slice || base.Kind() == reflect.Array) {
+	if base := d.base.At; d.WithBase() && base.IsValid() && (base.Kind() == reflect.Slice || base.Kind() == reflect.Array) {
 		w.b = &objItems{cur: base, n: n.Elem}
 		b = w.b
 	}
@@ -213,12 +211,11 @@ func (w *objElems) DiffElem(p, i, b int) (map[string]any, bool, error) {
 		return nil, false, nil
 	}
 	if d.WithBase() {
-		saved := d.tbase
-		defer func() { d.tbase = saved }()
-		d.tbase = reflect.Value{}
+		var be reflect.Value
 		if b >= 0 {
-			d.tbase, _ = goval.DerefNull(w.b.cur.Index(b))
+			be, _ = goval.DerefNull(w.b.cur.Index(b))
 		}
+		defer d.base.Restore(d.base.Descend(be))
 	}
 	diff := d.diffStruct
 	if en.Kind != reflectschema.Struct {
@@ -255,15 +252,18 @@ func (w *objElems) Equal() bool { return w.d.Equal(w.o.cur, w.m.cur, w.n) }
 // replaceWholeList writes the list as a replacement, as DiffObjectList
 // does when an element cannot be patched.
 func (d *tdiffer) replaceWholeList(patch *map[string]any, k string, m reflect.Value, n *goval.Node) error {
-	if d.IgnoreChanges() {
-		return nil
-	}
-	ml, err := goval.ListToJSON(m, n)
+	return engine.Write(d.Differ, replacedList{goList{m, n}}, patch, k)
+}
+
+// replacedList is a list modified holds, replaced whole.
+type replacedList struct{ goList }
+
+func (r replacedList) Modified() (any, error) {
+	ml, err := goval.ListToJSON(r.m, r.n)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	put(patch, k, engine.ReplaceList(ml))
-	return nil
+	return engine.ReplaceList(ml), nil
 }
 
 // addKeyFields copies an element's key fields into its patch.

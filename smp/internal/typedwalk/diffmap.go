@@ -34,7 +34,7 @@ func (d *tdiffer) diffMap(o, m reflect.Value, n *goval.Node, s slot) (map[string
 	}
 	p := &fr.gm
 	t := m.Type()
-	*p = mapPair{d: d, o: o, m: m, n: n, es: es, key: d.Take(t.Key()), mv: d.Take(t.Elem())}
+	*p = mapPair{d: d, o: o, m: m, n: n, es: es, pos: goval.Pos{Node: n.Elem, Slot: es}, key: d.Take(t.Key()), mv: d.Take(t.Elem())}
 	if o.Len() <= goval.SmallMap {
 		p.small = d.ReadMap(o, n)
 	}
@@ -97,11 +97,15 @@ func (p *stringMapPair) OriginalNull() bool { return false }
 func (p *stringMapPair) Added() (any, slot, error) { return goval.WireString(p.mv), p.es, nil }
 
 func (p *stringMapPair) DiffField(patch *map[string]any, k string) (bool, error) {
-	if !p.d.IgnoreChanges() && !goval.SameWireString(p.ov, p.mv) {
-		put(patch, k, goval.WireString(p.mv))
-	}
-	return false, nil
+	return false, engine.ReplaceIfChanged(p.d.Differ, wireStrings{p.ov, p.mv}, patch, k)
 }
+
+// wireStrings are two map values as an engine.Change.
+type wireStrings struct{ ov, mv string }
+
+func (w wireStrings) Equal() bool { return goval.SameWireString(w.ov, w.mv) }
+
+func (w wireStrings) Modified() (any, error) { return goval.WireString(w.mv), nil }
 
 // mapPair reads two maps of another key type in no order: modified's
 // entries, read into scratch values, each looked up in the original (read
@@ -118,8 +122,10 @@ type mapPair struct {
 	small    goval.MapEntries
 	found    uint64 // the small original's entries modified has
 	it       reflect.MapIter
-	deleting bool // visiting the original's entries
-	j        int  // the next small entry to visit, deleting
+	deleting bool      // visiting the original's entries
+	j        int       // the next small entry to visit, deleting
+	pos      goval.Pos // the values' position
+	vals     goValues
 	out      map[string]any
 }
 
@@ -223,15 +229,9 @@ func (p *mapPair) Added() (any, slot, error) {
 
 func (p *mapPair) DiffField(patch *map[string]any, k string) (bool, error) {
 	d, en := p.d, p.n.Elem
-	var base reflect.Value
-	if d.WithBase() {
-		base = d.tbase
-		d.tbase = d.baseEntry(base, p.key)
-	}
-	up, err := d.diffValue(patch, k, goval.Detach(p.ov, en), goval.Detach(p.mv, en), goval.Pos{Node: en, Slot: p.es})
-	if d.WithBase() {
-		d.tbase = base
-	}
+	v := &p.vals
+	v.d, v.ov, v.mv, v.pos, v.key = d, goval.Detach(p.ov, en), goval.Detach(p.mv, en), &p.pos, p.key
+	up, err := d.diffValue(patch, k, v)
 	if err != nil {
 		return false, under(err, errpath.FieldStep(k))
 	}
@@ -240,7 +240,7 @@ func (p *mapPair) DiffField(patch *map[string]any, k string) (bool, error) {
 
 // baseEntry is the base map's value for key, dereferenced; invalid when
 // absent or null.
-func (d *tdiffer) baseEntry(base, key reflect.Value) reflect.Value {
+func baseEntry(base, key reflect.Value) reflect.Value {
 	if !base.IsValid() || base.Kind() != reflect.Map {
 		return reflect.Value{}
 	}
@@ -261,16 +261,11 @@ func (d *tdiffer) diffMapJSON(o, m reflect.Value, n *goval.Node, s slot) (map[st
 	if err != nil {
 		return nil, false, err
 	}
-	if d.WithBase() {
-		saved := d.Differ.Base
-		defer func() { d.Differ.Base = saved }()
-		d.Differ.Base = nil
-		if d.tbase.IsValid() {
-			if d.Differ.Base, err = goval.ToJSONValue(d.tbase, n, false); err != nil {
-				return nil, false, err
-			}
-		}
+	saved, err := d.jsonBase(n)
+	if err != nil {
+		return nil, false, err
 	}
+	defer d.Base.Restore(saved)
 	p, up, err := d.DiffObject(oj.(map[string]any), mj.(map[string]any), s, nil)
 	if len(p) == 0 {
 		p = nil

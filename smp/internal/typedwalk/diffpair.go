@@ -53,6 +53,7 @@ func (d *tdiffer) diffStruct(o, m reflect.Value, n *goval.Node, s slot) (map[str
 	patch, up, err := engine.DiffObjectOf(d.Differ, p, &s)
 	// The frame outlives the call: it keeps nothing of the values.
 	p.o, p.m, p.ov, p.mv, p.po, p.pm, p.out = reflect.Value{}, reflect.Value{}, reflect.Value{}, reflect.Value{}, nil, nil, nil
+	p.vals = goValues{}
 	d.pairs.pop()
 	return patch, up, err
 }
@@ -70,6 +71,7 @@ type structPair struct {
 	// scalar says the current field is read from memory (both present
 	// or modified's alone), and ov and mv are not set.
 	scalar bool
+	vals   goValues // the field's, when not scalar
 	out    map[string]any
 }
 
@@ -130,25 +132,27 @@ func (p *structPair) Added() (any, slot, error) {
 func (p *structPair) DiffField(patch *map[string]any, k string) (bool, error) {
 	d, f := p.d, p.f
 	if p.scalar {
-		if !d.IgnoreChanges() && !goval.FastEqual(p.po, p.pm, f) {
-			put(patch, k, goval.FastJSON(p.pm, f))
-		}
-		return false, nil
+		return false, engine.ReplaceIfChanged(d.Differ, fastScalar{p.po, p.pm, f}, patch, k)
 	}
-	var base reflect.Value
-	if d.WithBase() {
-		base = d.tbase
-		d.tbase = baseChild(base, f)
-	}
-	up, err := d.diffValue(patch, k, p.ov, p.mv, f.Pos)
-	if d.WithBase() {
-		d.tbase = base
-	}
+	v := &p.vals
+	v.d, v.ov, v.mv, v.pos, v.f = d, p.ov, p.mv, &f.Pos, f
+	up, err := d.diffValue(patch, k, v)
 	if err != nil {
 		return false, under(err, errpath.FieldStep(k))
 	}
 	return up, nil
 }
+
+// fastScalar is a scalar field of two structs read from memory, as an
+// engine.Change.
+type fastScalar struct {
+	po, pm unsafe.Pointer
+	f      *goval.Field
+}
+
+func (s fastScalar) Equal() bool { return goval.FastEqual(s.po, s.pm, s.f) }
+
+func (s fastScalar) Modified() (any, error) { return goval.FastJSON(s.pm, s.f), nil }
 
 // baseChild is the base's value for field f, dereferenced; invalid when
 // absent or null.

@@ -214,8 +214,8 @@ type tstructList struct {
 // with element i of the other.
 func (x *tstructList) diffPositional(patch *map[string]any) error {
 	d, k, o, m, n, en, es, ks := x.d, x.k, x.o, x.m, x.n, x.en, x.es, x.ks
-	base := d.tbase
-	defer func() { d.tbase = base }()
+	base := d.base.At
+	defer d.base.Restore(base)
 	var bases baseKeys
 	if d.WithBase() {
 		bases.read(base, en, ks)
@@ -230,14 +230,14 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 		}
 		if d.WithBase() {
 			if e, ok := bases.find(base, me); ok {
-				d.tbase = e
+				d.base.At = e
 			} else {
 				if index == nil {
 					index = d.newBaseIndex(base, en, ks)
 				}
-				d.tbase = index.elem(me)
+				d.base.At = index.elem(me)
 			}
-			if !d.tbase.IsValid() && d.IgnoreChanges() {
+			if !d.base.At.IsValid() && d.IgnoreChanges() {
 				continue // as objList.changed: current lacks the element
 			}
 		}
