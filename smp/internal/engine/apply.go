@@ -15,17 +15,17 @@ import (
 type Applier struct {
 	Cfg *Config
 	// picks is PlanSet's buffer, reused from set to set (sets do not nest).
-	picks []setPick
+	picks []SetPick
 	// names holds the names of the objects being merged, outermost first
 	// (MergeObjectOf), in nameBuf while they fit.
 	names   []string
 	nameBuf [16]string
 }
 
-// MergeValue merges patch value pv into the document value ov (present
+// mergeValue merges patch value pv into the document value ov (present
 // says whether the document has one) at slot s. keep is false when the
 // value is to be removed.
-func (a *Applier) MergeValue(ov any, present bool, pv any, s slot, at *pathNode) (v any, keep bool, err error) {
+func (a *Applier) mergeValue(ov any, present bool, pv any, s slot, at *pathNode) (v any, keep bool, err error) {
 	return MergeValueOf(a, jsonValue{a: a, ov: ov, present: present}, pv, s, at)
 }
 
@@ -190,16 +190,16 @@ func (a *Applier) retainedKeys(pm map[string]any, s slot, at *pathNode) (map[str
 	return keep, nil
 }
 
-// FinalizeList turns a patch list into a document list for a list that is
+// finalizeList turns a patch list into a document list for a list that is
 // replaced: objects are merged into nothing, so they lose their directives
 // and nulls, and directive elements are dropped. Untyped lists are no
 // exception: a result never holds a $ key the patch meant as a directive.
-func (a *Applier) FinalizeList(p []any, s slot, at *pathNode) ([]any, error) {
+func (a *Applier) finalizeList(p []any, s slot, at *pathNode) ([]any, error) {
 	out := make([]any, 0, len(p))
 	es := s.Elem()
 	for i, e := range p {
 		if l, ok := e.([]any); ok && es.Kind() == reflectschema.Untyped {
-			fl, err := a.FinalizeList(l, es, at.Index(i))
+			fl, err := a.finalizeList(l, es, at.Index(i))
 			if err != nil {
 				return nil, err
 			}
@@ -208,7 +208,7 @@ func (a *Applier) FinalizeList(p []any, s slot, at *pathNode) ([]any, error) {
 		}
 		m, ok := e.(map[string]any)
 		if !ok {
-			if err := a.CheckType(e, es, at.Index(i)); err != nil {
+			if err := a.checkType(e, es, at.Index(i)); err != nil {
 				return nil, err
 			}
 			out = append(out, e)

@@ -84,7 +84,7 @@ func (a *Applier) patchScalarIDs(l []any, es slot, what string, at *pathNode) ([
 		if !ok {
 			return nil, newError(errpath.ErrMixedList, at.Index(i), "%s of scalars holds %s", what, jsonval.KindOf(v).WithArticle())
 		}
-		if err := a.CheckType(v, es, at.Index(i)); err != nil {
+		if err := a.checkType(v, es, at.Index(i)); err != nil {
 			return nil, err
 		}
 		ids[i] = id
@@ -110,9 +110,9 @@ func (a *Applier) mergeScalarList(in ListInput, s slot, at *pathNode) ([]any, er
 	return merged, nil
 }
 
-// setPick is one value of a merged set: item i of the patch list, or of
+// SetPick is one value of a merged set: item i of the patch list, or of
 // the live list.
-type setPick struct {
+type SetPick struct {
 	Patch bool
 	Index int
 }
@@ -122,7 +122,7 @@ type setPick struct {
 // patch's new ones, ordered by the patch list and $setElementOrder, less
 // the $deleteFromPrimitiveList values. The picks are valid until the next
 // call.
-func (a *Applier) PlanSet(in ListInput, origIDs []string, s slot, at *pathNode) ([]setPick, error) {
+func (a *Applier) PlanSet(in ListInput, origIDs []string, s slot, at *pathNode) ([]SetPick, error) {
 	es := s.Elem()
 	pids, err := a.patchScalarIDs(in.Patch, es, "patch list", at)
 	if err != nil {
@@ -131,13 +131,13 @@ func (a *Applier) PlanSet(in ListInput, origIDs []string, s slot, at *pathNode) 
 	picks, ids := slices.Grow(a.picks[:0], len(origIDs)+len(pids))[:len(origIDs)], origIDs
 	defer func() { a.picks = picks[:0] }()
 	for i := range picks {
-		picks[i] = setPick{Index: i}
+		picks[i] = SetPick{Index: i}
 	}
 	switch {
 	case !in.OrigPresent:
 		picks, ids = picks[:0], pids
 		for i := range pids {
-			picks = append(picks, setPick{Patch: true, Index: i})
+			picks = append(picks, SetPick{Patch: true, Index: i})
 		}
 	case in.InPatch && len(origIDs)+len(pids) > 0:
 		seen := make(map[string]bool, len(origIDs)+len(pids))
@@ -146,7 +146,7 @@ func (a *Applier) PlanSet(in ListInput, origIDs []string, s slot, at *pathNode) 
 			for i, id := range src {
 				if !seen[id] {
 					seen[id] = true
-					picks = append(picks, setPick{Patch: k == 1, Index: i})
+					picks = append(picks, SetPick{Patch: k == 1, Index: i})
 					ids = append(ids, id)
 				}
 			}

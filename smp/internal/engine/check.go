@@ -12,10 +12,10 @@ import (
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
-// CheckType reports a patch value whose JSON type or range does not fit
+// checkType reports a patch value whose JSON type or range does not fit
 // the Go field it is for: a typed client could not decode the result.
 // WithTypeChecks(false) turns it off, for Kubernetes' leniency.
-func (a *Applier) CheckType(v any, s slot, at *pathNode) error {
+func (a *Applier) checkType(v any, s slot, at *pathNode) error {
 	if v == nil || s.Type == nil || a.Cfg.NoTypeChecks {
 		return nil
 	}

@@ -16,7 +16,7 @@ type Differ struct {
 	// spared holds the deletions the delta pass wrote to re-create an
 	// element (deletionOf), which merging the passes keeps.
 	spared map[uintptr]bool
-	// elem0 and elems are the walkers of objList, one per depth of nested
+	// elem0 and elems are the walkers of ObjList, one per depth of nested
 	// lists, reused from list to list (jsonElemsAt).
 	elem0     jsonElems
 	elems     []*jsonElems
@@ -34,7 +34,7 @@ const (
 	// PassTwoWay: original → modified, all of it, with $setElementOrder.
 	PassTwoWay Pass = iota
 	// PassDelta: current → modified, changes and additions only; it
-	// follows the original, which objList.pair consults.
+	// follows the original, which ObjList.pair consults.
 	PassDelta
 	// PassDeletions: original → modified, deletions only; it follows
 	// current.
@@ -50,8 +50,8 @@ const (
 // IgnoreChanges leaves out additions and changes (the deletions pass).
 func (d *Differ) IgnoreChanges() bool { return d.Pass == PassDeletions }
 
-// IgnoreDeletions leaves out deletions (the delta pass).
-func (d *Differ) IgnoreDeletions() bool { return d.Pass == PassDelta }
+// ignoreDeletions leaves out deletions (the delta pass).
+func (d *Differ) ignoreDeletions() bool { return d.Pass == PassDelta }
 
 // setOrder writes $setElementOrder for changed merge lists.
 func (d *Differ) setOrder() bool { return d.Pass <= PassDeletions }

@@ -158,7 +158,7 @@ func (d *Differ) DiffObjectList(patch map[string]any, k string, ol, ml []any, s 
 	return x.Diff(patch, k)
 }
 
-// jsonElems is the JSON differ's side of objList: elements are decoded
+// jsonElems is the JSON differ's side of ObjList: elements are decoded
 // JSON objects.
 type jsonElems struct {
 	d          *Differ
@@ -221,7 +221,7 @@ func (d *Differ) deletionOf(m map[string]any, ks format.KeySet) map[string]any {
 			del[f] = v
 		}
 	}
-	if d.IgnoreDeletions() {
+	if d.ignoreDeletions() {
 		if d.spared == nil {
 			d.spared = map[uintptr]bool{}
 		}
@@ -247,7 +247,7 @@ func (d *Differ) wantSetOrder(changed bool) bool {
 // $setElementOrder: when the pass's patch changed the list, or, for a
 // pass that writes changes and additions, when its order changed.
 func (d *Differ) WantListOrder(changed, orderSame bool) bool {
-	return d.wantSetOrder((!d.IgnoreChanges() && (changed || !orderSame)) || (!d.IgnoreDeletions() && changed))
+	return d.wantSetOrder((!d.IgnoreChanges() && (changed || !orderSame)) || (!d.ignoreDeletions() && changed))
 }
 
 // WithKeyDirective adds $patchMergeKey naming every key of a directive key

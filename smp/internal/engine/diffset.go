@@ -29,9 +29,9 @@ func (d *Differ) DiffScalarList(patch map[string]any, k string, ol, ml []any) (b
 	return sd.Whole, WriteSetDiff(sd, patch, k, jsonValues{ol, ml})
 }
 
-// setDiff is the patch of a merge list of scalars, planned over the
+// SetDiff is the patch of a merge list of scalars, planned over the
 // values' identities for both differs.
-type setDiff struct {
+type SetDiff struct {
 	Adds  []int // modified's values to add
 	Dels  []int // the original's values to delete, each once
 	Order bool  // write $setElementOrder
@@ -41,13 +41,13 @@ type setDiff struct {
 }
 
 // PlanSetDiff plans the patch turning a set of identities oids into mids.
-func (d *Differ) PlanSetDiff(oids, mids []string) setDiff {
+func (d *Differ) PlanSetDiff(oids, mids []string) SetDiff {
 	same := slices.Equal(oids, mids)
 	if !d.KeyedOnly() && !keyedSafe(oids, mids) {
 		// A set cannot say how many times a value occurs.
-		return setDiff{Whole: !d.IgnoreChanges() && !same}
+		return SetDiff{Whole: !d.IgnoreChanges() && !same}
 	}
-	var sd setDiff
+	var sd SetDiff
 	inO := idSet(oids)
 	inM := make(map[string]bool, len(mids))
 	for i, id := range mids {
@@ -56,7 +56,7 @@ func (d *Differ) PlanSetDiff(oids, mids []string) setDiff {
 			sd.Adds = append(sd.Adds, i)
 		}
 	}
-	if !d.IgnoreDeletions() {
+	if !d.ignoreDeletions() {
 		seen := make(map[string]bool)
 		for i, id := range oids {
 			if !inM[id] && !seen[id] {
@@ -68,12 +68,12 @@ func (d *Differ) PlanSetDiff(oids, mids []string) setDiff {
 	// Kubernetes sorts the original list in place before comparing it with
 	// modified, so a reorder into sorted order writes no order and is lost
 	// (docs/compat.md); here any change of order writes it.
-	sd.Order = len(mids) > 0 && d.wantSetOrder((!d.IgnoreDeletions() && len(sd.Dels) > 0) || (!d.IgnoreChanges() && !same))
+	sd.Order = len(mids) > 0 && d.wantSetOrder((!d.ignoreDeletions() && len(sd.Dels) > 0) || (!d.IgnoreChanges() && !same))
 	return sd
 }
 
-// setValues gives a differ's set values as JSON.
-type setValues interface {
+// SetValues gives a differ's set values as JSON.
+type SetValues interface {
 	Original(i int) (any, error)
 	Modified(i int) (any, error)
 	ModifiedList() ([]any, error)
@@ -81,7 +81,7 @@ type setValues interface {
 
 // WriteSetDiff writes the planned patch under k: additions, deletions
 // sorted as Kubernetes sorts them, and the order.
-func WriteSetDiff[V setValues](sd setDiff, patch map[string]any, k string, v V) error {
+func WriteSetDiff[V SetValues](sd SetDiff, patch map[string]any, k string, v V) error {
 	if sd.Whole {
 		return nil
 	}

@@ -3,7 +3,7 @@ package engine
 import "github.com/typedpatch/typedpatch/smp/internal/format"
 
 // DiffSide is one list of a merge list of objects being diffed, as
-// objList reads it: its elements' identities and key fields.
+// ObjList reads it: its elements' identities and key fields.
 type DiffSide interface {
 	ListItems
 	// IsObject reports whether element p is an object.

@@ -44,9 +44,9 @@ func TestKeyedSafe(t *testing.T) {
 		if got := keyedSafe(oids, mids); got != want {
 			t.Fatalf("keyedSafe(%q, %q) = %v, want %v", oids, mids, got, want)
 		}
-		x := objList{oids: oids, mids: mids}
+		x := ObjList{oids: oids, mids: mids}
 		if got := x.keyedSafe(); got != want {
-			t.Fatalf("objList.keyedSafe(%q, %q) = %v, want %v", oids, mids, got, want)
+			t.Fatalf("ObjList.keyedSafe(%q, %q) = %v, want %v", oids, mids, got, want)
 		}
 		for _, id := range oids {
 			if x.held(id) != contains(mids, id) {

@@ -32,7 +32,7 @@ func (a *Applier) orderReplacedList(in ListInput, c slot, at *pathNode) ([]any, 
 	if err := checkSetOrder(pids, oids, at, in.orderAt()); err != nil {
 		return nil, err
 	}
-	return a.FinalizeList(in.Patch, c, at)
+	return a.finalizeList(in.Patch, c, at)
 }
 
 // groupReplaced orders a list a patch replaced as Kubernetes does: the

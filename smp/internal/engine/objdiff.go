@@ -60,7 +60,7 @@ func DiffObjectOf[P ObjPair](d *Differ, p P, s *slot) (map[string]any, bool, err
 	var first errpath.KeyedErr
 	replace, additional := false, false
 	for {
-		orig := (!d.IgnoreDeletions() || buildRetain) && first.Err == nil && !replace
+		orig := (!d.ignoreDeletions() || buildRetain) && first.Err == nil && !replace
 		e, ok, err := p.Next(orig, buildRetain)
 		if !ok {
 			break
@@ -69,7 +69,7 @@ func DiffObjectOf[P ObjPair](d *Differ, p P, s *slot) (map[string]any, bool, err
 		switch {
 		case err != nil:
 		case !e.InM:
-			if !d.IgnoreDeletions() {
+			if !d.ignoreDeletions() {
 				Put(patch, e.Name, nil)
 			}
 			additional = additional || buildRetain && !p.OriginalNull()

@@ -7,12 +7,12 @@ import (
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 )
 
-// objList is one merge list of objects being diffed: the two lists, their
+// ObjList is one merge list of objects being diffed: the two lists, their
 // elements' identities, how the elements pair, and, in a three-way pass,
 // the followed document's elements. It reads the lists through DiffSide
 // and leaves element diffs and JSON to its walker (ElemWalker), so the
 // JSON and the typed differ diff lists of objects by the same rules.
-type objList struct {
+type ObjList struct {
 	d          *Differ
 	w          ElemWalker
 	o, m, b    DiffSide // the original's, modified's and the followed document's lists
@@ -26,7 +26,7 @@ type objList struct {
 	// pairs gives, for each element of m, the paired element of o, or -1.
 	pairs []int
 	// renames are liveRename's candidates, built on first use.
-	renames *AgreeIndex
+	renames *agreeIndex
 	// baseDefaults are the default keys of base's elements, built on first use.
 	baseDefaults map[string]bool
 	// counts are modified's identities, each with its count in the
@@ -41,7 +41,7 @@ type objList struct {
 // element is deleted and the list is keyed-safe, all known without a
 // map from identity to position (values changed in place, the common
 // case, cost one pass and one set).
-func (x *objList) sameUnique() bool {
+func (x *ObjList) sameUnique() bool {
 	if x.aligned == 0 {
 		x.aligned = 2
 		if slices.Equal(x.oids, x.mids) && !hasDuplicates(x.mids) {
@@ -52,7 +52,7 @@ func (x *objList) sameUnique() bool {
 }
 
 // keyedSafe is keyedSafe of the list's identities.
-func (x *objList) keyedSafe() bool {
+func (x *ObjList) keyedSafe() bool {
 	if x.sameUnique() {
 		return true
 	}
@@ -64,7 +64,7 @@ func (x *objList) keyedSafe() bool {
 
 // inModified returns modified's identities, each with how often the
 // original holds it.
-func (x *objList) inModified() *idCounts {
+func (x *ObjList) inModified() *idCounts {
 	if x.counts == nil {
 		c := countIn(x.oids, x.mids)
 		x.counts = &c
@@ -73,7 +73,7 @@ func (x *objList) inModified() *idCounts {
 }
 
 // held reports whether modified holds identity id.
-func (x *objList) held(id string) bool {
+func (x *ObjList) held(id string) bool {
 	if len(x.mids) <= smallIDs {
 		return slices.Contains(x.mids, id)
 	}
@@ -81,7 +81,7 @@ func (x *objList) held(id string) bool {
 	return ok
 }
 
-// ElemWalker is what objList asks of the walker whose lists it diffs.
+// ElemWalker is what ObjList asks of the walker whose lists it diffs.
 type ElemWalker interface {
 	// DiffElem returns the patch turning the original's element p into
 	// modified's element i, descending into the followed document's
@@ -99,16 +99,16 @@ type ElemWalker interface {
 // NewObjList starts the diff of one merge list of objects: the two
 // sides, the followed document's (b, nil for none), and the walker that
 // diffs their elements.
-func (d *Differ) NewObjList(w ElemWalker, o, m, b DiffSide, s slot) objList {
+func (d *Differ) NewObjList(w ElemWalker, o, m, b DiffSide, s slot) ObjList {
 	lk := format.KeysOf(s)
 	ks := d.ListKeySet(s)
-	return objList{d: d, w: w, o: o, m: m, b: b, oids: sideIDs(o, ks), mids: sideIDs(m, ks),
+	return ObjList{d: d, w: w, o: o, m: m, b: b, oids: sideIDs(o, ks), mids: sideIDs(m, ks),
 		lk: lk, ks: ks, def: lk.DefaultSet(), es: s.Elem()}
 }
 
 // Diff writes into patch, under k, what turns the original's list into
 // modified's.
-func (x *objList) Diff(patch map[string]any, k string) error {
+func (x *ObjList) Diff(patch map[string]any, k string) error {
 	d := x.d
 	if x.mustReplace() {
 		return x.writeWhole(patch, k, false)
@@ -141,7 +141,7 @@ func (x *objList) Diff(patch map[string]any, k string) error {
 // writeWhole writes modified's list as a replacement, unless the pass
 // writes no changes or (changed false) the lists are equal. (writeOf's
 // rule, written out: a Change holding x would move it to the heap.)
-func (x *objList) writeWhole(patch map[string]any, k string, changed bool) error {
+func (x *ObjList) writeWhole(patch map[string]any, k string, changed bool) error {
 	if x.d.IgnoreChanges() || !changed && x.w.Equal() {
 		return nil
 	}
@@ -164,7 +164,7 @@ func (x *objList) writeWhole(patch map[string]any, k string, changed bool) error
 // mustReplace reports whether the list can only be written whole: an
 // element without its default key, duplicates a keyed patch would lose,
 // or, skew-safe, a default key shared by several elements.
-func (x *objList) mustReplace() bool {
+func (x *ObjList) mustReplace() bool {
 	d := x.d
 	if !sideKeyable(x.o, x.def) || !sideKeyable(x.m, x.def) || !d.KeyedOnly() && !x.keyedSafe() {
 		return true
@@ -186,7 +186,7 @@ func (x *objList) mustReplace() bool {
 }
 
 // indexBase indexes the followed document's elements by identity.
-func (x *objList) indexBase() {
+func (x *ObjList) indexBase() {
 	if x.b != nil && x.d.WithBase() {
 		x.base = make(map[string]int, x.b.Count())
 		for p := range x.b.Count() {
@@ -196,7 +196,7 @@ func (x *objList) indexBase() {
 }
 
 // baseAt returns the followed document's element of identity id, or -1.
-func (x *objList) baseAt(id string) int {
+func (x *ObjList) baseAt(id string) int {
 	if p, ok := x.base[id]; ok {
 		return p
 	}
@@ -208,7 +208,7 @@ func (x *objList) baseAt(id string) int {
 // deletions pass writes the creation too, even when current already
 // holds the element: a server that knows no $patchMergeKey deletes by the
 // default key, which takes the element with it.
-func (x *objList) rekeyed() map[string]bool {
+func (x *ObjList) rekeyed() map[string]bool {
 	if x.d.Pass != PassDeletions || !x.ks.Directive || x.sameUnique() {
 		return nil
 	}
@@ -227,7 +227,7 @@ func (x *objList) rekeyed() map[string]bool {
 // changes returns the patch entries of modified's elements: additions
 // and changes, and the deletions that re-create elements only a
 // replacement can write. whole asks for the list written whole.
-func (x *objList) changes() (list, recreated []any, whole bool, err error) {
+func (x *ObjList) changes() (list, recreated []any, whole bool, err error) {
 	d := x.d
 	rekeyed := x.rekeyed()
 	for i := range x.mids {
@@ -278,7 +278,7 @@ func copyKeyFields(dst map[string]any, s DiffSide, p int, ks format.KeySet) {
 // changed returns the patch entry of modified's element i, paired with
 // an element of the original (nil for no change); up asks for the list
 // written whole.
-func (x *objList) changed(i int) (entry map[string]any, up bool, err error) {
+func (x *ObjList) changed(i int) (entry map[string]any, up bool, err error) {
 	d := x.d
 	p := x.pairs[i]
 	keyed, kp := x.o, p // the live element's keys name it
@@ -315,9 +315,9 @@ func (x *objList) changed(i int) (entry map[string]any, up bool, err error) {
 
 // deletions returns the deletion entries of the original's elements
 // modified does not hold.
-func (x *objList) deletions() []any {
+func (x *ObjList) deletions() []any {
 	d := x.d
-	if d.IgnoreDeletions() || x.sameUnique() {
+	if d.ignoreDeletions() || x.sameUnique() {
 		return nil
 	}
 	paired := make([]bool, len(x.oids)) // by pairFilled, under other keys
@@ -356,7 +356,7 @@ func (x *objList) deletions() []any {
 
 // writeOrder writes the list's $setElementOrder where the pass wants it:
 // the patch changed the list, or (changes and additions) its order did.
-func (x *objList) writeOrder(patch map[string]any, k string, changed bool) {
+func (x *ObjList) writeOrder(patch map[string]any, k string, changed bool) {
 	d := x.d
 	if len(x.mids) == 0 || !d.WantListOrder(changed, slices.Equal(x.oids, x.mids)) {
 		return

@@ -128,8 +128,8 @@ func (m *objMerge[B, F]) name(name string, p *ObjectPatch, s *slot) error {
 			return nil
 		}
 		c := s.Child(name)
-		if err := m.a.CheckType(pv, c, nil); err != nil {
-			return m.a.CheckType(pv, c, m.at.Field(name))
+		if err := m.a.checkType(pv, c, nil); err != nil {
+			return m.a.checkType(pv, c, m.at.Field(name))
 		}
 		m.plain[name] = pv
 		return nil
@@ -144,7 +144,7 @@ func (m *objMerge[B, F]) name(name string, p *ObjectPatch, s *slot) error {
 		// A name the result cannot hold (decoding drops it): the patch
 		// value must still be valid.
 		if inPatch && pv != nil {
-			_, _, err := a.MergeValue(nil, false, pv, *c, at.Field(name))
+			_, _, err := a.mergeValue(nil, false, pv, *c, at.Field(name))
 			return err
 		}
 		return nil
@@ -156,8 +156,8 @@ func (m *objMerge[B, F]) name(name string, p *ObjectPatch, s *slot) error {
 	directed := p.Directed(name)
 	if !directed && jsonval.IsScalar(pv) {
 		// The common leaf: no path is built unless it is wrong.
-		if err := a.CheckType(pv, *c, nil); err != nil {
-			return a.CheckType(pv, *c, at.Field(name))
+		if err := a.checkType(pv, *c, nil); err != nil {
+			return a.checkType(pv, *c, at.Field(name))
 		}
 		return b.Set(f, pv, name, at)
 	}
@@ -214,7 +214,7 @@ func MergeValueOf[V ValueSink[V]](a *Applier, v V, pv any, s slot, at *pathNode)
 	if pv == nil {
 		return nil, false, nil
 	}
-	if err := a.CheckType(pv, s, at); err != nil {
+	if err := a.checkType(pv, s, at); err != nil {
 		return nil, false, err
 	}
 	k := s.Kind()
@@ -235,7 +235,7 @@ func MergeValueOf[V ValueSink[V]](a *Applier, v V, pv any, s slot, at *pathNode)
 		return v.Object(p, s, s.Patch.Strategy == reflectschema.Replace, at)
 	case []any:
 		if k == reflectschema.Untyped || !s.IsMergeList() {
-			l, err := a.FinalizeList(p, s, at)
+			l, err := a.finalizeList(p, s, at)
 			if err != nil {
 				return nil, false, err
 			}

@@ -9,7 +9,7 @@ import "github.com/typedpatch/typedpatch/smp/internal/format"
 // replacing the list would drop what the configuration never named. (An
 // element sharing a default key with one of the configuration's may be
 // that element with key fields the server filled in: it is not kept.)
-func (x *objList) withOthersAdded(ml, cl []any) []any {
+func (x *ObjList) withOthersAdded(ml, cl []any) []any {
 	full := x.def
 	held := make(map[string]int, len(ml)) // identity → modified's position
 	for i := len(ml) - 1; i >= 0; i-- {

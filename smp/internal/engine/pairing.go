@@ -13,7 +13,7 @@ import (
 // keys across its documents, where a server filled in key fields the
 // configuration never set ({containerPort: 80} stored as {containerPort:
 // 80, protocol: TCP}): the delta half pairs modified's elements with
-// current's (objList.pair), the deletions half names the same live
+// current's (ObjList.pair), the deletions half names the same live
 // elements (liveRename), the conflict check pairs the original's with
 // current's (pairFilled), and skew-safe mode writes whole a list whose
 // result would share a default key (survivorShares).
@@ -27,7 +27,7 @@ import (
 // field the server filled in (protocol: TCP) is not a new element. Had the
 // original held it, the deletions half removes it and the modified
 // element must be created, so it is not paired.
-func (x *objList) pair() {
+func (x *ObjList) pair() {
 	d, oids, mids, ks, base := x.d, x.oids, x.mids, x.ks, x.base
 	if x.sameUnique() {
 		x.pairs = make([]int, len(mids))
@@ -61,7 +61,7 @@ func (x *objList) pair() {
 	if unpaired == 0 || !ks.Directive || d.Pass != PassDelta {
 		return // only the delta pass pairs on partial keys
 	}
-	cands := NewAgreeIndex(x.def, ks, x.o)
+	cands := newAgreeIndex(x.def, ks, x.o)
 	for p := range oids {
 		if _, inOriginal := base[oids[p]]; !taken[p] && !inOriginal {
 			cands.Add(p)
@@ -78,9 +78,9 @@ func (x *objList) pair() {
 // key field it has, and that modified (base) does not hold: the server
 // filled in the others, as the delta half sees it. Pairs are made only
 // where both sides are unique.
-func (x *objList) pairFilled(taken []bool) {
+func (x *ObjList) pairFilled(taken []bool) {
 	mids, pairs, base := x.mids, x.pairs, x.base
-	cands := NewAgreeIndex(x.def, x.ks, x.m) // unpaired elements of current
+	cands := newAgreeIndex(x.def, x.ks, x.m) // unpaired elements of current
 	for i := range mids {
 		if _, inModified := base[mids[i]]; pairs[i] < 0 && !inModified {
 			cands.Add(i)
@@ -93,7 +93,7 @@ func (x *objList) pairFilled(taken []bool) {
 // claimSole pairs each seeker (a position of side seek, of n, for which
 // seeking holds) with the one candidate that agrees with it, and calls
 // pair for each; a candidate two seekers claim pairs with neither.
-func (x *AgreeIndex) claimSole(seek DiffSide, n int, seeking func(int) bool, pair func(seeker, cand int)) {
+func (x *agreeIndex) claimSole(seek DiffSide, n int, seeking func(int) bool, pair func(seeker, cand int)) {
 	claims := map[int]int{} // candidate → seeker; -1 when claimed twice
 	for s := range n {
 		if !seeking(s) {
@@ -122,10 +122,10 @@ func (x *AgreeIndex) claimSole(seek DiffSide, n int, seeking func(int) bool, pai
 // changes would address an element current does not hold. The followed
 // document is current. It returns the live element's position in it, or
 // -1, for modified's element i.
-func (x *objList) liveRename(i int) int { return x.renameOf(x.m, i, x.mids[i]) }
+func (x *ObjList) liveRename(i int) int { return x.renameOf(x.m, i, x.mids[i]) }
 
 // renameOf is liveRename for element p of side s, of identity id.
-func (x *objList) renameOf(s DiffSide, p int, id string) int {
+func (x *ObjList) renameOf(s DiffSide, p int, id string) int {
 	d, cands, ks := x.d, &x.renames, x.ks
 	if d.Pass != PassDeletions || !ks.Directive || x.base == nil {
 		return -1
@@ -137,7 +137,7 @@ func (x *objList) renameOf(s DiffSide, p int, id string) int {
 		// Live elements neither the original nor modified holds, by
 		// default key: built once per list.
 		taken := idSet(x.oids, x.mids)
-		*cands = NewAgreeIndex(x.def, ks, x.b)
+		*cands = newAgreeIndex(x.def, ks, x.b)
 		for q := range x.b.Count() { // base collapses repeated elements: count each
 			if x.b.IsObject(q) && !taken[x.b.KeyID(q, ks)] {
 				(*cands).Add(q)
@@ -149,7 +149,7 @@ func (x *objList) renameOf(s DiffSide, p int, id string) int {
 
 // heldDefaults returns the default keys of base's elements, built on
 // first use.
-func (x *objList) heldDefaults() map[string]bool {
+func (x *ObjList) heldDefaults() map[string]bool {
 	if x.baseDefaults == nil {
 		x.baseDefaults = make(map[string]bool, len(x.base))
 		for _, p := range x.base {
@@ -167,7 +167,7 @@ func (x *objList) heldDefaults() map[string]bool {
 // shares its default key with an element of modified that is new: the
 // result would hold both, which a server that knows no $patchMergeKey
 // merges into one. Skew-safe mode writes such a list whole.
-func (x *objList) survivorShares() bool {
+func (x *ObjList) survivorShares() bool {
 	oids, pairs, base, def, ks := x.oids, x.pairs, x.base, x.def, x.ks
 	var fresh map[string]bool // default keys of modified's new elements
 	for i, p := range pairs {
@@ -189,13 +189,13 @@ func (x *objList) survivorShares() bool {
 	}
 	inM, inC := idSet(x.mids), idSet(oids)
 	var doomed []bool    // current's elements the deletions half deletes under filled keys
-	var live *AgreeIndex // current's elements the original and modified do not hold
+	var live *agreeIndex // current's elements the original and modified do not hold
 	for q := range sideCount(x.b) {
 		if id := x.b.KeyID(q, ks); !x.b.IsObject(q) || inM[id] || inC[id] {
 			continue
 		}
 		if live == nil {
-			live = NewAgreeIndex(def, ks, x.o)
+			live = newAgreeIndex(def, ks, x.o)
 			for p := range oids {
 				if _, inOriginal := base[oids[p]]; !inOriginal && !inM[oids[p]] {
 					live.Add(p)
@@ -253,11 +253,11 @@ func withLiveKeys(ml, ol []any, pairs []int, ks format.KeySet) []any {
 	return out
 }
 
-// AgreeIndex finds, among candidate elements of one side, the one that
+// agreeIndex finds, among candidate elements of one side, the one that
 // shares a given element's default key and holds every key field of ks
 // the given element has, with the same value: one hash lookup per query,
 // the candidates indexed once per combination of key fields present.
-type AgreeIndex struct {
+type agreeIndex struct {
 	def, ks format.KeySet
 	side    DiffSide
 	cands   []agreeCand
@@ -272,19 +272,19 @@ type agreeCand struct {
 // agreeHit is the first candidate of a key and how many share it.
 type agreeHit struct{ pos, n int }
 
-func NewAgreeIndex(def, ks format.KeySet, side DiffSide) *AgreeIndex {
-	return &AgreeIndex{def: def, ks: ks, side: side, byMask: map[string]map[string]agreeHit{}}
+func newAgreeIndex(def, ks format.KeySet, side DiffSide) *agreeIndex {
+	return &agreeIndex{def: def, ks: ks, side: side, byMask: map[string]map[string]agreeHit{}}
 }
 
 // Add adds the side's element p as a candidate; every add precedes every
 // sole.
-func (x *AgreeIndex) Add(p int) {
+func (x *agreeIndex) Add(p int) {
 	x.cands = append(x.cands, agreeCand{def: x.side.KeyID(p, x.def), pos: p})
 }
 
 // Sole returns the position of the one candidate agreeing with element i
 // of side s, or -1 for none or several.
-func (x *AgreeIndex) Sole(s DiffSide, i int) int {
+func (x *agreeIndex) Sole(s DiffSide, i int) int {
 	mask := make([]byte, len(x.ks.Fields)) // which key fields the element has
 	for j, f := range x.ks.Fields {
 		if s.HasKeyField(i, f) {
@@ -316,7 +316,7 @@ func (x *AgreeIndex) Sole(s DiffSide, i int) int {
 // key is element p of s's default identity and its values of the key
 // fields mask selects, each length-prefixed so no two lists of values
 // share a key; false if the element lacks one of them.
-func (x *AgreeIndex) key(s DiffSide, p int, def string, mask []byte) (string, bool) {
+func (x *agreeIndex) key(s DiffSide, p int, def string, mask []byte) (string, bool) {
 	b := strconv.AppendInt(nil, int64(len(def)), 10)
 	b = append(append(b, ':'), def...)
 	for i, f := range x.ks.Fields {

@@ -59,7 +59,7 @@ func TestAgreeIndexAgainstScan(t *testing.T) {
 		return m
 	}
 	// Values whose texts joined would collide.
-	x := NewAgreeIndex(def, ks, jsonItems{map[string]any{"port": "1", "protocol": "1", "host": "1:1"}})
+	x := newAgreeIndex(def, ks, jsonItems{map[string]any{"port": "1", "protocol": "1", "host": "1:1"}})
 	x.Add(0)
 	if p := x.Sole(jsonItems{map[string]any{"port": "1", "protocol": "1:1", "host": "1"}}, 0); p != -1 {
 		t.Fatalf("values 1:1,1 agree with 1,1:1 (position %d)", p)
@@ -70,7 +70,7 @@ func TestAgreeIndexAgainstScan(t *testing.T) {
 		for range r.IntN(40) {
 			cands = append(cands, elem(r))
 		}
-		x := NewAgreeIndex(def, ks, jsonItems(cands))
+		x := newAgreeIndex(def, ks, jsonItems(cands))
 		for p := range cands {
 			x.Add(p)
 		}
@@ -89,7 +89,7 @@ func TestClaimSole(t *testing.T) {
 	def := format.KeySet{Fields: []string{"port"}}
 	ks := format.KeySet{Fields: []string{"port", "protocol"}, Directive: true}
 	live := jsonItems{map[string]any{"port": "80", "protocol": "TCP"}, map[string]any{"port": "81", "protocol": "UDP"}}
-	x := NewAgreeIndex(def, ks, live)
+	x := newAgreeIndex(def, ks, live)
 	x.Add(0)
 	x.Add(1)
 	seekers := jsonItems{map[string]any{"port": "80"}, map[string]any{"port": "80", "protocol": "TCP"}, map[string]any{"port": "81"}}

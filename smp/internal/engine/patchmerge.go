@@ -54,7 +54,7 @@ func (d *Differ) mergeOrderedLists(res, b map[string]any, keys []string, s slot,
 			continue
 		}
 		// The delta's order wins: where it paired elements on partial keys
-		// (objList.pair) it names them by their live keys, which the
+		// (ObjList.pair) it names them by their live keys, which the
 		// deletions half, written from modified alone, cannot know.
 		res[k] = b[k]
 		c := s.Child(list)

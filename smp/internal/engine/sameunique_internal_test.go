@@ -50,8 +50,8 @@ func TestSameUniqueMatchesGeneral(t *testing.T) {
 		}
 		ol, ml := list(oids), list(mids)
 		for _, pass := range []Pass{PassTwoWay, PassDeletions} {
-			run := func(general bool) (objList, bool, []any, map[string]bool) {
-				x := objList{d: &Differ{Cfg: &Config{}, Pass: pass}, o: &ol, m: &ml,
+			run := func(general bool) (ObjList, bool, []any, map[string]bool) {
+				x := ObjList{d: &Differ{Cfg: &Config{}, Pass: pass}, o: &ol, m: &ml,
 					oids: sideIDs(&ol, ks), mids: sideIDs(&ml, ks), ks: ks, def: ks}
 				if general {
 					x.aligned = 2

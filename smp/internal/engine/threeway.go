@@ -14,7 +14,7 @@ import (
 // without deletions, plus the deletions from original to modified. Unless
 // overwriting, a patch that changes a field current also changed
 // differently is a conflict. Each walker runs the same passes on its own
-// documents (threeWayDocs), each named (threeWayDoc); RunThreeWay joins
+// documents (ThreeWayDocs), each named (threeWayDoc); RunThreeWay joins
 // them.
 
 // threeWayDoc names one document of a three-way patch.
@@ -39,8 +39,8 @@ var (
 	changesPass   = ThreeWayPass{PassChanges, DocOriginal, DocCurrent, docModified}
 )
 
-// threeWayDocs is one walker's three documents.
-type threeWayDocs interface {
+// ThreeWayDocs is one walker's three documents.
+type ThreeWayDocs interface {
 	// Diff runs a pass; a patch that must replace the root writes the
 	// to document whole. d is the differ that ran it.
 	Diff(p ThreeWayPass) (patch map[string]any, d *Differ, err error)
@@ -53,7 +53,7 @@ type threeWayDocs interface {
 }
 
 // RunThreeWay makes the three-way patch of docs at root slot s.
-func RunThreeWay(docs threeWayDocs, s slot, cfg *Config) (map[string]any, error) {
+func RunThreeWay(docs ThreeWayDocs, s slot, cfg *Config) (map[string]any, error) {
 	dp, delta, err := docs.Diff(deltaPass)
 	if err != nil {
 		return nil, err
