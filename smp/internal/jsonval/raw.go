@@ -132,29 +132,19 @@ func SkipSpace(r []byte, i int) int {
 
 // SkipString returns the index after the string starting at i.
 func SkipString(r []byte, i int) int {
-	i++
-	// Keys and short values end within a few bytes, where a byte loop
-	// costs less than two IndexByte calls.
-	for end := min(i+16, len(r)); i < end; i++ {
+	for i++; ; {
+		if i = toQuoteOrEscape(r, i); i >= len(r) {
+			return len(r)
+		}
 		switch r[i] {
 		case '"':
 			return i + 1
 		case '\\':
-			i++ // the escaped character
+			i += 2 // the escape and the character it escapes
+		default:
+			i++
 		}
 	}
-	for i < len(r) {
-		q := bytes.IndexByte(r[i:], '"')
-		if q < 0 {
-			return len(r)
-		}
-		b := bytes.IndexByte(r[i:i+q], '\\')
-		if b < 0 {
-			return i + q + 1
-		}
-		i += b + 2 // skip the escape and the character it escapes
-	}
-	return i
 }
 
 // SkipValue returns the index after the value starting at i.

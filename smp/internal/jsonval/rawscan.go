@@ -225,7 +225,10 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 // scanString validates the string starting at i: escapes, no control
 // characters, valid UTF-8. It returns the index after it, or -1.
 func scanString(r []byte, i int) int {
-	for i++; i < len(r); {
+	for i++; ; {
+		if i = toStringStop(r, i); i >= len(r) {
+			return -1
+		}
 		c := r[i]
 		switch {
 		case c == '"':
@@ -262,7 +265,6 @@ func scanString(r []byte, i int) int {
 			i += n
 		}
 	}
-	return -1
 }
 
 func isHex(c byte) bool {
