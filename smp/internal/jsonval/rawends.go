@@ -7,24 +7,58 @@ import "sync"
 // again at every level. ScanRaw, which reads the whole document once,
 // records where each container of at least SkipMin bytes ends, and
 // SkipValue looks a container up once it has scanned SkipMin bytes of it:
-// every byte is scanned a bounded number of times, however deep.
+// every byte is scanned a bounded number of times, however deep. Below
+// SkipMin, scanning costs less than the lookup.
 
 // SkipMin is the span from which a container's end is recorded.
-const SkipMin = 512
+const SkipMin = 64
 
 // rawEnds is what ScanRaw learns of a document besides its validity.
 type rawEnds struct {
-	// at maps a container's start to its end, both as the distance to
-	// the end of the document's backing array (cap of a slice starting
-	// there), so every slice of the document finds them.
-	at map[int]int
+	// tape holds the containers of SkipMin bytes or more in the order
+	// they start (by decreasing start distance, see span).
+	tape []span
 	// uniqueKeys says no object of the document holds a key twice, so a
 	// key's first member is its value (see UniqueKeys).
 	uniqueKeys bool
 }
 
+// span is where a container starts and where it ends (after its last
+// byte), both as the distance to the end of the document's backing array
+// (cap of a slice starting there), so every slice of the document finds
+// them.
+type span struct{ start, end int }
+
 // Count is the number of container ends recorded.
-func (e rawEnds) Count() int { return len(e.at) }
+func (e rawEnds) Count() int { return len(e.tape) }
+
+// close records the end of the container of tape entry k, or drops the
+// entry when the container is shorter than SkipMin. The entries after k
+// are its descendants, shorter still, so already dropped.
+func (e *rawEnds) close(k, end int) {
+	if e.tape[k].start-end < SkipMin {
+		e.tape = e.tape[:k]
+		return
+	}
+	e.tape[k].end = end
+}
+
+// find returns the end of the container starting at distance start.
+func (e *rawEnds) find(start int) (int, bool) {
+	lo, hi := 0, len(e.tape)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if e.tape[mid].start > start {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(e.tape) && e.tape[lo].start == start {
+		return e.tape[lo].end, true
+	}
+	return 0, false
+}
 
 type endsEntry struct {
 	ends rawEnds
@@ -51,7 +85,7 @@ func backingEnd(r []byte) *byte {
 // RegisterEnds makes a document's container ends known to SkipValue until
 // release is called.
 func RegisterEnds(doc []byte, ends rawEnds) (release func()) {
-	if len(ends.at) == 0 {
+	if len(ends.tape) == 0 {
 		return func() {}
 	}
 	k := backingEnd(doc)
@@ -80,7 +114,7 @@ func KnownEnd(r []byte, start int) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	d, ok := v.(*endsEntry).ends.at[cap(r)-start]
+	d, ok := v.(*endsEntry).ends.find(cap(r) - start)
 	if end := cap(r) - d; ok && end > start && end <= len(r) {
 		return end, true
 	}

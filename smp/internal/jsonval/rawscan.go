@@ -27,8 +27,9 @@ func ScanRaw(data []byte, l Limits) (doc Raw, ends rawEnds, ok bool) {
 	}
 	// counts holds, for each open container, -1 for an object or the
 	// number of elements of an array.
+	ends.tape = make([]span, 0, 16)
 	counts := make([]int, 0, 16)
-	starts := make([]int, 0, 16) // the index of each open container
+	opens := make([]int, 0, 16) // the tape entry of each open container
 	keys := keySets{hashes: make([]uint64, 0, 64), starts: make([]int, 0, 16), unique: true}
 	i, top := 0, 0
 value:
@@ -45,7 +46,8 @@ value:
 			i++
 			goto next
 		}
-		starts = append(starts, open)
+		opens = append(opens, len(ends.tape))
+		ends.tape = append(ends.tape, span{start: cap(data) - open})
 		keys.open()
 		if c == '[' {
 			counts = append(counts, 1)
@@ -85,8 +87,8 @@ next: // after a value: a separator, the end of its container, or the end
 	default:
 		return nil, rawEnds{}, false
 	}
-	ends = recordEnd(ends, data, starts[top], i)
-	counts, starts = counts[:top], starts[:top]
+	ends.close(opens[top], cap(data)-(i+1))
+	counts, opens = counts[:top], opens[:top]
 	keys.close()
 	i++
 	goto next
@@ -142,18 +144,6 @@ func scanKey(data []byte, i int, keys *keySets) int {
 		return -1
 	}
 	return SkipSpace(data, i+1)
-}
-
-// recordEnd records where the container from start to end (its last
-// byte) ends, when it is SkipMin bytes or more (rawends.go).
-func recordEnd(ends rawEnds, data []byte, start, end int) rawEnds {
-	if end+1-start >= SkipMin {
-		if ends.at == nil {
-			ends.at = map[int]int{}
-		}
-		ends.at[cap(data)-start] = cap(data) - (end + 1)
-	}
-	return ends
 }
 
 // maxTrackedKeys is the most keys of one object ScanRaw compares for
