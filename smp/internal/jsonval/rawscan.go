@@ -1,7 +1,6 @@
 package jsonval
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"slices"
@@ -116,7 +115,8 @@ func trimObject(data []byte) ([]byte, bool) {
 func scanScalar(data []byte, i int) int {
 	switch c := data[i]; {
 	case c == '"':
-		return scanString(data, i)
+		i, _ = scanString(data, i)
+		return i
 	case c == '-' || c >= '0' && c <= '9':
 		return scanNumber(data, i)
 	case c == 't':
@@ -136,10 +136,13 @@ func scanKey(data []byte, i int, keys *keySets) int {
 		return -1
 	}
 	start := i
-	if i = scanString(data, i); i < 0 {
+	i, escaped := scanString(data, i)
+	if i < 0 {
 		return -1
 	}
-	keys.add(data[start:i])
+	if keys.unique {
+		keys.add(keyHash(data, start, i), escaped)
+	}
 	if i = SkipSpace(data, i); i >= len(data) || data[i] != ':' {
 		return -1
 	}
@@ -155,14 +158,16 @@ const maxTrackedKeys = 64
 // whether any object holds a key twice.
 type keySets struct {
 	hashes []uint64 // the keys met so far in the open objects
-	starts []int    // for each open container, where its keys start
+	starts []int    // for each open container but the innermost, where its keys start
+	level  int      // where the innermost container's keys start
 	unique bool     // no repeat found (or suspected) yet
 }
 
 // open starts a container's keys.
 func (k *keySets) open() {
 	if k.unique {
-		k.starts = append(k.starts, len(k.hashes))
+		k.starts = append(k.starts, k.level)
+		k.level = len(k.hashes)
 	}
 }
 
@@ -170,87 +175,88 @@ func (k *keySets) open() {
 func (k *keySets) close() {
 	if k.unique {
 		top := len(k.starts) - 1
-		k.hashes, k.starts = k.hashes[:k.starts[top]], k.starts[:top]
+		k.hashes, k.level, k.starts = k.hashes[:k.level], k.starts[top], k.starts[:top]
 	}
 }
 
-// add records a key (its raw JSON string) of the innermost object. A key
+// add records a key of the innermost object by its hash (keyHash). A key
 // with an escape, an object of too many keys, or two keys of one hash
 // end the tracking: the keys are then not known unique.
-func (k *keySets) add(key []byte) {
-	if !k.unique {
-		return
-	}
-	level := k.hashes[k.starts[len(k.starts)-1]:]
-	if len(level) >= maxTrackedKeys || bytes.IndexByte(key, '\\') >= 0 {
-		k.unique = false
-		return
-	}
-	h := keyHash(key)
-	if slices.Contains(level, h) {
+func (k *keySets) add(h uint64, escaped bool) {
+	level := k.hashes[k.level:]
+	if escaped || len(level) >= maxTrackedKeys || slices.Contains(level, h) {
 		k.unique = false
 		return
 	}
 	k.hashes = append(k.hashes, h)
 }
 
-// keyHash condenses a raw key for keySets: its length and its first and
-// last eight bytes (all of a shorter one). Distinct keys rarely share
-// it, and when they do the document only loses the early stop.
-func keyHash(k []byte) uint64 {
+// keyHash condenses the raw key data[start:end] for keySets: its length
+// and its first and last eight bytes (all of a shorter one, read as one
+// word where the data goes on). Distinct keys rarely share it, and when
+// they do the document only loses the early stop.
+func keyHash(data []byte, start, end int) uint64 {
+	k := data[start:end]
 	h := uint64(len(k))
 	if len(k) < 8 {
-		for _, c := range k {
-			h = h<<8 | uint64(c)
+		var w uint64
+		if start+8 <= len(data) {
+			w = binary.LittleEndian.Uint64(data[start:]) & (1<<(8*len(k)) - 1)
+		} else {
+			for j, c := range k {
+				w |= uint64(c) << (8 * j)
+			}
 		}
-		return h
+		return h<<56 | w
 	}
 	h ^= binary.LittleEndian.Uint64(k) * 0x9e3779b97f4a7c15
 	return h ^ bits.RotateLeft64(binary.LittleEndian.Uint64(k[len(k)-8:]), 31)
 }
 
 // isSpace reports whether c is JSON whitespace.
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+func isSpace(c byte) bool { return c <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r') }
 
 // scanString validates the string starting at i: escapes, no control
-// characters, valid UTF-8. It returns the index after it, or -1.
-func scanString(r []byte, i int) int {
+// characters, valid UTF-8. It returns the index after it, or -1, and
+// whether it holds an escape.
+func scanString(r []byte, i int) (end int, escaped bool) {
 	for i++; ; {
 		if i = toStringStop(r, i); i >= len(r) {
-			return -1
+			return -1, false
 		}
 		c := r[i]
 		switch {
 		case c == '"':
-			return i + 1
+			return i + 1, escaped
 		case c == '\\':
+			escaped = true
 			if i+1 >= len(r) {
-				return -1
+				return -1, false
 			}
 			switch r[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
 				if i+6 > len(r) {
-					return -1
+					return -1, false
 				}
 				for _, h := range r[i+2 : i+6] {
 					if !isHex(h) {
-						return -1
+						return -1, false
 					}
 				}
 				i += 6
 			default:
-				return -1
+				return -1, false
 			}
 		case c < 0x20:
-			return -1
+			return -1, false
 		case c < utf8.RuneSelf:
 			i++
 		default:
 			ru, n := utf8.DecodeRune(r[i:])
 			if ru == utf8.RuneError && n == 1 {
-				return -1
+				return -1, false
 			}
 			i += n
 		}
