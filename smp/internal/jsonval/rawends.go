@@ -21,6 +21,30 @@ type rawEnds struct {
 	// uniqueKeys says no object of the document holds a key twice, so a
 	// key's first member is its value (see UniqueKeys).
 	uniqueKeys bool
+	// scratch is the scan's working memory, the tape's included: it is
+	// recycled once the ends are released.
+	scratch *scanScratch
+}
+
+// scanScratch is the memory ScanRaw works in: the stacks of the open
+// containers and the tape, kept from one scan to the next.
+type scanScratch struct {
+	tape          []span
+	counts, opens []int
+	hashes        []uint64
+	starts        []int
+}
+
+// scratches recycles the scans' working memory.
+var scratches = sync.Pool{New: func() any { return new(scanScratch) }}
+
+// recycle hands the scan's memory to the next scan; the ends are no
+// longer known after it.
+func (e *rawEnds) recycle() {
+	if sc := e.scratch; sc != nil {
+		sc.tape, e.scratch, e.tape = e.tape[:0], nil, nil
+		scratches.Put(sc)
+	}
 }
 
 // span is where a container starts and where it ends (after its last
@@ -86,15 +110,18 @@ func backingEnd(r []byte) *byte {
 // release is called.
 func RegisterEnds(doc []byte, ends rawEnds) (release func()) {
 	if len(ends.tape) == 0 {
+		ends.recycle()
 		return func() {}
 	}
 	k := backingEnd(doc)
 	liveEnds.Lock()
 	defer liveEnds.Unlock()
-	e := &endsEntry{ends: ends, lo: cap(doc) - len(doc), hi: cap(doc)}
+	var e *endsEntry
 	if v, ok := liveEnds.m.Load(k); ok {
 		e = v.(*endsEntry) // the same bytes, applied concurrently
+		ends.recycle()
 	} else {
+		e = &endsEntry{ends: ends, lo: cap(doc) - len(doc), hi: cap(doc)}
 		liveEnds.m.Store(k, e)
 	}
 	e.refs++
@@ -103,6 +130,7 @@ func RegisterEnds(doc []byte, ends rawEnds) (release func()) {
 		defer liveEnds.Unlock()
 		if e.refs--; e.refs == 0 {
 			liveEnds.m.Delete(k)
+			e.ends.recycle() // no apply of these bytes reads them any more
 		}
 	}
 }

@@ -24,12 +24,13 @@ func ScanRaw(data []byte, l Limits) (doc Raw, ends rawEnds, ok bool) {
 	if l.MaxDepth > 0 {
 		maxDepth = min(maxDepth, l.MaxDepth+1)
 	}
+	sc := scratches.Get().(*scanScratch)
+	ends.scratch, ends.tape = sc, sc.tape[:0]
 	// counts holds, for each open container, -1 for an object or the
 	// number of elements of an array.
-	ends.tape = make([]span, 0, 16)
-	counts := make([]int, 0, 16)
-	opens := make([]int, 0, 16) // the tape entry of each open container
-	keys := keySets{hashes: make([]uint64, 0, 64), starts: make([]int, 0, 16), unique: true}
+	counts := sc.counts[:0]
+	opens := sc.opens[:0] // the tape entry of each open container
+	keys := keySets{hashes: sc.hashes[:0], starts: sc.starts[:0], unique: true}
 	i, top := 0, 0
 value:
 	if i >= len(data) {
@@ -62,6 +63,7 @@ next: // after a value: a separator, the end of its container, or the end
 	i = SkipSpace(data, i)
 	if len(counts) == 0 {
 		ends.uniqueKeys = keys.unique
+		sc.counts, sc.opens, sc.hashes, sc.starts = counts, opens, keys.hashes, keys.starts
 		return Raw(data), ends, i == len(data)
 	}
 	if i >= len(data) {
