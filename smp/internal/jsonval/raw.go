@@ -28,12 +28,7 @@ func Expand(v any) any {
 	case '{':
 		return ExpandNamed(r, nil)
 	case '[':
-		var l []any
-		EachElement(r, func(val Raw) { l = append(l, val) })
-		if l == nil {
-			l = []any{}
-		}
-		return l
+		return expandArray(r)
 	case '"':
 		return DecodeString(r)
 	case 't':
@@ -44,6 +39,19 @@ func Expand(v any) any {
 		return nil
 	}
 	return json.Number(r)
+}
+
+// expandArray is Expand of a raw array: its elements gathered on the
+// stack while they are few, then copied into a list of their number.
+func expandArray(r Raw) []any {
+	var small [16]any
+	l := small[:0]
+	for i := SkipSpace(r, 1); i < len(r) && r[i] != ']'; {
+		var val Raw
+		val, i = elementAt(r, i)
+		l = append(l, val)
+	}
+	return append(make([]any, 0, len(l)), l...)
 }
 
 // ExpandNamed expands a raw object one level, as Expand does. A key
@@ -112,17 +120,26 @@ func EachRawMember(r Raw, fn func(key []byte, val Raw) bool) {
 
 // EachElement calls fn for each element of a valid raw array, in order.
 func EachElement(r Raw, fn func(val Raw)) {
-	i := SkipSpace(r, 1)
-	for i < len(r) && r[i] != ']' {
-		end := SkipValue(r, i)
-		fn(r[i:end])
-		i = SkipSpace(r, end)
-		if i < len(r) && r[i] == ',' {
-			i = SkipSpace(r, i+1)
-		}
+	for i := SkipSpace(r, 1); i < len(r) && r[i] != ']'; {
+		var val Raw
+		val, i = elementAt(r, i)
+		fn(val)
 	}
 }
 
+// elementAt returns the element of raw array r at i and where the next
+// one starts (or the array's end).
+func elementAt(r Raw, i int) (Raw, int) {
+	end := SkipValue(r, i)
+	next := SkipSpace(r, end)
+	if next < len(r) && r[next] == ',' {
+		next = SkipSpace(r, next+1)
+	}
+	return r[i:end], next
+}
+
+// SkipSpace returns the index of the first byte at or after i that is not
+// JSON whitespace.
 func SkipSpace(r []byte, i int) int {
 	for i < len(r) && isSpace(r[i]) {
 		i++
