@@ -31,10 +31,17 @@ func ScanRaw(data []byte, l Limits) (doc Raw, ends rawEnds, ok bool) {
 	counts := sc.counts[:0]
 	opens := sc.opens[:0] // the tape entry of each open container
 	keys := keySets{hashes: sc.hashes[:0], starts: sc.starts[:0], unique: true}
-	i, top := 0, 0
+	i, top, key := 0, 0, 0
+	var escaped bool
 value:
 	if i >= len(data) {
 		return nil, rawEnds{}, false
+	}
+	if data[i] == '"' { // the common value, scanned without the switch
+		if i, _ = scanString(data, i); i < 0 {
+			return nil, rawEnds{}, false
+		}
+		goto next
 	}
 	if c := data[i]; c == '{' || c == '[' {
 		if len(counts) == maxDepth {
@@ -94,9 +101,20 @@ next: // after a value: a separator, the end of its container, or the end
 	i++
 	goto next
 member: // an object member's key and colon, then its value
-	if i = scanKey(data, i, &keys); i < 0 {
+	if i >= len(data) || data[i] != '"' {
 		return nil, rawEnds{}, false
 	}
+	key = i
+	if i, escaped = scanString(data, i); i < 0 {
+		return nil, rawEnds{}, false
+	}
+	if keys.unique {
+		keys.add(keyHash(data, key, i), escaped)
+	}
+	if i = SkipSpace(data, i); i >= len(data) || data[i] != ':' {
+		return nil, rawEnds{}, false
+	}
+	i = SkipSpace(data, i+1)
 	goto value
 }
 
@@ -112,13 +130,10 @@ func trimObject(data []byte) ([]byte, bool) {
 	return data, len(data) > 0 && data[0] == '{'
 }
 
-// scanScalar validates the scalar starting at i and returns the index
-// after it, or -1.
+// scanScalar validates the scalar other than a string (ScanRaw scans
+// those itself) starting at i and returns the index after it, or -1.
 func scanScalar(data []byte, i int) int {
 	switch c := data[i]; {
-	case c == '"':
-		i, _ = scanString(data, i)
-		return i
 	case c == '-' || c >= '0' && c <= '9':
 		return scanNumber(data, i)
 	case c == 't':
@@ -129,26 +144,6 @@ func scanScalar(data []byte, i int) int {
 		return scanLiteral(data, i, "null")
 	}
 	return -1
-}
-
-// scanKey validates an object member's key and colon at i and returns the
-// index of its value, or -1.
-func scanKey(data []byte, i int, keys *keySets) int {
-	if i >= len(data) || data[i] != '"' {
-		return -1
-	}
-	start := i
-	i, escaped := scanString(data, i)
-	if i < 0 {
-		return -1
-	}
-	if keys.unique {
-		keys.add(keyHash(data, start, i), escaped)
-	}
-	if i = SkipSpace(data, i); i >= len(data) || data[i] != ':' {
-		return -1
-	}
-	return SkipSpace(data, i+1)
 }
 
 // maxTrackedKeys is the most keys of one object ScanRaw compares for
