@@ -29,10 +29,24 @@ type rawEnds struct {
 // scanScratch is the memory ScanRaw works in: the stacks of the open
 // containers and the tape, kept from one scan to the next.
 type scanScratch struct {
-	tape          []span
-	counts, opens []int
-	hashes        []uint64
-	starts        []int
+	tape   []span
+	open   []openContainer
+	hashes []uint64
+	starts []int
+}
+
+// startScan takes a scan's memory for ends and returns its stacks, empty.
+func startScan(ends *rawEnds) scanStacks {
+	sc := scratches.Get().(*scanScratch)
+	ends.scratch, ends.tape = sc, sc.tape[:0]
+	return scanStacks{open: sc.open[:0], keys: keySets{hashes: sc.hashes[:0], starts: sc.starts[:0], unique: true}}
+}
+
+// keep ends a scan that accepted its document: what it learnt of the keys
+// goes to ends, and its stacks, grown, to its memory.
+func (e *rawEnds) keep(st scanStacks) {
+	e.uniqueKeys = st.keys.unique
+	e.scratch.open, e.scratch.hashes, e.scratch.starts = st.open, st.keys.hashes, st.keys.starts
 }
 
 // scratches recycles the scans' working memory.

@@ -20,17 +20,8 @@ func ScanRaw(data []byte, l Limits) (doc Raw, ends rawEnds, ok bool) {
 	if data, ok = trimObject(data); !ok {
 		return nil, rawEnds{}, false
 	}
-	maxDepth := maxScanNesting
-	if l.MaxDepth > 0 {
-		maxDepth = min(maxDepth, l.MaxDepth+1)
-	}
-	sc := scratches.Get().(*scanScratch)
-	ends.scratch, ends.tape = sc, sc.tape[:0]
-	// counts holds, for each open container, -1 for an object or the
-	// number of elements of an array.
-	counts := sc.counts[:0]
-	opens := sc.opens[:0] // the tape entry of each open container
-	keys := keySets{hashes: sc.hashes[:0], starts: sc.starts[:0], unique: true}
+	maxDepth := scanDepth(l)
+	st := startScan(&ends)
 	i, top, key := 0, 0, 0
 	var escaped bool
 value:
@@ -44,62 +35,51 @@ value:
 		goto next
 	}
 	if c := data[i]; c == '{' || c == '[' {
-		if len(counts) == maxDepth {
+		if len(st.open) == maxDepth {
 			return nil, rawEnds{}, false
 		}
 		open := i
-		i = SkipSpace(data, i+1)
-		if i < len(data) && data[i] == c+2 { // '}' or ']'
+		if i = SkipSpace(data, i+1); i < len(data) && data[i] == c+2 { // '}' or ']'
 			i++
 			goto next
 		}
-		opens = append(opens, len(ends.tape))
+		st.push(c == '[', len(ends.tape))
 		ends.tape = append(ends.tape, span{start: cap(data) - open})
-		keys.open()
 		if c == '[' {
-			counts = append(counts, 1)
 			goto value
 		}
-		counts = append(counts, -1)
 		goto member
 	}
 	if i = scanScalar(data, i); i < 0 {
 		return nil, rawEnds{}, false
 	}
 next: // after a value: a separator, the end of its container, or the end
-	i = SkipSpace(data, i)
-	if len(counts) == 0 {
-		ends.uniqueKeys = keys.unique
-		sc.counts, sc.opens, sc.hashes, sc.starts = counts, opens, keys.hashes, keys.starts
+	if i = SkipSpace(data, i); len(st.open) == 0 {
+		ends.keep(st)
 		return Raw(data), ends, i == len(data)
 	}
 	if i >= len(data) {
 		return nil, rawEnds{}, false
 	}
-	top = len(counts) - 1
+	top = len(st.open) - 1
 	switch data[i] {
 	case ',':
 		i = SkipSpace(data, i+1)
-		if counts[top] < 0 {
+		if st.open[top].count < 0 {
 			goto member
 		}
-		counts[top]++
-		if l.MaxListLength > 0 && counts[top] > l.MaxListLength {
+		if st.open[top].count++; l.MaxListLength > 0 && st.open[top].count > l.MaxListLength {
 			return nil, rawEnds{}, false
 		}
 		goto value
 	case '}', ']':
-		if (data[i] == '}') != (counts[top] < 0) {
-			return nil, rawEnds{}, false // the other container's end
+		if (data[i] == '}') == (st.open[top].count < 0) {
+			ends.close(st.pop(), cap(data)-(i+1))
+			i++
+			goto next
 		}
-	default:
-		return nil, rawEnds{}, false
 	}
-	ends.close(opens[top], cap(data)-(i+1))
-	counts, opens = counts[:top], opens[:top]
-	keys.close()
-	i++
-	goto next
+	return nil, rawEnds{}, false // another byte, or the other container's end
 member: // an object member's key and colon, then its value
 	if i >= len(data) || data[i] != '"' {
 		return nil, rawEnds{}, false
@@ -108,14 +88,50 @@ member: // an object member's key and colon, then its value
 	if i, escaped = scanString(data, i); i < 0 {
 		return nil, rawEnds{}, false
 	}
-	if keys.unique {
-		keys.add(keyHash(data, key, i), escaped)
-	}
+	st.keys.add(data, key, i, escaped)
 	if i = SkipSpace(data, i); i >= len(data) || data[i] != ':' {
 		return nil, rawEnds{}, false
 	}
 	i = SkipSpace(data, i+1)
 	goto value
+}
+
+// scanDepth is the deepest nesting ScanRaw takes within l.
+func scanDepth(l Limits) int {
+	if l.MaxDepth > 0 {
+		return min(maxScanNesting, l.MaxDepth+1)
+	}
+	return maxScanNesting
+}
+
+// scanStacks are ScanRaw's stacks: the open containers, and the keys of
+// their objects.
+type scanStacks struct {
+	open []openContainer
+	keys keySets
+}
+
+// openContainer is a container ScanRaw is in: count is -1 for an object,
+// or the number of elements of an array so far; entry is its tape entry.
+type openContainer struct{ count, entry int }
+
+// push opens a container, an array or an object, of tape entry entry.
+func (st *scanStacks) push(array bool, entry int) {
+	count := -1
+	if array {
+		count = 1
+	}
+	st.open = append(st.open, openContainer{count, entry})
+	st.keys.open()
+}
+
+// pop closes the innermost container and returns its tape entry.
+func (st *scanStacks) pop() int {
+	top := len(st.open) - 1
+	entry := st.open[top].entry
+	st.open = st.open[:top]
+	st.keys.close()
+	return entry
 }
 
 // trimObject drops the whitespace around a document and reports whether
@@ -176,10 +192,15 @@ func (k *keySets) close() {
 	}
 }
 
-// add records a key of the innermost object by its hash (keyHash). A key
+// add records the key data[start:end] (a raw JSON string, escaped when it
+// holds an escape) of the innermost object by its hash (keyHash). A key
 // with an escape, an object of too many keys, or two keys of one hash
 // end the tracking: the keys are then not known unique.
-func (k *keySets) add(h uint64, escaped bool) {
+func (k *keySets) add(data []byte, start, end int, escaped bool) {
+	if !k.unique {
+		return
+	}
+	h := keyHash(data, start, end)
 	level := k.hashes[k.level:]
 	if escaped || len(level) >= maxTrackedKeys || slices.Contains(level, h) {
 		k.unique = false
