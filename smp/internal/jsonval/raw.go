@@ -41,17 +41,30 @@ func Expand(v any) any {
 	return json.Number(r)
 }
 
-// expandArray is Expand of a raw array: its elements gathered on the
-// stack while they are few, then copied into a list of their number.
+// expandArray is Expand of a raw array: up to 16 elements are gathered on
+// the stack and copied into a list of their number; a longer array's go
+// on into a growing list, as append would make it.
 func expandArray(r Raw) []any {
 	var small [16]any
-	l := small[:0]
+	n := 0
+	var long []any
 	for i := SkipSpace(r, 1); i < len(r) && r[i] != ']'; {
 		var val Raw
 		val, i = elementAt(r, i)
-		l = append(l, val)
+		switch {
+		case long != nil:
+			long = append(long, val)
+		case n < len(small):
+			small[n] = val
+			n++
+		default:
+			long = append(append(make([]any, 0, 2*n), small[:n]...), val)
+		}
 	}
-	return append(make([]any, 0, len(l)), l...)
+	if long != nil {
+		return long
+	}
+	return append(make([]any, 0, n), small[:n]...)
 }
 
 // ExpandNamed expands a raw object one level, as Expand does. A key
