@@ -283,17 +283,30 @@ func TestGrowthThreeWayKeyed(t *testing.T) {
 }
 
 // TestDeepApplyConcurrent: calls on the same document bytes at once share
-// its recorded container ends and release them; run under -race.
+// its recorded container ends and release them, while calls on other
+// documents reuse the memory of released scans; run under -race.
 func TestDeepApplyConcurrent(t *testing.T) {
-	doc, patch := deepDoc(50, 3000, stringList), deepPatch(50)
-	want, err := smp.ApplyJSON(doc, patch, &growthDeep{})
-	require.NoError(t, err)
+	docs := [][]byte{deepDoc(50, 3000, stringList), deepDoc(40, 2000, stringList)}
+	patch := deepPatch(50)
+	var wants [2][]byte
+	for d, doc := range docs {
+		want, err := smp.ApplyJSON(doc, patch, &growthDeep{})
+		require.NoError(t, err)
+		wants[d] = want
+	}
 	errs := make(chan error, 16)
-	for range 16 {
+	for g := range 16 {
 		go func() {
-			got, err := smp.ApplyJSON(doc, patch, &growthDeep{})
-			if err == nil && string(got) != string(want) {
-				err = fmt.Errorf("got %d bytes, want %d", len(got), len(want))
+			var err error
+			for range 4 {
+				d := g % 2
+				got, aerr := smp.ApplyJSON(docs[d], patch, &growthDeep{})
+				if err = aerr; err == nil && string(got) != string(wants[d]) {
+					err = fmt.Errorf("document %d: got %d bytes, want %d", d, len(got), len(wants[d]))
+				}
+				if err != nil {
+					break
+				}
 			}
 			errs <- err
 		}()

@@ -180,10 +180,18 @@ func (m *ListPlan) setOrder(positions []int, ids []string, sr []int) ([]int, err
 	if slices.Equal(ids, orderIDs) {
 		return positions, nil // in the order already
 	}
+	// The live survivors' identities in their live order, from where the
+	// arrangement put them (positions[i] holds identity ids[i]).
+	place := make([]int, m.LiveLen)
+	for i, p := range positions {
+		if p < m.LiveLen {
+			place[p] = i
+		}
+	}
 	survivors := make([]string, 0, len(sr))
 	for _, r := range sr {
 		if r >= 0 {
-			survivors = append(survivors, m.Items.KeyID(r, m.lk.DefaultSet()))
+			survivors = append(survivors, ids[place[r]])
 		}
 	}
 	positions, _ = format.ArrangeInPlace(positions, ids, format.FirstRanks(orderIDs), format.FirstRanks(survivors), m.Applier.Cfg.Ordering)

@@ -123,6 +123,9 @@ func (ks KeySet) RawID(r jsonval.Raw) string {
 		if val == nil {
 			return AbsentMark
 		}
+		if val[0] == '"' { // the common key: a string, not boxed on the way
+			return stringID(jsonval.DecodeString(val))
+		}
 		return SingleKey(jsonval.Expand(val))
 	}
 	vals := make(map[string]any, len(ks.Fields))
@@ -138,6 +141,15 @@ func (ks KeySet) RawID(r jsonval.Raw) string {
 	return id
 }
 
+// stringID is SingleKey of a string.
+func stringID(v string) string {
+	if id, ok := StringKey(v); ok {
+		return id
+	}
+	k, _ := jsonval.ScalarKey(v)
+	return "\x00" + k
+}
+
 // SingleKey is the identity under a one-field key: a string is itself
 // (no allocation), unless it starts with a control character; every other
 // value, and such a string, is its jsonval.ScalarKey after a NUL, which no plain
@@ -149,9 +161,7 @@ func SingleKey(v any) string {
 	}
 	switch v := v.(type) {
 	case string:
-		if id, ok := StringKey(v); ok {
-			return id
-		}
+		return stringID(v)
 	case json.Number:
 		return jsonval.NumberKey("\x00n", string(v))
 	}

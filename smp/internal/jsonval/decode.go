@@ -195,8 +195,10 @@ func (d *fastDecoder) literal(text string, val any) (any, bool) {
 // encoding/json's replacement of invalid bytes stays its own.
 func (d *fastDecoder) string() (string, bool) {
 	start := d.i
-	i := start + 1
-	for i < len(d.data) {
+	for i := start + 1; ; i++ {
+		if i = toStringStop(d.data, i); i >= len(d.data) {
+			break
+		}
 		c := d.data[i]
 		if c == '"' {
 			d.i = i + 1
@@ -205,9 +207,8 @@ func (d *fastDecoder) string() (string, bool) {
 		if c == '\\' || c < 0x20 || c >= 0x80 {
 			break
 		}
-		i++
 	}
-	end := scanString(d.data, start)
+	end, _ := scanString(d.data, start)
 	if end < 0 {
 		return "", false
 	}

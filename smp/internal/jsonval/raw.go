@@ -28,12 +28,7 @@ func Expand(v any) any {
 	case '{':
 		return ExpandNamed(r, nil)
 	case '[':
-		var l []any
-		EachElement(r, func(val Raw) { l = append(l, val) })
-		if l == nil {
-			l = []any{}
-		}
-		return l
+		return expandArray(r)
 	case '"':
 		return DecodeString(r)
 	case 't':
@@ -44,6 +39,32 @@ func Expand(v any) any {
 		return nil
 	}
 	return json.Number(r)
+}
+
+// expandArray is Expand of a raw array: up to 16 elements are gathered on
+// the stack and copied into a list of their number; a longer array's go
+// on into a growing list, as append would make it.
+func expandArray(r Raw) []any {
+	var small [16]any
+	n := 0
+	var long []any
+	for i := SkipSpace(r, 1); i < len(r) && r[i] != ']'; {
+		var val Raw
+		val, i = elementAt(r, i)
+		switch {
+		case long != nil:
+			long = append(long, val)
+		case n < len(small):
+			small[n] = val
+			n++
+		default:
+			long = append(append(make([]any, 0, 2*n), small[:n]...), val)
+		}
+	}
+	if long != nil {
+		return long
+	}
+	return append(make([]any, 0, n), small[:n]...)
 }
 
 // ExpandNamed expands a raw object one level, as Expand does. A key
@@ -112,17 +133,26 @@ func EachRawMember(r Raw, fn func(key []byte, val Raw) bool) {
 
 // EachElement calls fn for each element of a valid raw array, in order.
 func EachElement(r Raw, fn func(val Raw)) {
-	i := SkipSpace(r, 1)
-	for i < len(r) && r[i] != ']' {
-		end := SkipValue(r, i)
-		fn(r[i:end])
-		i = SkipSpace(r, end)
-		if i < len(r) && r[i] == ',' {
-			i = SkipSpace(r, i+1)
-		}
+	for i := SkipSpace(r, 1); i < len(r) && r[i] != ']'; {
+		var val Raw
+		val, i = elementAt(r, i)
+		fn(val)
 	}
 }
 
+// elementAt returns the element of raw array r at i and where the next
+// one starts (or the array's end).
+func elementAt(r Raw, i int) (Raw, int) {
+	end := SkipValue(r, i)
+	next := SkipSpace(r, end)
+	if next < len(r) && r[next] == ',' {
+		next = SkipSpace(r, next+1)
+	}
+	return r[i:end], next
+}
+
+// SkipSpace returns the index of the first byte at or after i that is not
+// JSON whitespace.
 func SkipSpace(r []byte, i int) int {
 	for i < len(r) && isSpace(r[i]) {
 		i++
@@ -132,29 +162,19 @@ func SkipSpace(r []byte, i int) int {
 
 // SkipString returns the index after the string starting at i.
 func SkipString(r []byte, i int) int {
-	i++
-	// Keys and short values end within a few bytes, where a byte loop
-	// costs less than two IndexByte calls.
-	for end := min(i+16, len(r)); i < end; i++ {
+	for i++; ; {
+		if i = toQuoteOrEscape(r, i); i >= len(r) {
+			return len(r)
+		}
 		switch r[i] {
 		case '"':
 			return i + 1
 		case '\\':
-			i++ // the escaped character
+			i += 2 // the escape and the character it escapes
+		default:
+			i++
 		}
 	}
-	for i < len(r) {
-		q := bytes.IndexByte(r[i:], '"')
-		if q < 0 {
-			return len(r)
-		}
-		b := bytes.IndexByte(r[i:i+q], '\\')
-		if b < 0 {
-			return i + q + 1
-		}
-		i += b + 2 // skip the escape and the character it escapes
-	}
-	return i
 }
 
 // SkipValue returns the index after the value starting at i.

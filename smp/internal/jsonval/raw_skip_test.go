@@ -2,6 +2,7 @@ package jsonval
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -28,6 +29,29 @@ func TestSkipString(t *testing.T) {
 			if got := SkipString(doc, 0); got != len(s) {
 				t.Errorf("skipString(%s) = %d, want %d", doc, got, len(s))
 			}
+		}
+	}
+}
+
+// TestExpandArray: a raw array expands to its elements, raw and in order,
+// on both sides of the length gathered on the stack.
+func TestExpandArray(t *testing.T) {
+	for n := 0; n < 40; n++ {
+		var b strings.Builder
+		want := make([]any, n)
+		b.WriteString("[ ")
+		for i := range n {
+			el := []string{`"s"`, `{"a":[1]}`, `[2, 3]`, `-4.5`, `null`}[i%5]
+			want[i] = Raw(el)
+			if i > 0 {
+				b.WriteString(" ,")
+			}
+			b.WriteString(el)
+		}
+		b.WriteString(" ]")
+		got, ok := Expand(Raw(b.String())).([]any)
+		if !ok || got == nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("Expand(%s) = %#v, want %#v", b.String(), got, want)
 		}
 	}
 }

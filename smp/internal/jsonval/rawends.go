@@ -7,24 +7,96 @@ import "sync"
 // again at every level. ScanRaw, which reads the whole document once,
 // records where each container of at least SkipMin bytes ends, and
 // SkipValue looks a container up once it has scanned SkipMin bytes of it:
-// every byte is scanned a bounded number of times, however deep.
+// every byte is scanned a bounded number of times, however deep. Below
+// SkipMin, scanning costs less than the lookup.
 
 // SkipMin is the span from which a container's end is recorded.
-const SkipMin = 512
+const SkipMin = 64
 
 // rawEnds is what ScanRaw learns of a document besides its validity.
 type rawEnds struct {
-	// at maps a container's start to its end, both as the distance to
-	// the end of the document's backing array (cap of a slice starting
-	// there), so every slice of the document finds them.
-	at map[int]int
+	// tape holds the containers of SkipMin bytes or more in the order
+	// they start (by decreasing start distance, see span).
+	tape []span
 	// uniqueKeys says no object of the document holds a key twice, so a
 	// key's first member is its value (see UniqueKeys).
 	uniqueKeys bool
+	// scratch is the scan's working memory, the tape's included: it is
+	// recycled once the ends are released.
+	scratch *scanScratch
 }
 
+// scanScratch is the memory ScanRaw works in: the stacks of the open
+// containers and the tape, kept from one scan to the next.
+type scanScratch struct {
+	tape   []span
+	open   []openContainer
+	hashes []uint64
+	starts []int
+}
+
+// startScan takes a scan's memory for ends and returns its stacks, empty.
+func startScan(ends *rawEnds) scanStacks {
+	sc := scratches.Get().(*scanScratch)
+	ends.scratch, ends.tape = sc, sc.tape[:0]
+	return scanStacks{open: sc.open[:0], keys: keySets{hashes: sc.hashes[:0], starts: sc.starts[:0], unique: true}}
+}
+
+// keep ends a scan that accepted its document: what it learnt of the keys
+// goes to ends, and its stacks, grown, to its memory.
+func (e *rawEnds) keep(st scanStacks) {
+	e.uniqueKeys = st.keys.unique
+	e.scratch.open, e.scratch.hashes, e.scratch.starts = st.open, st.keys.hashes, st.keys.starts
+}
+
+// scratches recycles the scans' working memory.
+var scratches = sync.Pool{New: func() any { return new(scanScratch) }}
+
+// recycle hands the scan's memory to the next scan; the ends are no
+// longer known after it.
+func (e *rawEnds) recycle() {
+	if sc := e.scratch; sc != nil {
+		sc.tape, e.scratch, e.tape = e.tape[:0], nil, nil
+		scratches.Put(sc)
+	}
+}
+
+// span is where a container starts and where it ends (after its last
+// byte), both as the distance to the end of the document's backing array
+// (cap of a slice starting there), so every slice of the document finds
+// them.
+type span struct{ start, end int }
+
 // Count is the number of container ends recorded.
-func (e rawEnds) Count() int { return len(e.at) }
+func (e rawEnds) Count() int { return len(e.tape) }
+
+// close records the end of the container of tape entry k, or drops the
+// entry when the container is shorter than SkipMin. The entries after k
+// are its descendants, shorter still, so already dropped.
+func (e *rawEnds) close(k, end int) {
+	if e.tape[k].start-end < SkipMin {
+		e.tape = e.tape[:k]
+		return
+	}
+	e.tape[k].end = end
+}
+
+// find returns the end of the container starting at distance start.
+func (e *rawEnds) find(start int) (int, bool) {
+	lo, hi := 0, len(e.tape)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if e.tape[mid].start > start {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(e.tape) && e.tape[lo].start == start {
+		return e.tape[lo].end, true
+	}
+	return 0, false
+}
 
 type endsEntry struct {
 	ends rawEnds
@@ -51,16 +123,19 @@ func backingEnd(r []byte) *byte {
 // RegisterEnds makes a document's container ends known to SkipValue until
 // release is called.
 func RegisterEnds(doc []byte, ends rawEnds) (release func()) {
-	if len(ends.at) == 0 {
+	if len(ends.tape) == 0 {
+		ends.recycle()
 		return func() {}
 	}
 	k := backingEnd(doc)
 	liveEnds.Lock()
 	defer liveEnds.Unlock()
-	e := &endsEntry{ends: ends, lo: cap(doc) - len(doc), hi: cap(doc)}
+	var e *endsEntry
 	if v, ok := liveEnds.m.Load(k); ok {
 		e = v.(*endsEntry) // the same bytes, applied concurrently
+		ends.recycle()
 	} else {
+		e = &endsEntry{ends: ends, lo: cap(doc) - len(doc), hi: cap(doc)}
 		liveEnds.m.Store(k, e)
 	}
 	e.refs++
@@ -69,6 +144,7 @@ func RegisterEnds(doc []byte, ends rawEnds) (release func()) {
 		defer liveEnds.Unlock()
 		if e.refs--; e.refs == 0 {
 			liveEnds.m.Delete(k)
+			e.ends.recycle() // no apply of these bytes reads them any more
 		}
 	}
 }
@@ -80,7 +156,7 @@ func KnownEnd(r []byte, start int) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	d, ok := v.(*endsEntry).ends.at[cap(r)-start]
+	d, ok := v.(*endsEntry).ends.find(cap(r) - start)
 	if end := cap(r) - d; ok && end > start && end <= len(r) {
 		return end, true
 	}

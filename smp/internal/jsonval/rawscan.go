@@ -1,7 +1,6 @@
 package jsonval
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"slices"
@@ -21,80 +20,118 @@ func ScanRaw(data []byte, l Limits) (doc Raw, ends rawEnds, ok bool) {
 	if data, ok = trimObject(data); !ok {
 		return nil, rawEnds{}, false
 	}
-	maxDepth := maxScanNesting
-	if l.MaxDepth > 0 {
-		maxDepth = min(maxDepth, l.MaxDepth+1)
-	}
-	// counts holds, for each open container, -1 for an object or the
-	// number of elements of an array.
-	counts := make([]int, 0, 16)
-	starts := make([]int, 0, 16) // the index of each open container
-	keys := keySets{hashes: make([]uint64, 0, 64), starts: make([]int, 0, 16), unique: true}
-	i, top := 0, 0
+	maxDepth := scanDepth(l)
+	st := startScan(&ends)
+	i, top, key := 0, 0, 0
+	var escaped bool
 value:
 	if i >= len(data) {
 		return nil, rawEnds{}, false
 	}
+	if data[i] == '"' { // the common value, scanned without the switch
+		if i, _ = scanString(data, i); i < 0 {
+			return nil, rawEnds{}, false
+		}
+		goto next
+	}
 	if c := data[i]; c == '{' || c == '[' {
-		if len(counts) == maxDepth {
+		if len(st.open) == maxDepth {
 			return nil, rawEnds{}, false
 		}
 		open := i
-		i = SkipSpace(data, i+1)
-		if i < len(data) && data[i] == c+2 { // '}' or ']'
+		if i = SkipSpace(data, i+1); i < len(data) && data[i] == c+2 { // '}' or ']'
 			i++
 			goto next
 		}
-		starts = append(starts, open)
-		keys.open()
+		st.push(c == '[', len(ends.tape))
+		ends.tape = append(ends.tape, span{start: cap(data) - open})
 		if c == '[' {
-			counts = append(counts, 1)
 			goto value
 		}
-		counts = append(counts, -1)
 		goto member
 	}
 	if i = scanScalar(data, i); i < 0 {
 		return nil, rawEnds{}, false
 	}
 next: // after a value: a separator, the end of its container, or the end
-	i = SkipSpace(data, i)
-	if len(counts) == 0 {
-		ends.uniqueKeys = keys.unique
+	if i = SkipSpace(data, i); len(st.open) == 0 {
+		ends.keep(st)
 		return Raw(data), ends, i == len(data)
 	}
 	if i >= len(data) {
 		return nil, rawEnds{}, false
 	}
-	top = len(counts) - 1
+	top = len(st.open) - 1
 	switch data[i] {
 	case ',':
 		i = SkipSpace(data, i+1)
-		if counts[top] < 0 {
+		if st.open[top].count < 0 {
 			goto member
 		}
-		counts[top]++
-		if l.MaxListLength > 0 && counts[top] > l.MaxListLength {
+		if st.open[top].count++; l.MaxListLength > 0 && st.open[top].count > l.MaxListLength {
 			return nil, rawEnds{}, false
 		}
 		goto value
 	case '}', ']':
-		if (data[i] == '}') != (counts[top] < 0) {
-			return nil, rawEnds{}, false // the other container's end
+		if (data[i] == '}') == (st.open[top].count < 0) {
+			ends.close(st.pop(), cap(data)-(i+1))
+			i++
+			goto next
 		}
-	default:
-		return nil, rawEnds{}, false
 	}
-	ends = recordEnd(ends, data, starts[top], i)
-	counts, starts = counts[:top], starts[:top]
-	keys.close()
-	i++
-	goto next
+	return nil, rawEnds{}, false // another byte, or the other container's end
 member: // an object member's key and colon, then its value
-	if i = scanKey(data, i, &keys); i < 0 {
+	if i >= len(data) || data[i] != '"' {
 		return nil, rawEnds{}, false
 	}
+	key = i
+	if i, escaped = scanString(data, i); i < 0 {
+		return nil, rawEnds{}, false
+	}
+	st.keys.add(data, key, i, escaped)
+	if i = SkipSpace(data, i); i >= len(data) || data[i] != ':' {
+		return nil, rawEnds{}, false
+	}
+	i = SkipSpace(data, i+1)
 	goto value
+}
+
+// scanDepth is the deepest nesting ScanRaw takes within l.
+func scanDepth(l Limits) int {
+	if l.MaxDepth > 0 {
+		return min(maxScanNesting, l.MaxDepth+1)
+	}
+	return maxScanNesting
+}
+
+// scanStacks are ScanRaw's stacks: the open containers, and the keys of
+// their objects.
+type scanStacks struct {
+	open []openContainer
+	keys keySets
+}
+
+// openContainer is a container ScanRaw is in: count is -1 for an object,
+// or the number of elements of an array so far; entry is its tape entry.
+type openContainer struct{ count, entry int }
+
+// push opens a container, an array or an object, of tape entry entry.
+func (st *scanStacks) push(array bool, entry int) {
+	count := -1
+	if array {
+		count = 1
+	}
+	st.open = append(st.open, openContainer{count, entry})
+	st.keys.open()
+}
+
+// pop closes the innermost container and returns its tape entry.
+func (st *scanStacks) pop() int {
+	top := len(st.open) - 1
+	entry := st.open[top].entry
+	st.open = st.open[:top]
+	st.keys.close()
+	return entry
 }
 
 // trimObject drops the whitespace around a document and reports whether
@@ -109,12 +146,10 @@ func trimObject(data []byte) ([]byte, bool) {
 	return data, len(data) > 0 && data[0] == '{'
 }
 
-// scanScalar validates the scalar starting at i and returns the index
-// after it, or -1.
+// scanScalar validates the scalar other than a string (ScanRaw scans
+// those itself) starting at i and returns the index after it, or -1.
 func scanScalar(data []byte, i int) int {
 	switch c := data[i]; {
-	case c == '"':
-		return scanString(data, i)
 	case c == '-' || c >= '0' && c <= '9':
 		return scanNumber(data, i)
 	case c == 't':
@@ -127,35 +162,6 @@ func scanScalar(data []byte, i int) int {
 	return -1
 }
 
-// scanKey validates an object member's key and colon at i and returns the
-// index of its value, or -1.
-func scanKey(data []byte, i int, keys *keySets) int {
-	if i >= len(data) || data[i] != '"' {
-		return -1
-	}
-	start := i
-	if i = scanString(data, i); i < 0 {
-		return -1
-	}
-	keys.add(data[start:i])
-	if i = SkipSpace(data, i); i >= len(data) || data[i] != ':' {
-		return -1
-	}
-	return SkipSpace(data, i+1)
-}
-
-// recordEnd records where the container from start to end (its last
-// byte) ends, when it is SkipMin bytes or more (rawends.go).
-func recordEnd(ends rawEnds, data []byte, start, end int) rawEnds {
-	if end+1-start >= SkipMin {
-		if ends.at == nil {
-			ends.at = map[int]int{}
-		}
-		ends.at[cap(data)-start] = cap(data) - (end + 1)
-	}
-	return ends
-}
-
 // maxTrackedKeys is the most keys of one object ScanRaw compares for
 // repeats; a larger object leaves the document's keys not known unique,
 // so that the check stays linear.
@@ -165,14 +171,16 @@ const maxTrackedKeys = 64
 // whether any object holds a key twice.
 type keySets struct {
 	hashes []uint64 // the keys met so far in the open objects
-	starts []int    // for each open container, where its keys start
+	starts []int    // for each open container but the innermost, where its keys start
+	level  int      // where the innermost container's keys start
 	unique bool     // no repeat found (or suspected) yet
 }
 
 // open starts a container's keys.
 func (k *keySets) open() {
 	if k.unique {
-		k.starts = append(k.starts, len(k.hashes))
+		k.starts = append(k.starts, k.level)
+		k.level = len(k.hashes)
 	}
 }
 
@@ -180,89 +188,97 @@ func (k *keySets) open() {
 func (k *keySets) close() {
 	if k.unique {
 		top := len(k.starts) - 1
-		k.hashes, k.starts = k.hashes[:k.starts[top]], k.starts[:top]
+		k.hashes, k.level, k.starts = k.hashes[:k.level], k.starts[top], k.starts[:top]
 	}
 }
 
-// add records a key (its raw JSON string) of the innermost object. A key
+// add records the key data[start:end] (a raw JSON string, escaped when it
+// holds an escape) of the innermost object by its hash (keyHash). A key
 // with an escape, an object of too many keys, or two keys of one hash
 // end the tracking: the keys are then not known unique.
-func (k *keySets) add(key []byte) {
+func (k *keySets) add(data []byte, start, end int, escaped bool) {
 	if !k.unique {
 		return
 	}
-	level := k.hashes[k.starts[len(k.starts)-1]:]
-	if len(level) >= maxTrackedKeys || bytes.IndexByte(key, '\\') >= 0 {
-		k.unique = false
-		return
-	}
-	h := keyHash(key)
-	if slices.Contains(level, h) {
+	h := keyHash(data, start, end)
+	level := k.hashes[k.level:]
+	if escaped || len(level) >= maxTrackedKeys || slices.Contains(level, h) {
 		k.unique = false
 		return
 	}
 	k.hashes = append(k.hashes, h)
 }
 
-// keyHash condenses a raw key for keySets: its length and its first and
-// last eight bytes (all of a shorter one). Distinct keys rarely share
-// it, and when they do the document only loses the early stop.
-func keyHash(k []byte) uint64 {
+// keyHash condenses the raw key data[start:end] for keySets: its length
+// and its first and last eight bytes (all of a shorter one, read as one
+// word where the data goes on). Distinct keys rarely share it, and when
+// they do the document only loses the early stop.
+func keyHash(data []byte, start, end int) uint64 {
+	k := data[start:end]
 	h := uint64(len(k))
 	if len(k) < 8 {
-		for _, c := range k {
-			h = h<<8 | uint64(c)
+		var w uint64
+		if start+8 <= len(data) {
+			w = binary.LittleEndian.Uint64(data[start:]) & (1<<(8*len(k)) - 1)
+		} else {
+			for j, c := range k {
+				w |= uint64(c) << (8 * j)
+			}
 		}
-		return h
+		return h<<56 | w
 	}
 	h ^= binary.LittleEndian.Uint64(k) * 0x9e3779b97f4a7c15
 	return h ^ bits.RotateLeft64(binary.LittleEndian.Uint64(k[len(k)-8:]), 31)
 }
 
 // isSpace reports whether c is JSON whitespace.
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+func isSpace(c byte) bool { return c <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r') }
 
 // scanString validates the string starting at i: escapes, no control
-// characters, valid UTF-8. It returns the index after it, or -1.
-func scanString(r []byte, i int) int {
-	for i++; i < len(r); {
+// characters, valid UTF-8. It returns the index after it, or -1, and
+// whether it holds an escape.
+func scanString(r []byte, i int) (end int, escaped bool) {
+	for i++; ; {
+		if i = toStringStop(r, i); i >= len(r) {
+			return -1, false
+		}
 		c := r[i]
 		switch {
 		case c == '"':
-			return i + 1
+			return i + 1, escaped
 		case c == '\\':
+			escaped = true
 			if i+1 >= len(r) {
-				return -1
+				return -1, false
 			}
 			switch r[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
 				if i+6 > len(r) {
-					return -1
+					return -1, false
 				}
 				for _, h := range r[i+2 : i+6] {
 					if !isHex(h) {
-						return -1
+						return -1, false
 					}
 				}
 				i += 6
 			default:
-				return -1
+				return -1, false
 			}
 		case c < 0x20:
-			return -1
+			return -1, false
 		case c < utf8.RuneSelf:
 			i++
 		default:
 			ru, n := utf8.DecodeRune(r[i:])
 			if ru == utf8.RuneError && n == 1 {
-				return -1
+				return -1, false
 			}
 			i += n
 		}
 	}
-	return -1
 }
 
 func isHex(c byte) bool {

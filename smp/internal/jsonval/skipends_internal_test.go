@@ -47,3 +47,42 @@ func TestSkipValueKnownEnds(t *testing.T) {
 		t.Fatalf("with known ends:\n%q\nscanning:\n%q", known, plain)
 	}
 }
+
+// TestKnownEndsEveryLongContainer: once registered, the end of every
+// container of SkipMin bytes or more is known, at any depth and order of
+// siblings, and no shorter one is recorded.
+func TestKnownEndsEveryLongContainer(t *testing.T) {
+	long := `"` + strings.Repeat("y", SkipMin) + `"`
+	doc := []byte(`{"a":[{"b":` + long + `},{"c":1},[` + long + `,{}],{"d":{"e":[` + long + `]}}],"f":{"g":2},"h":[[[` + long + `]]]}`)
+	raw, ends, ok := ScanRaw(doc, DefaultLimits())
+	if !ok {
+		t.Fatal("scanRaw refused the document")
+	}
+	release := RegisterEnds(raw, ends)
+	defer release()
+	long0, checked := 0, 0
+	var walk func(v Raw)
+	walk = func(v Raw) {
+		if v[0] != '{' && v[0] != '[' {
+			return
+		}
+		start := cap(raw) - cap(v)
+		end, known := KnownEnd(raw, start)
+		if want := len(v) >= SkipMin; known != want || known && end != start+len(v) {
+			t.Errorf("container at %d of %d bytes: KnownEnd = %d, %v", start, len(v), end, known)
+		}
+		if len(v) >= SkipMin {
+			long0++
+		}
+		checked++
+		if v[0] == '{' {
+			EachRawMember(v, func(_ []byte, m Raw) bool { walk(m); return true })
+		} else {
+			EachElement(v, walk)
+		}
+	}
+	walk(raw)
+	if long0 != ends.Count() || checked == long0 {
+		t.Fatalf("%d long containers of %d, %d ends recorded", long0, checked, ends.Count())
+	}
+}
