@@ -120,6 +120,13 @@ var compatCases = []compatCase{
 		patch:    `{"spec":{"selector":{"matchLabels":{"a":"1"}},"minAvailable":2}}`,
 		k8sWant:  `{"spec":{"minAvailable":2,"selector":{"matchLabels":{"a":"1"}}}}`,
 		oursWant: `{"spec":{"minAvailable":2}}`},
+	// A replaced object that changed is written whole, as Kubernetes writes
+	// it: a label it drops goes with the whole, not as a deletion.
+	{id: "replace-strategy-objects-in-two-way-patches", schema: &policyv1.PodDisruptionBudget{}, diff: true,
+		original: `{"spec":{"selector":{"matchLabels":{"a":"1","b":"2"}}}}`,
+		patch:    `{"spec":{"selector":{"matchLabels":{"a":"1"}}}}`,
+		k8sWant:  `{"spec":{"selector":{"matchLabels":{"a":"1"}}}}`,
+		oursWant: `{"spec":{"selector":{"matchLabels":{"a":"1"}}}}`},
 	{id: "merge-keys-left-out-by-omitempty", schema: &corev1.Pod{}, diff: true,
 		original: `{"spec":{"imagePullSecrets":[{"name":"a"}]}}`,
 		patch:    `{"spec":{"imagePullSecrets":[{"name":"a"},{}]}}`,
