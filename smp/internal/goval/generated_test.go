@@ -1,7 +1,6 @@
 package goval_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
 	"reflect"
@@ -121,28 +120,6 @@ var genTricky = rapid.Custom(func(t *rapid.T) tricky {
 	return v
 })
 
-// decoded is what encoding/json makes of v's encoding, numbers as text:
-// two values encode to the same JSON exactly when these are deeply equal
-// (the bytes may differ: "\xff" is written escaped, U+FFFD as itself).
-func decoded(t *rapid.T, v any) any {
-	d := json.NewDecoder(bytes.NewReader(mustJSON(t, v)))
-	d.UseNumber()
-	var out any
-	if err := d.Decode(&out); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// roundTripped is what json.Unmarshal makes of v's encoding.
-func roundTripped(t *rapid.T, v tricky) tricky {
-	var out tricky
-	if err := json.Unmarshal(mustJSON(t, v), &out); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 // mustJSON is json.Marshal's output for v.
 func mustJSON(t *rapid.T, v any) []byte {
 	b, err := json.Marshal(v)
@@ -159,7 +136,7 @@ func TestGeneratedToJSON(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		v := genTricky.Draw(t, "v")
 		b := mustJSON(t, v)
-		want := decoded(t, v)
+		want := decodeJSON(t, v)
 		j, err := goval.ToJSONValue(reflect.ValueOf(v), root.Node, false)
 		if err != nil {
 			t.Fatalf("ToJSONValue: %v (json.Marshal wrote %s)", err, b)
@@ -167,7 +144,7 @@ func TestGeneratedToJSON(t *testing.T) {
 		if diff := cmp.Diff(want, j); diff != "" {
 			t.Fatalf("ToJSONValue differs from encoding/json (-want +got):\n%s", diff)
 		}
-		wantBack := roundTripped(t, v)
+		wantBack := roundTrip(t, v)
 		back := reflect.New(reflect.TypeFor[tricky]()).Elem()
 		if err := goval.FromJSONValue(back, j, root.Node, false, nil); err != nil {
 			t.Fatalf("FromJSONValue: %v", err)
@@ -190,7 +167,7 @@ func TestGeneratedEqual(t *testing.T) {
 		case 0:
 			b = genTricky.Draw(t, "b")
 		case 1: // encodes alike, differs in Go where JSON loses something
-			b = roundTripped(t, a)
+			b = roundTrip(t, a)
 		case 2: // a shallow copy with one field drawn again
 			b = a
 			c := genTricky.Draw(t, "c")
@@ -199,7 +176,7 @@ func TestGeneratedEqual(t *testing.T) {
 				reflect.ValueOf(&b).Elem().Field(f).Set(reflect.ValueOf(c).Field(f))
 			}
 		}
-		sameJSON := reflect.DeepEqual(decoded(t, a), decoded(t, b))
+		sameJSON := reflect.DeepEqual(decodeJSON(t, a), decodeJSON(t, b))
 		s := goval.GetScratch()
 		defer goval.PutScratch(s)
 		av, bv := reflect.ValueOf(&a).Elem(), reflect.ValueOf(&b).Elem()
@@ -226,7 +203,7 @@ func TestGeneratedCopy(t *testing.T) {
 	root := rootOf(t)
 	rapid.Check(t, func(t *rapid.T) {
 		v := genTricky.Draw(t, "v")
-		want := roundTripped(t, v)
+		want := roundTrip(t, v)
 		src := reflect.ValueOf(&v).Elem()
 		dst := reflect.New(src.Type()).Elem()
 		var c goval.Copier
@@ -257,13 +234,13 @@ func TestGeneratedWireStrings(t *testing.T) {
 		if got := goval.WireString(a); got != back {
 			t.Fatalf("WireString(%q) = %q, the JSON round trip gives %q", a, got, back)
 		}
-		if got, want := goval.SameWireString(a, b), decoded(t, a) == decoded(t, b); got != want {
+		if got, want := goval.SameWireString(a, b), decodeJSON(t, a) == decodeJSON(t, b); got != want {
 			t.Fatalf("SameWireString(%q, %q) = %v, want %v", a, b, got, want)
 		}
 		type quoted struct {
 			S string `json:"s,string"`
 		}
-		if got, want := goval.SameQuotedString(a, b), reflect.DeepEqual(decoded(t, quoted{a}), decoded(t, quoted{b})); got != want {
+		if got, want := goval.SameQuotedString(a, b), reflect.DeepEqual(decodeJSON(t, quoted{a}), decodeJSON(t, quoted{b})); got != want {
 			t.Fatalf("SameQuotedString(%q, %q) = %v, want %v", a, b, got, want)
 		}
 	})

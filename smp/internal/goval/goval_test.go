@@ -13,8 +13,16 @@ import (
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
 )
 
-// decodeJSON is what encoding/json makes of v, decoded with UseNumber.
-func decodeJSON(t *testing.T, v any) any {
+// fatalT is what the helpers below need of a test: *testing.T or a
+// property's *rapid.T.
+type fatalT interface {
+	Helper()
+	Fatal(args ...any)
+}
+
+// decodeJSON is what encoding/json makes of v, decoded with UseNumber:
+// two values encode to the same JSON exactly when these are deeply equal.
+func decodeJSON(t fatalT, v any) any {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {

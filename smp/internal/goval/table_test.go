@@ -117,7 +117,7 @@ func rootOf(t *testing.T) goval.Root {
 }
 
 // roundTrip is what json.Unmarshal makes of json.Marshal's output for v.
-func roundTrip(t *testing.T, v tricky) tricky {
+func roundTrip(t fatalT, v tricky) tricky {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
