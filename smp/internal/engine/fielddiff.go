@@ -103,8 +103,7 @@ func DiffFieldOf[B any, V ValuePair[B]](d *Differ, base *Base[B], v V, patch *ma
 	descend := d.WithBase()
 	var saved B
 	if descend {
-		saved = base.At
-		base.At = v.BaseIn(saved)
+		saved = base.Descend(v.BaseIn(base.At))
 	}
 	switch {
 	case os == ShapeObject:
@@ -115,7 +114,7 @@ func DiffFieldOf[B any, V ValuePair[B]](d *Differ, base *Base[B], v V, patch *ma
 		err = ReplaceIfChanged(d, v, patch, k)
 	}
 	if descend {
-		base.At = saved
+		base.Restore(saved)
 	}
 	return replaceUp, err
 }
