@@ -52,6 +52,7 @@ type exactPlan struct {
 	fields []exactField // struct: the other fields that can need a fix, nested structs' included
 	mapT   reflect.Type // map
 	strMap bool         // map: one of strings to strings, as map[string]string
+	ranger wordRange    // map: how it is read without reflect, if it is
 	node   *Node        // trip: the marshaller's node
 	goType reflect.Type // trip: the value's type (maybe a pointer)
 }
@@ -133,7 +134,7 @@ func buildExact(t reflect.Type, n *Node, b *exactBuild) *exactPlan {
 		if e == nil {
 			return nil
 		}
-		return &exactPlan{kind: exactMap, elem: e, mapT: t, strMap: e.kind == exactString && t.ConvertibleTo(mapSSType)}
+		return &exactPlan{kind: exactMap, elem: e, mapT: t, strMap: e.kind == exactString && t.ConvertibleTo(mapSSType), ranger: wordRangeOf(t)}
 	}
 	return nil
 }

@@ -28,12 +28,29 @@ var exactWalks = sync.Pool{New: func() any { return new(exactWalk) }}
 
 // exactWalk is one fix's scratch: a marshaller's content, the keys and
 // values map entries are read into, and a count of the values changed.
+// A frozen walk changes nothing: where a value needs a change, it stops
+// and sets blocked (wordmaps.go).
 type exactWalk struct {
 	buf     [maxContentBytes]byte
 	s       *Scratch
 	readers [4]mapReader // the first plans' readers, the others in more
 	more    []*mapReader
 	changed int
+
+	frozen, blocked bool
+	depth           int                                 // maps read as words, one inside another
+	vals            [maxWordDepth][maxWordValue]uintptr // their values, read
+}
+
+// change reports whether the walk may change a value, and counts the
+// change; a frozen walk may not, and is blocked.
+func (w *exactWalk) change() bool {
+	if w.frozen {
+		w.blocked = true
+		return false
+	}
+	w.changed++
+	return true
 }
 
 // release gives back the walk, holding nothing of the value it fixed.
@@ -54,8 +71,7 @@ func (e *exactPlan) fix(w *exactWalk, p unsafe.Pointer) bool {
 	case exactAlways:
 		return true
 	case exactString:
-		fixString(w, (*string)(p))
-		return true
+		return fixString(w, (*string)(p))
 	case exactFloat:
 		f := float64(*(*float32)(p))
 		if e.size == 8 {
@@ -84,11 +100,14 @@ func (e *exactPlan) fix(w *exactWalk, p unsafe.Pointer) bool {
 }
 
 // fixString repairs the string at s to what it reads back as.
-func fixString(w *exactWalk, s *string) {
+func fixString(w *exactWalk, s *string) bool {
 	if len(*s) != 0 && !validUTF8(*s) {
+		if !w.change() {
+			return false
+		}
 		*s = WireString(*s)
-		w.changed++
 	}
+	return true
 }
 
 // validUTF8 is utf8.ValidString, reading ASCII eight bytes at a time to
@@ -117,8 +136,10 @@ func validUTF8(s string) bool {
 func (e *exactPlan) fixStruct(w *exactWalk, p unsafe.Pointer) bool {
 	for _, off := range e.strs {
 		if s := (*string)(unsafe.Add(p, off)); len(*s) != 0 && !validUTF8(*s) {
+			if !w.change() {
+				return false
+			}
 			*s = WireString(*s)
-			w.changed++
 		}
 	}
 	for _, f := range e.ptrs {
@@ -136,15 +157,19 @@ func (e *exactPlan) fixStruct(w *exactWalk, p unsafe.Pointer) bool {
 			v := reflect.NewAt(f.omitZero.Meta.GoType, fp).Elem()
 			if isZeroField(v, f.omitZero.zeroMode) {
 				if !v.IsZero() {
+					if !w.change() {
+						return false
+					}
 					v.SetZero()
-					w.changed++
 				}
 				continue
 			}
 		}
 		if f.omitEmpty != nil && emptyNotNil(f.omitEmpty, fp) {
+			if !w.change() {
+				return false
+			}
 			reflect.NewAt(f.omitEmpty, fp).Elem().SetZero()
-			w.changed++
 			continue
 		}
 		if !f.plan.fix(w, fp) {
@@ -175,11 +200,23 @@ func (e *exactPlan) fixMap(w *exactWalk, p unsafe.Pointer) bool {
 				return false
 			}
 			if !validUTF8(v) {
+				if !w.change() {
+					return false
+				}
 				sm[k] = WireString(v)
-				w.changed++
 			}
 		}
 		return true
+	}
+	if e.ranger != nil {
+		outer := w.frozen
+		w.frozen, w.blocked = true, false
+		ok := e.ranger(w, e.elem, p)
+		w.frozen = outer
+		if ok || !w.blocked || outer {
+			return ok
+		}
+		w.blocked = false // changes to make: through reflect
 	}
 	r := w.mapReader(e)
 	*(*unsafe.Pointer)(r.mp) = *(*unsafe.Pointer)(p) // r.m is the map at p
@@ -197,7 +234,7 @@ func (e *exactPlan) fixMap(w *exactWalk, p unsafe.Pointer) bool {
 		if !e.elem.fix(w, r.evp) {
 			return false
 		}
-		if w.changed != before {
+		if w.changed != before { // never in a frozen walk
 			r.m.SetMapIndex(r.k, r.ev)
 		}
 	}
@@ -252,13 +289,18 @@ func (w *exactWalk) fixTrip(e *exactPlan, p unsafe.Pointer) bool {
 			if done := n.trips.done.Load(); done != nil {
 				if tr, ok := (*done)[string(n.trips.content(w.buf[:0], p, size))]; ok {
 					if !tr.same {
+						if !w.change() {
+							return false
+						}
 						reflect.NewAt(e.goType, p).Elem().Set(tr.v)
-						w.changed++
 					}
 					return true
 				}
 			}
 		}
+	}
+	if !w.change() {
+		return false
 	}
 	if w.s == nil {
 		w.s = GetScratch()
@@ -270,6 +312,5 @@ func (w *exactWalk) fixTrip(e *exactPlan, p unsafe.Pointer) bool {
 	v.SetZero()
 	var c Copier
 	defer c.Release()
-	w.changed++
 	return c.CopyValue(v, old, n) == nil
 }
