@@ -284,19 +284,16 @@ func (w *exactWalk) mapReader(e *exactPlan) *mapReader {
 // that is remembered to change nothing.
 func (w *exactWalk) fixTrip(e *exactPlan, p unsafe.Pointer) bool {
 	n := e.node
-	if size := e.size; size != 0 && n.trips.keyable(n, p) {
-		if n.trips.contentLen(p, size) <= maxContentBytes {
-			if done := n.trips.done.Load(); done != nil {
-				if tr, ok := (*done)[string(n.trips.content(w.buf[:0], p, size))]; ok {
-					if !tr.same {
-						if !w.change() {
-							return false
-						}
-						reflect.NewAt(e.goType, p).Elem().Set(tr.v)
-					}
-					return true
+	if done := n.trips.done.Load(); e.size != 0 && done != nil && n.trips.keyable(n, p) &&
+		n.trips.contentLen(p, e.size) <= maxContentBytes {
+		if tr, ok := done.find(n.trips.content(w.buf[:0], p, e.size)); ok {
+			if !tr.same {
+				if !w.change() {
+					return false
 				}
+				reflect.NewAt(e.goType, p).Elem().Set(tr.v)
 			}
+			return true
 		}
 	}
 	if !w.change() {

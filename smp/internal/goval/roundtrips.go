@@ -1,7 +1,6 @@
 package goval
 
 import (
-	"maps"
 	"reflect"
 	"slices"
 	"sync"
@@ -52,7 +51,7 @@ type roundTrips struct {
 	// never changed once stored: a new content stores a copy with it, so
 	// that readers take no lock. Copies cost O(maxRoundTrips²) per type
 	// over the life of the process.
-	done atomic.Pointer[map[string]trip]
+	done atomic.Pointer[tripTable]
 	mu   sync.Mutex // serializes stores
 }
 
@@ -204,16 +203,15 @@ func (c *Copier) contentOf(src reflect.Value, n *Node) ([]byte, bool) {
 
 // recall sets dst to what src's content decoded to before, if it was met.
 func (c *Copier) recall(dst, src reflect.Value, n *Node) bool {
+	if n.trips == nil || n.trips.done.Load() == nil {
+		return false
+	}
 	key, ok := c.contentOf(src, n)
 	if !ok {
 		return false
 	}
-	r := n.trips
-	done := r.done.Load()
-	if done == nil {
-		return false
-	}
-	tr, ok := (*done)[string(key)]
+	done := n.trips.done.Load()
+	tr, ok := done.find(key)
 	if ok {
 		dst.Set(tr.v)
 	}
@@ -232,25 +230,19 @@ func (c *Copier) remember(dst, src reflect.Value, n *Node) {
 	if n.trips.contentLen(pd, size) > maxContentBytes || !plain && !sharedTrip(dst, src, n) {
 		return
 	}
-	key := string(c.key)
 	v := reflect.New(dst.Type()).Elem()
 	v.Set(dst)
-	same := string(n.trips.content(nil, pd, size)) == key
+	same := string(n.trips.content(nil, pd, size)) == string(c.key)
 	r := n.trips
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	old := r.done.Load()
 	if old != nil {
-		if _, met := (*old)[key]; met || len(*old) >= maxRoundTrips {
+		if _, met := old.find(c.key); met || old.len() >= maxRoundTrips {
 			return // stored meanwhile, or full
 		}
 	}
-	done := map[string]trip{}
-	if old != nil {
-		done = maps.Clone(*old)
-	}
-	done[key] = trip{v, same}
-	r.done.Store(&done)
+	r.done.Store(old.add(string(c.key), trip{v, same}))
 	if !plain {
 		r.learn(pd)
 	}

@@ -77,7 +77,7 @@ func TestRoundTripsByContent(t *testing.T) {
 		}
 	}
 	trips := n.Fields[0].Node.trips
-	if _, kept := (*trips.done.Load())[string(trips.content(nil, unsafe.Pointer(&countedAmount{Unit: long}), unsafe.Sizeof(countedAmount{})))]; kept {
+	if _, kept := trips.done.Load().find(trips.content(nil, unsafe.Pointer(&countedAmount{Unit: long}), unsafe.Sizeof(countedAmount{}))); kept {
 		t.Fatalf("a %d-byte value is remembered", len(long))
 	}
 	for i := range maxRoundTrips + 10 {
@@ -86,7 +86,7 @@ func TestRoundTripsByContent(t *testing.T) {
 			t.Fatalf("copy of %q: %q", unit, got)
 		}
 	}
-	if l := len(*trips.done.Load()); l != maxRoundTrips {
+	if l := trips.done.Load().len(); l != maxRoundTrips {
 		t.Fatalf("%d round trips remembered, want the bound %d", l, maxRoundTrips)
 	}
 	last := "U" + strconv.Itoa(maxRoundTrips+5)
