@@ -62,6 +62,7 @@ type exactField struct {
 	off       uintptr
 	nilable   bool         // a pointer, slice or map: nil needs no fix
 	omitEmpty reflect.Type // a slice or map type under omitempty: empty and not nil is left out, nil in the copy
+	omitMap   bool         // omitEmpty is a map type
 	omitZero  *Field       // under omitzero: what omitzero calls zero is left out, zero in the copy
 	plan      *exactPlan
 }
@@ -199,7 +200,7 @@ func (b *exactBuild) structFields(n *Node) *exactPlan {
 		k := f.Meta.GoType.Kind()
 		ef := exactField{off: f.Offset, plan: e, nilable: k == reflect.Pointer || k == reflect.Slice || k == reflect.Map}
 		if f.Meta.OmitEmpty && (k == reflect.Slice || k == reflect.Map) {
-			ef.omitEmpty = f.Meta.GoType
+			ef.omitEmpty, ef.omitMap = f.Meta.GoType, k == reflect.Map
 		}
 		if f.Meta.OmitZero {
 			ef.omitZero = f

@@ -113,6 +113,15 @@ func fixString(w *exactWalk, s *string) bool {
 // validUTF8 is utf8.ValidString, reading ASCII eight bytes at a time to
 // the end (the strings of Kubernetes' objects are nearly all ASCII).
 func validUTF8(s string) bool {
+	return asciiHigh(s)&highBits == 0 || utf8.ValidString(s)
+}
+
+// highBits are the bits of eight bytes that are set past ASCII.
+const highBits = 0x8080808080808080
+
+// asciiHigh ORs together the bytes of s, eight at a time: only ASCII
+// leaves highBits clear.
+func asciiHigh(s string) uint64 {
 	b := unsafe.Slice(unsafe.StringData(s), len(s))
 	var high uint64
 	switch n := len(b); {
@@ -128,14 +137,19 @@ func validUTF8(s string) bool {
 			high |= uint64(c)
 		}
 	}
-	return high&0x8080808080808080 == 0 || utf8.ValidString(s)
+	return high
 }
 
 // fixStruct fixes a struct's strings and other fields, and clears those
-// encoding/json leaves out.
+// encoding/json leaves out. Its strings are read together: only when
+// one is not ASCII are they checked one by one.
 func (e *exactPlan) fixStruct(w *exactWalk, p unsafe.Pointer) bool {
+	var high uint64
 	for _, off := range e.strs {
-		if s := (*string)(unsafe.Add(p, off)); len(*s) != 0 && !validUTF8(*s) {
+		high |= asciiHigh(*(*string)(unsafe.Add(p, off)))
+	}
+	for i := 0; high&highBits != 0 && i < len(e.strs); i++ {
+		if s := (*string)(unsafe.Add(p, e.strs[i])); !utf8.ValidString(*s) {
 			if !w.change() {
 				return false
 			}
@@ -165,7 +179,7 @@ func (e *exactPlan) fixStruct(w *exactWalk, p unsafe.Pointer) bool {
 				continue
 			}
 		}
-		if f.omitEmpty != nil && emptyNotNil(f.omitEmpty, fp) {
+		if f.omitEmpty != nil && empty(fp, f.omitMap) { // and not nil
 			if !w.change() {
 				return false
 			}
@@ -179,16 +193,13 @@ func (e *exactPlan) fixStruct(w *exactWalk, p unsafe.Pointer) bool {
 	return true
 }
 
-// emptyNotNil reports whether the slice or map of type t at p is empty
-// but not nil.
-func emptyNotNil(t reflect.Type, p unsafe.Pointer) bool {
-	if t.Kind() == reflect.Map {
+// empty reports whether the slice, or the map, at p is empty.
+func empty(p unsafe.Pointer, isMap bool) bool {
+	if isMap {
 		// Every map has the runtime's map header: len reads its count.
-		m := *(*map[unsafe.Pointer]struct{})(p)
-		return m != nil && len(m) == 0
+		return len(*(*map[unsafe.Pointer]struct{})(p)) == 0
 	}
-	s := (*reflectSlice)(p)
-	return s.data != nil && s.len == 0
+	return (*reflectSlice)(p).len == 0
 }
 
 // fixMap fixes a map keyed by strings: its values, in the map.
