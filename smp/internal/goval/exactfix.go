@@ -84,19 +84,41 @@ func (e *exactPlan) fix(w *exactWalk, p unsafe.Pointer) bool {
 		q := *(*unsafe.Pointer)(p)
 		return q == nil || e.elem.fix(w, q)
 	case exactSlice:
-		s := (*reflectSlice)(p)
-		for i := range s.len {
-			if !e.elem.fix(w, unsafe.Add(s.data, uintptr(i)*e.size)) {
-				return false
-			}
-		}
-		return true
+		return e.fixSlice(w, (*reflectSlice)(p))
 	case exactMap:
 		return e.fixMap(w, p)
 	case exactTrip:
 		return w.fixTrip(e, p)
 	}
 	return false
+}
+
+// fixSlice fixes a slice's elements: strings read together, as a
+// struct's are, and structs without a dispatch each.
+func (e *exactPlan) fixSlice(w *exactWalk, s *reflectSlice) bool {
+	switch e.elem.kind {
+	case exactString:
+		var high uint64
+		for _, str := range unsafe.Slice((*string)(s.data), s.len) {
+			high |= asciiHigh(str)
+		}
+		if high&highBits == 0 {
+			return true
+		}
+	case exactStruct:
+		for i := range s.len {
+			if !e.elem.fixStruct(w, unsafe.Add(s.data, uintptr(i)*e.size)) {
+				return false
+			}
+		}
+		return true
+	}
+	for i := range s.len {
+		if !e.elem.fix(w, unsafe.Add(s.data, uintptr(i)*e.size)) {
+			return false
+		}
+	}
+	return true
 }
 
 // fixString repairs the string at s to what it reads back as.
