@@ -203,14 +203,17 @@ func (c *Copier) contentOf(src reflect.Value, n *Node) ([]byte, bool) {
 
 // recall sets dst to what src's content decoded to before, if it was met.
 func (c *Copier) recall(dst, src reflect.Value, n *Node) bool {
-	if n.trips == nil || n.trips.done.Load() == nil {
+	if n.trips == nil {
+		return false
+	}
+	done := n.trips.done.Load()
+	if done == nil {
 		return false
 	}
 	key, ok := c.contentOf(src, n)
 	if !ok {
 		return false
 	}
-	done := n.trips.done.Load()
 	tr, ok := done.find(key)
 	if ok {
 		dst.Set(tr.v)

@@ -40,11 +40,14 @@ type wordDoc struct {
 	ML  map[string][]wordVal2           `json:"ml"`
 	MI  map[string]int64                `json:"mi"`
 	MMA map[string]map[string]wordVal16 `json:"mma"`
+	// Past maxWordDepth: the innermost maps are read through reflect.
+	MD map[string]map[string]map[string]map[string]map[string]wordVal2 `json:"md"`
 }
 
 // TestWordMapsFixAsReflect checks maps read as words against CopyValue:
 // values of 2 to 17 words (past the bound: through reflect), maps in
-// maps, pointers and slices as values, marshallers remembered or not;
+// maps (five deep: past maxWordDepth), pointers and slices as values,
+// marshallers remembered or not;
 // maps of up to 40 entries, with strings that are not UTF-8 at every
 // place of a value, and keys that are not (then the fix declines).
 func TestWordMapsFixAsReflect(t *testing.T) {
@@ -191,6 +194,24 @@ func randWordDoc(r *rand.Rand) *wordDoc {
 		var m map[string]wordVal16
 		fill(r, &m, size(), key, v16)
 		return m
+	})
+	few := func() int { return r.IntN(3) }
+	fill(r, &d.MD, few(), key, func() map[string]map[string]map[string]map[string]wordVal2 {
+		var m3 map[string]map[string]map[string]map[string]wordVal2
+		fill(r, &m3, few(), key, func() map[string]map[string]map[string]wordVal2 {
+			var m2 map[string]map[string]map[string]wordVal2
+			fill(r, &m2, few(), key, func() map[string]map[string]wordVal2 {
+				var m1 map[string]map[string]wordVal2
+				fill(r, &m1, few(), key, func() map[string]wordVal2 {
+					var m map[string]wordVal2
+					fill(r, &m, 1+few(), key, v2)
+					return m
+				})
+				return m1
+			})
+			return m2
+		})
+		return m3
 	})
 	return d
 }
