@@ -3,6 +3,7 @@ package goval
 import (
 	"reflect"
 	"sync"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -64,16 +65,21 @@ func rangeWords[V any](w *exactWalk, elem *exactPlan, m unsafe.Pointer) bool {
 	buf := unsafe.Pointer(&w.vals[d])
 	ok := true
 	for k, v := range *(*map[string]V)(m) {
-		if !validUTF8(k) {
+		if asciiHigh(k)&highBits != 0 && !utf8.ValidString(k) {
 			ok = false
 			break
 		}
-		if elem.kind == exactAlways {
+		switch elem.kind {
+		case exactAlways:
 			continue
+		case exactTrip:
+			*(*V)(buf) = v
+			ok = w.fixTrip(elem, buf)
+		default:
+			*(*V)(buf) = v
+			ok = elem.fix(w, buf)
 		}
-		*(*V)(buf) = v
-		if !elem.fix(w, buf) {
-			ok = false
+		if !ok {
 			break
 		}
 	}
