@@ -27,20 +27,42 @@ type PatchElem struct {
 // bodies keep their directives and they get no path.
 func (a *Applier) parseObjectElems(l []any, lk format.ListKeys, keyless, order bool, at *pathNode) ([]PatchElem, error) {
 	out := make([]PatchElem, 0, len(l))
+	single := "" // the default key's field, when it is one
+	if len(lk.Def) == 1 && lk.Def[0] != "" && lk.Def[0] != format.KeyPatch && lk.Def[0] != format.KeyPatchMergeKey {
+		single = lk.Def[0]
+	}
 	for i, e := range l {
 		m, ok := e.(map[string]any)
 		if !ok {
 			return nil, newError(errpath.ErrMixedList, at.Index(i), "merge list of objects holds %s", jsonval.KindOf(e).WithArticle())
 		}
 		pe := PatchElem{Body: m}
+		if order && len(m) == 1 {
+			// The common $setElementOrder entry, its key field alone.
+			if v, ok := singleKey(m, single, false); ok {
+				pe.ks, pe.id = lk.DefaultSet(), format.SingleKey(v)
+				out = append(out, pe)
+				continue
+			}
+		}
 		if raw, ok := m[format.KeyPatch]; ok {
 			var err error
 			if pe.directive, err = format.PatchDirective(raw, true, at.Index(i)); err != nil {
 				return nil, err
 			}
 		}
+		_, named := m[format.KeyPatchMergeKey]
 		if pe.directive == "" || pe.directive == format.PatchDelete {
-			ks, id, err := lk.ElementKey(m, a.Cfg.Directives, nil)
+			var ks format.KeySet
+			var id string
+			var err error
+			if v, ok := singleKey(m, single, named); ok {
+				// The default key, one field, present: what ElementKey
+				// reads, read once.
+				ks, id = lk.DefaultSet(), format.SingleKey(v)
+			} else {
+				ks, id, err = lk.ElementKey(m, a.Cfg.Directives, nil)
+			}
 			if err != nil && keyless && pe.directive == "" && errpath.KindOf(err) == errpath.ErrMissingMergeKey {
 				ks, err = lk.DefaultSet(), nil
 				id, pe.At = format.IDOf(ks, m), at.Index(i)
@@ -54,7 +76,6 @@ func (a *Applier) parseObjectElems(l []any, lk format.ListKeys, keyless, order b
 		} else {
 			pe.At = at.Index(i)
 		}
-		_, named := m[format.KeyPatchMergeKey]
 		pe.unread = named && !a.Cfg.Directives.Understood(format.DirPatchMergeKey)
 		if (named || pe.directive != "") && !order {
 			body := make(map[string]any, len(m))
@@ -74,6 +95,18 @@ func (a *Applier) parseObjectElems(l []any, lk format.ListKeys, keyless, order b
 		}
 	}
 	return out, nil
+}
+
+// singleKey returns element m's value of field single, the default
+// merge key's one field ("" for another key), when m names no other key
+// set ($patchMergeKey) and holds a valid key there: what ElementKey would
+// read as the identity.
+func singleKey(m map[string]any, single string, named bool) (any, bool) {
+	if single == "" || named {
+		return nil, false
+	}
+	v, ok := m[single]
+	return v, ok && v != nil && jsonval.HasScalarKey(v)
 }
 
 // deleteElems runs the deletions of a patch list. With $setElementOrder

@@ -59,12 +59,22 @@ func (m *ListPlan) planUnique() (Planned, bool) {
 		}
 	}
 	positions, sr, fr, ids := survivors(n, deleted, fr, ids)
-	if m.in.InPatch && len(positions) > 0 {
+	pl := Planned{Ops: m.Ops, Last: m.last, LiveLen: n, Done: len(m.Ops)}
+	var orderIDs []string
+	if m.in.hasSetOrder {
+		if orderIDs, pl.Err = m.orderIDs(); pl.Err != nil {
+			return pl, true
+		}
+	}
+	// A $setElementOrder that lists the result as it stands (the common
+	// order: the live one, additions last) leaves it so, whatever order
+	// the patch list gives: ordering by it undoes any arrangement.
+	inOrder := m.in.hasSetOrder && slices.Equal(ids, orderIDs)
+	if m.in.InPatch && len(positions) > 0 && !inOrder {
 		positions, ids = format.ArrangeRanked(positions, ids, fr, sr, m.Applier.Cfg.Ordering)
 	}
-	pl := Planned{Ops: m.Ops, Last: m.last, LiveLen: n, Done: len(m.Ops)}
-	if m.in.hasSetOrder {
-		positions, pl.Err = m.setOrder(positions, ids, sr)
+	if m.in.hasSetOrder && !inOrder {
+		positions = m.setOrder(positions, ids, sr, orderIDs)
 	}
 	pl.Positions = positions
 	return pl, true
@@ -160,11 +170,11 @@ func survivors(n int, deleted []bool, fr []int, ids []string) (positions, sr, _ 
 	return positions, sr, fr, ids
 }
 
-// setOrder orders a planUnique result, positions of identities ids, by
-// $setElementOrder; sr holds the live positions of the survivors, in
-// order, among -1 for additions.
-func (m *ListPlan) setOrder(positions []int, ids []string, sr []int) ([]int, error) {
-	var patchIDs []string
+// orderIDs returns the identities $setElementOrder lists, having checked
+// that the patch list follows its order.
+func (m *ListPlan) orderIDs() ([]string, error) {
+	var small [8]string
+	patchIDs := small[:0]
 	for i := range m.Elems {
 		if pe := &m.Elems[i]; pe.directive == "" {
 			patchIDs = append(patchIDs, pe.id)
@@ -177,8 +187,15 @@ func (m *ListPlan) setOrder(positions []int, ids []string, sr []int) ([]int, err
 	if err := checkSetOrder(patchIDs, orderIDs, m.at, m.in.orderAt()); err != nil {
 		return nil, err
 	}
+	return orderIDs, nil
+}
+
+// setOrder orders a planUnique result, positions of identities ids, by
+// $setElementOrder's orderIDs; sr holds the live positions of the
+// survivors, in order, among -1 for additions.
+func (m *ListPlan) setOrder(positions []int, ids []string, sr []int, orderIDs []string) []int {
 	if slices.Equal(ids, orderIDs) {
-		return positions, nil // in the order already
+		return positions // in the order already
 	}
 	// The live survivors' identities in their live order, from where the
 	// arrangement put them (positions[i] holds identity ids[i]).
@@ -195,7 +212,7 @@ func (m *ListPlan) setOrder(positions []int, ids []string, sr []int) ([]int, err
 		}
 	}
 	positions, _ = format.ArrangeInPlace(positions, ids, format.FirstRanks(orderIDs), format.FirstRanks(survivors), m.Applier.Cfg.Ordering)
-	return positions, nil
+	return positions
 }
 
 // smallLookup is the most identities planUnique finds by scanning.

@@ -143,6 +143,17 @@ type objItems struct {
 	at      *pathNode     // the list's path
 	scratch map[string]any
 	err     error // the first failure to read a key field
+	// key is the field named keyName, the last one field looked up.
+	key     *goval.Field
+	keyName string
+}
+
+// field is the elements' field of that name, nil when none.
+func (s *objItems) field(name string) *goval.Field {
+	if s.key == nil || s.keyName != name {
+		s.key, s.keyName = s.n.ByName[name], name
+	}
+	return s.key
 }
 
 func (s *objItems) Count() int {
@@ -173,7 +184,7 @@ func (s *objItems) KeyID(p int, ks format.KeySet) string {
 	if len(ks.Fields) == 1 {
 		// A plain string or integer field, the common key, is read as
 		// format.SingleKey reads its JSON.
-		if f := s.n.ByName[ks.Fields[0]]; f != nil && f.FastKey() {
+		if f := s.field(ks.Fields[0]); f != nil && f.FastKey() {
 			e, null := goval.DerefNull(s.cur.Index(p))
 			if null {
 				return format.IDOf(ks, nil)
