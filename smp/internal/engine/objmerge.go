@@ -69,8 +69,8 @@ func MergeObjectOf[B ObjBuilder[B, F], F any](a *Applier, b B, pm map[string]any
 		a.names = a.nameBuf[:0]
 	}
 	base := len(a.names)
-	p, err := a.SplitObjectPatch(pm, s, at, a.names[base:])
-	if err != nil {
+	var p ObjectPatch
+	if err := a.SplitObjectPatch(pm, s, at, a.names[base:], &p); err != nil {
 		return b, false, err
 	}
 	a.keepNames(base, p.Names)
