@@ -23,9 +23,17 @@ type PatchElem struct {
 // directive and identity. keyless lets elements lack key fields: in a
 // list the patch replaces, nothing is matched by key (an element whose
 // merge key is an omitempty zero value has no key field in its JSON).
-// The entries of a $setElementOrder (order) are only identified: their
-// bodies keep their directives and they get no path.
-func (a *Applier) parseObjectElems(l []any, lk format.ListKeys, keyless, order bool, at *pathNode) ([]PatchElem, error) {
+// The entries of a $setElementOrder (orderOf's; at, when nil, is then
+// its path, made when needed) are only identified: their bodies keep
+// their directives and they get no path by key.
+func (a *Applier) parseObjectElems(l []any, lk format.ListKeys, keyless bool, orderOf *ListInput, at *pathNode) ([]PatchElem, error) {
+	order := orderOf != nil
+	where := func(i int) *pathNode { // the element's path, made when needed
+		if order && at == nil {
+			at = orderOf.orderAt()
+		}
+		return at.Index(i)
+	}
 	out := make([]PatchElem, 0, len(l))
 	single := "" // the default key's field, when it is one
 	if len(lk.Def) == 1 && lk.Def[0] != "" && lk.Def[0] != format.KeyPatch && lk.Def[0] != format.KeyPatchMergeKey {
@@ -34,7 +42,7 @@ func (a *Applier) parseObjectElems(l []any, lk format.ListKeys, keyless, order b
 	for i, e := range l {
 		m, ok := e.(map[string]any)
 		if !ok {
-			return nil, newError(errpath.ErrMixedList, at.Index(i), "merge list of objects holds %s", jsonval.KindOf(e).WithArticle())
+			return nil, newError(errpath.ErrMixedList, where(i), "merge list of objects holds %s", jsonval.KindOf(e).WithArticle())
 		}
 		pe := PatchElem{Body: m}
 		if order && len(m) == 1 {
@@ -47,7 +55,8 @@ func (a *Applier) parseObjectElems(l []any, lk format.ListKeys, keyless, order b
 		}
 		if raw, ok := m[format.KeyPatch]; ok {
 			var err error
-			if pe.directive, err = format.PatchDirective(raw, true, at.Index(i)); err != nil {
+			if pe.directive, err = format.PatchDirective(raw, true, nil); err != nil {
+				_, err = format.PatchDirective(raw, true, where(i)) // again, with the path
 				return nil, err
 			}
 		}
@@ -65,16 +74,16 @@ func (a *Applier) parseObjectElems(l []any, lk format.ListKeys, keyless, order b
 			}
 			if err != nil && keyless && pe.directive == "" && errpath.KindOf(err) == errpath.ErrMissingMergeKey {
 				ks, err = lk.DefaultSet(), nil
-				id, pe.At = format.IDOf(ks, m), at.Index(i)
+				id, pe.At = format.IDOf(ks, m), where(i)
 			}
 			if err != nil {
 				// Again, with the element's path for the error.
-				_, _, err = lk.ElementKey(m, a.Cfg.Directives, at.Index(i))
+				_, _, err = lk.ElementKey(m, a.Cfg.Directives, where(i))
 				return nil, err
 			}
 			pe.ks, pe.id = ks, id
 		} else {
-			pe.At = at.Index(i)
+			pe.At = where(i)
 		}
 		pe.unread = named && !a.Cfg.Directives.Understood(format.DirPatchMergeKey)
 		if (named || pe.directive != "") && !order {

@@ -140,7 +140,7 @@ func (m *ListPlan) init(a *Applier, src ListItems, in ListInput, s slot, at *pat
 	*m = ListPlan{Applier: a, Items: src, in: in, lk: lk, at: at, orderKS: lk.DefaultSet(), LiveLen: src.Count()}
 	m.positions = m.LiveLen
 	var err error
-	if m.Elems, err = a.parseObjectElems(in.Patch, lk, hasReplaceMarker(in.Patch), false, at); err != nil {
+	if m.Elems, err = a.parseObjectElems(in.Patch, lk, hasReplaceMarker(in.Patch), nil, at); err != nil {
 		return err
 	}
 	for _, pe := range m.Elems {
@@ -150,7 +150,7 @@ func (m *ListPlan) init(a *Applier, src ListItems, in ListInput, s slot, at *pat
 		m.replace = m.replace || pe.directive == format.PatchReplace
 	}
 	if in.hasSetOrder {
-		if m.orderEntries, err = a.parseObjectElems(in.setOrder, lk, false, true, in.orderAt()); err != nil {
+		if m.orderEntries, err = a.parseObjectElems(in.setOrder, lk, false, &m.in, nil); err != nil {
 			return err
 		}
 		for _, e := range m.orderEntries {
@@ -279,7 +279,7 @@ func (m *ListPlan) order() ([]int, error) {
 				orderIDs = append(orderIDs, format.IDOf(m.orderKS, e.Body))
 			}
 		}
-		if err := checkSetOrder(patchIDs, orderIDs, m.at, in.orderAt()); err != nil {
+		if err := checkOrderOf(patchIDs, orderIDs, m.at, &in); err != nil {
 			return nil, err
 		}
 		m.resolvePartial(orderIDs)

@@ -184,7 +184,7 @@ func (m *ListPlan) orderIDs() ([]string, error) {
 	for i := range m.orderEntries {
 		orderIDs[i] = m.orderEntries[i].id
 	}
-	if err := checkSetOrder(patchIDs, orderIDs, m.at, m.in.orderAt()); err != nil {
+	if err := checkOrderOf(patchIDs, orderIDs, m.at, &m.in); err != nil {
 		return nil, err
 	}
 	return orderIDs, nil
