@@ -26,7 +26,10 @@ type PatchElem struct {
 // The entries of a $setElementOrder (orderOf's; at, when nil, is then
 // its path, made when needed) are only identified: their bodies keep
 // their directives and they get no path by key.
-func (a *Applier) parseObjectElems(l []any, lk format.ListKeys, keyless bool, orderOf *ListInput, at *pathNode) ([]PatchElem, error) {
+//
+// The elements are appended to out, which has room for them all: an
+// element's path may point into it.
+func (a *Applier) parseObjectElems(out []PatchElem, l []any, lk format.ListKeys, keyless bool, orderOf *ListInput, at *pathNode) ([]PatchElem, error) {
 	order := orderOf != nil
 	where := func(i int) *pathNode { // the element's path, made when needed
 		if order && at == nil {
@@ -34,7 +37,9 @@ func (a *Applier) parseObjectElems(l []any, lk format.ListKeys, keyless bool, or
 		}
 		return at.Index(i)
 	}
-	out := make([]PatchElem, 0, len(l))
+	if cap(out)-len(out) < len(l) {
+		out = make([]PatchElem, 0, len(l))
+	}
 	single := "" // the default key's field, when it is one
 	if len(lk.Def) == 1 && lk.Def[0] != "" && lk.Def[0] != format.KeyPatch && lk.Def[0] != format.KeyPatchMergeKey {
 		single = lk.Def[0]
@@ -98,7 +103,7 @@ func (a *Applier) parseObjectElems(l []any, lk format.ListKeys, keyless bool, or
 		out = append(out, pe)
 		if pe.At == nil && !order {
 			// The path names the key set stored in out, whose backing
-			// array never moves (its capacity is len(l)).
+			// array never moves (it has room for l).
 			last := &out[len(out)-1]
 			last.At = at.KeyedIn(&last.node, &last.ks, m)
 		}

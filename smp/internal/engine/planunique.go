@@ -20,6 +20,9 @@ func (m *ListPlan) planUnique() (Planned, bool) {
 		return Planned{}, false
 	}
 	n, ks := m.LiveLen, m.lk.DefaultSet()
+	// One allocation for the integers: the targets, each position's patch
+	// element, the positions kept, their live ranks and their last steps.
+	m.ints = make([]int, len(m.Elems)+4*(n+len(m.Elems)))
 	ids := make([]string, n, n+len(m.Elems))
 	for p := range n {
 		ids[p] = m.Items.KeyID(p, ks)
@@ -58,7 +61,7 @@ func (m *ListPlan) planUnique() (Planned, bool) {
 			m.Plan(p, &m.Elems[i], false)
 		}
 	}
-	positions, sr, fr, ids := survivors(n, deleted, fr, ids)
+	positions, sr, fr, ids := survivors(n, deleted, fr, ids, m.takeInts(len(fr))[:0], m.takeInts(len(fr))[:0])
 	pl := Planned{Ops: m.Ops, Last: m.last, LiveLen: n, Done: len(m.Ops)}
 	var orderIDs []string
 	if m.in.hasSetOrder {
@@ -113,8 +116,8 @@ func (m *ListPlan) uniqueShape() (deletes, ok bool) {
 // or into an element the patch deletes.
 func (m *ListPlan) uniqueTargets(ids []string, look *idLookup, deleted []bool) (target, fr []int, _ []string, added, ok bool) {
 	n := m.LiveLen
-	target = make([]int, len(m.Elems))
-	fr = make([]int, n+len(m.Elems))
+	target = m.takeInts(len(m.Elems))
+	fr = m.takeInts(n + len(m.Elems))
 	for p := range fr {
 		fr[p] = -1
 	}
@@ -145,11 +148,10 @@ func (m *ListPlan) uniqueTargets(ids []string, look *idLookup, deleted []bool) (
 }
 
 // survivors returns the positions the result keeps, of n live ones and
-// len(fr)-n added, with their ranks in the live list (sr: -1 for added),
-// and fr and ids narrowed to them.
-func survivors(n int, deleted []bool, fr []int, ids []string) (positions, sr, _ []int, _ []string) {
+// len(fr)-n added, appended to positions, with their ranks in the live
+// list (appended to sr; -1 for added), and fr and ids narrowed to them.
+func survivors(n int, deleted []bool, fr []int, ids []string, positions, sr []int) (_, _, _ []int, _ []string) {
 	next := len(fr)
-	positions, sr = make([]int, 0, next), make([]int, 0, next)
 	for p := range next {
 		switch {
 		case p >= n:
