@@ -49,12 +49,12 @@ func (a *Applier) parseObjectElems(out []PatchElem, l []any, lk format.ListKeys,
 		if !ok {
 			return nil, newError(errpath.ErrMixedList, where(i), "merge list of objects holds %s", jsonval.KindOf(e).WithArticle())
 		}
-		pe := PatchElem{Body: m}
+		out = append(out, PatchElem{Body: m})
+		pe := &out[len(out)-1] // out never moves: it has room for l
 		if order && len(m) == 1 {
 			// The common $setElementOrder entry, its key field alone.
 			if v, ok := singleKey(m, single, false); ok {
 				pe.ks, pe.id = lk.DefaultSet(), format.SingleKey(v)
-				out = append(out, pe)
 				continue
 			}
 		}
@@ -91,7 +91,9 @@ func (a *Applier) parseObjectElems(out []PatchElem, l []any, lk format.ListKeys,
 			pe.At = where(i)
 		}
 		pe.unread = named && !a.Cfg.Directives.Understood(format.DirPatchMergeKey)
-		if (named || pe.directive != "") && !order {
+		if named && pe.directive == "" && !order {
+			// Merged without its directive; a directive element's body
+			// is not read.
 			body := make(map[string]any, len(m))
 			for k, v := range m {
 				if k != format.KeyPatchMergeKey && k != format.KeyPatch {
@@ -100,12 +102,8 @@ func (a *Applier) parseObjectElems(out []PatchElem, l []any, lk format.ListKeys,
 			}
 			pe.Body = body
 		}
-		out = append(out, pe)
 		if pe.At == nil && !order {
-			// The path names the key set stored in out, whose backing
-			// array never moves (it has room for l).
-			last := &out[len(out)-1]
-			last.At = at.KeyedIn(&last.node, &last.ks, m)
+			pe.At = at.KeyedIn(&pe.node, &pe.ks, m) // the key set in out
 		}
 	}
 	return out, nil

@@ -193,10 +193,14 @@ func (s *objItems) KeyID(p int, ks format.KeySet) string {
 			switch {
 			case !ok:
 				return format.AbsentMark
+			// An integer's canonical form (jsonval.NumberKey) is its
+			// decimal digits.
 			case f.Fast >= goval.FastUint8:
-				return jsonval.NumberKey("\x00n", strconv.FormatUint(v.Uint(), 10))
+				var b [24]byte
+				return string(strconv.AppendUint(append(b[:0], "\x00n"...), v.Uint(), 10))
 			case f.Fast >= goval.FastInt8:
-				return jsonval.NumberKey("\x00n", strconv.FormatInt(v.Int(), 10))
+				var b [24]byte
+				return string(strconv.AppendInt(append(b[:0], "\x00n"...), v.Int(), 10))
 			}
 			if id, ok := format.StringKey(v.String()); ok {
 				return id
