@@ -55,6 +55,9 @@ type ObjectPatch struct {
 	dirs  [4]listDir
 	ndirs int
 	more  []listDir
+	// The values of $patch and $retainKeys, when the object holds them.
+	patch, retain       any
+	hasPatch, hasRetain bool
 }
 
 // listDir is one parallel list: $setElementOrder (order) or
@@ -91,6 +94,12 @@ func (a *Applier) SplitObjectPatch(pm map[string]any, s slot, at *pathNode, name
 	add := func(n string) { p.Names = append(p.Names, n) }
 	var first errpath.KeyedErr // the least key's error, whatever the map's order
 	for k, v := range pm {
+		switch k {
+		case format.KeyPatch:
+			p.patch, p.hasPatch = v, true
+		case format.KeyRetainKeys:
+			p.retain, p.hasRetain = v, true
+		}
 		kind, list := format.Classify(k)
 		if !a.Cfg.Directives.Understood(kind) {
 			continue // an older applier drops what it does not know
@@ -204,10 +213,10 @@ func uniqueStrings(names []string) []string {
 	})
 }
 
-// retainedKeys reads a $retainKeys directive: it checks that the patch
-// sets only listed fields and returns those it keeps (nil without one).
-func (a *Applier) retainedKeys(pm map[string]any, s slot, at *pathNode) (map[string]bool, error) {
-	raw, ok := pm[format.KeyRetainKeys]
+// retainedKeys reads a $retainKeys directive, raw when pm has one (ok):
+// it checks that the patch sets only listed fields and returns those it
+// keeps (nil without one).
+func (a *Applier) retainedKeys(pm map[string]any, raw any, ok bool, s slot, at *pathNode) (map[string]bool, error) {
 	if !ok || !a.Cfg.Directives.Understood(format.DirRetainKeys) {
 		return nil, nil
 	}
