@@ -105,11 +105,19 @@ func (o structObj) Plain() map[string]any { return nil }
 // Remove leaves f zero: Open copied nothing into it.
 func (o structObj) Remove(*goval.Field) {}
 
+// Set stores v in field f; the field's path is made only for an error,
+// which is found with paths below it and then put under it.
 func (o structObj) Set(f *goval.Field, v any, name string, at *pathNode) error {
-	at = at.Field(name)
-	return o.a.intoField(o.dst, f, at, func(fv reflect.Value) (bool, error) {
-		return true, o.a.soft(goval.FromJSONValue(fv, v, f.Node, f.Quoted, at))
+	err := o.a.intoField(o.dst, f, nil, func(fv reflect.Value) (bool, error) {
+		if err := goval.FromJSONValue(fv, v, f.Node, f.Quoted, nil); err != nil {
+			o.a.soft(underPath(err, at.Field(name)))
+		}
+		return true, nil
 	})
+	if err != nil {
+		return underPath(err, at.Field(name))
+	}
+	return nil
 }
 
 // live returns cur's field f, unless $retainKeys drops it.
