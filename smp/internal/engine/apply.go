@@ -50,19 +50,56 @@ func (a *Applier) mergeObject(om, pm map[string]any, s slot, replace, owned bool
 // (names, each once, including lists only named by a parallel directive) and
 // the parallel lists by the name of the list they apply to.
 type ObjectPatch struct {
-	Names    []string
-	setOrder map[string][]any
-	deletes  map[string][]any
+	Names []string
+	// The parallel lists: the first ndirs in dirs, the others in more.
+	dirs  [4]listDir
+	ndirs int
+	more  []listDir
+	// The values of $patch and $retainKeys, when the object holds them.
+	patch, retain       any
+	hasPatch, hasRetain bool
+}
+
+// listDir is one parallel list: $setElementOrder (order) or
+// $deleteFromPrimitiveList of list name.
+type listDir struct {
+	name  string
+	order bool
+	l     []any
+}
+
+// dirAt is the i-th parallel list.
+func (p *ObjectPatch) dirAt(i int) *listDir {
+	if i < len(p.dirs) {
+		return &p.dirs[i]
+	}
+	return &p.more[i-len(p.dirs)]
+}
+
+// dir returns the parallel list of that kind for list name.
+func (p *ObjectPatch) dir(name string, order bool) ([]any, bool) {
+	for i := range p.ndirs {
+		if d := p.dirAt(i); d.order == order && d.name == name {
+			return d.l, true
+		}
+	}
+	return nil, false
 }
 
 // SplitObjectPatch sorts a patch object's keys into fields and directives,
-// checking each directive's JSON type and that its list takes it. The
-// names are appended to names[:0], a caller's buffer.
-func (a *Applier) SplitObjectPatch(pm map[string]any, s slot, at *pathNode, names []string) (ObjectPatch, error) {
-	p := ObjectPatch{Names: names[:0]}
+// into p, checking each directive's JSON type and that its list takes it.
+// The names are appended to names[:0], a caller's buffer.
+func (a *Applier) SplitObjectPatch(pm map[string]any, s slot, at *pathNode, names []string, p *ObjectPatch) error {
+	*p = ObjectPatch{Names: names[:0]}
 	add := func(n string) { p.Names = append(p.Names, n) }
 	var first errpath.KeyedErr // the least key's error, whatever the map's order
 	for k, v := range pm {
+		switch k {
+		case format.KeyPatch:
+			p.patch, p.hasPatch = v, true
+		case format.KeyRetainKeys:
+			p.retain, p.hasRetain = v, true
+		}
 		kind, list := format.Classify(k)
 		if !a.Cfg.Directives.Understood(kind) {
 			continue // an older applier drops what it does not know
@@ -88,16 +125,8 @@ func (a *Applier) SplitObjectPatch(pm map[string]any, s slot, at *pathNode, name
 					first.Keep(k, newError(errpath.ErrDirectiveNotAllowed, at.Field(k), "%q is a list of objects; delete its elements with %s: %s", list, format.KeyPatch, format.PatchDelete))
 					continue
 				}
-				if p.deletes == nil {
-					p.deletes = map[string][]any{}
-				}
-				p.deletes[list] = l
-			} else {
-				if p.setOrder == nil {
-					p.setOrder = map[string][]any{}
-				}
-				p.setOrder[list] = l
 			}
+			p.addDir(listDir{name: list, order: kind == format.DirSetOrder, l: l})
 			add(list)
 		case format.DirUnknown:
 			if s.Kind() == reflectschema.Struct && s.Type.Field(k) == nil {
@@ -110,27 +139,46 @@ func (a *Applier) SplitObjectPatch(pm map[string]any, s slot, at *pathNode, name
 		}
 	}
 	if first.Err != nil {
-		return p, first.Err
+		return first.Err
 	}
-	if p.setOrder != nil || p.deletes != nil {
+	if p.ndirs > 0 {
 		// A list may be named by its field and two directives.
 		p.Names = uniqueStrings(p.Names)
 	}
-	return p, nil
+	return nil
+}
+
+// addDir adds parallel list d, in place of one of the same kind and list.
+func (p *ObjectPatch) addDir(d listDir) {
+	for i := range p.ndirs {
+		if e := p.dirAt(i); e.order == d.order && e.name == d.name {
+			*e = d
+			return
+		}
+	}
+	if p.ndirs < len(p.dirs) {
+		p.dirs[p.ndirs] = d
+	} else {
+		p.more = append(p.more, d)
+	}
+	p.ndirs++
 }
 
 // Directed reports whether a parallel directive names list name.
-func (p ObjectPatch) Directed(name string) bool {
-	_, hasOrder := p.setOrder[name]
-	_, hasDels := p.deletes[name]
-	return hasOrder || hasDels
+func (p *ObjectPatch) Directed(name string) bool {
+	for i := range p.ndirs {
+		if p.dirAt(i).name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // ListInput gathers what the patch says of list name: its patch list and
 // parallel directives. orig is the caller's to fill in.
-func (p ObjectPatch) ListInput(pm map[string]any, name string, at *pathNode) (ListInput, error) {
-	order, hasOrder := p.setOrder[name]
-	dels, hasDels := p.deletes[name]
+func (p *ObjectPatch) ListInput(pm map[string]any, name string, at *pathNode) (ListInput, error) {
+	order, hasOrder := p.dir(name, true)
+	dels, hasDels := p.dir(name, false)
 	pv, inPatch := pm[name]
 	in := ListInput{setOrder: order, hasSetOrder: hasOrder, deletes: dels, hasDeletes: hasDels, InPatch: inPatch,
 		dirsAt: at, name: name}
@@ -147,6 +195,16 @@ func (p ObjectPatch) ListInput(pm map[string]any, name string, at *pathNode) (Li
 // uniqueStrings drops repeated strings from names, in place, keeping
 // the first of each.
 func uniqueStrings(names []string) []string {
+	if len(names) <= smallIDs {
+		out := names[:0]
+		for _, n := range names {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+		clear(names[len(out):])
+		return out
+	}
 	seen := make(map[string]bool, len(names))
 	return slices.DeleteFunc(names, func(n string) bool {
 		dup := seen[n]
@@ -155,10 +213,10 @@ func uniqueStrings(names []string) []string {
 	})
 }
 
-// retainedKeys reads a $retainKeys directive: it checks that the patch
-// sets only listed fields and returns those it keeps (nil without one).
-func (a *Applier) retainedKeys(pm map[string]any, s slot, at *pathNode) (map[string]bool, error) {
-	raw, ok := pm[format.KeyRetainKeys]
+// retainedKeys reads a $retainKeys directive, raw when pm has one (ok):
+// it checks that the patch sets only listed fields and returns those it
+// keeps (nil without one).
+func (a *Applier) retainedKeys(pm map[string]any, raw any, ok bool, s slot, at *pathNode) (map[string]bool, error) {
 	if !ok || !a.Cfg.Directives.Understood(format.DirRetainKeys) {
 		return nil, nil
 	}

@@ -84,8 +84,8 @@ func (a *Applier) patchScalarIDs(l []any, es slot, what string, at *pathNode) ([
 		if !ok {
 			return nil, newError(errpath.ErrMixedList, at.Index(i), "%s of scalars holds %s", what, jsonval.KindOf(v).WithArticle())
 		}
-		if err := a.checkType(v, es, at.Index(i)); err != nil {
-			return nil, err
+		if err := a.checkType(v, es, nil); err != nil {
+			return nil, a.checkType(v, es, at.Index(i)) // the path made only for the error
 		}
 		ids[i] = id
 	}
@@ -154,18 +154,21 @@ func (a *Applier) PlanSet(in ListInput, origIDs []string, s slot, at *pathNode) 
 		picks, ids = format.Arrange(picks, ids, format.FirstRanks(pids), format.FirstRanks(origIDs), a.Cfg.Ordering)
 	}
 	if in.hasSetOrder {
-		oids, err := a.patchScalarIDs(in.setOrder, es, format.PrefixSetOrder+" list", in.orderAt())
+		oids, err := a.patchScalarIDs(in.setOrder, es, format.PrefixSetOrder+" list", nil)
 		if err != nil {
+			// Again, with the path, made only for the error.
+			_, err = a.patchScalarIDs(in.setOrder, es, format.PrefixSetOrder+" list", in.orderAt())
 			return nil, err
 		}
-		if err := checkSetOrder(pids, oids, at, in.orderAt()); err != nil {
+		if err := checkOrderOf(pids, oids, at, &in); err != nil {
 			return nil, err
 		}
 		picks, ids = format.Arrange(picks, ids, format.FirstRanks(oids), format.FirstRanks(origIDs), a.Cfg.Ordering)
 	}
 	if in.hasDeletes {
-		dids, err := a.patchScalarIDs(in.deletes, es, format.PrefixDeleteFromList+" list", in.deletesAt())
+		dids, err := a.patchScalarIDs(in.deletes, es, format.PrefixDeleteFromList+" list", nil)
 		if err != nil {
+			_, err = a.patchScalarIDs(in.deletes, es, format.PrefixDeleteFromList+" list", in.deletesAt())
 			return nil, err
 		}
 		drop := idSet(dids)
@@ -184,8 +187,27 @@ func (a *Applier) PlanSet(in ListInput, origIDs []string, s slot, at *pathNode) 
 // in $setElementOrder, in the same relative order. As in Kubernetes, an
 // empty list on either side passes.
 func checkSetOrder(patchIDs, orderIDs []string, at, orderAt *pathNode) error {
-	if len(patchIDs) == 0 || len(orderIDs) == 0 {
+	if pi := outOfOrder(patchIDs, orderIDs); pi >= 0 {
+		return newError(errpath.ErrSetElementOrder, at.Index(pi),
+			"item %d of the patch list is missing from %s or out of its order", pi, orderAt.Path())
+	}
+	return nil
+}
+
+// checkOrderOf is checkSetOrder for list in, the path of whose
+// $setElementOrder is made only for an error.
+func checkOrderOf(patchIDs, orderIDs []string, at *pathNode, in *ListInput) error {
+	if outOfOrder(patchIDs, orderIDs) < 0 {
 		return nil
+	}
+	return checkSetOrder(patchIDs, orderIDs, at, in.orderAt())
+}
+
+// outOfOrder is the first item of the patch list that breaks
+// checkSetOrder's rules, or -1.
+func outOfOrder(patchIDs, orderIDs []string) int {
+	if len(patchIDs) == 0 || len(orderIDs) == 0 {
+		return -1
 	}
 	pi := 0
 	for oi := 0; oi < len(orderIDs) && pi < len(patchIDs); oi++ {
@@ -194,8 +216,7 @@ func checkSetOrder(patchIDs, orderIDs []string, at, orderAt *pathNode) error {
 		}
 	}
 	if pi < len(patchIDs) {
-		return newError(errpath.ErrSetElementOrder, at.Index(pi),
-			"item %d of the patch list is missing from %s or out of its order", pi, orderAt.Path())
+		return pi
 	}
-	return nil
+	return -1
 }

@@ -23,40 +23,77 @@ type PatchElem struct {
 // directive and identity. keyless lets elements lack key fields: in a
 // list the patch replaces, nothing is matched by key (an element whose
 // merge key is an omitempty zero value has no key field in its JSON).
-// The entries of a $setElementOrder (order) are only identified: their
-// bodies keep their directives and they get no path.
-func (a *Applier) parseObjectElems(l []any, lk format.ListKeys, keyless, order bool, at *pathNode) ([]PatchElem, error) {
-	out := make([]PatchElem, 0, len(l))
+// The entries of a $setElementOrder (orderOf's; at, when nil, is then
+// its path, made when needed) are only identified: their bodies keep
+// their directives and they get no path by key.
+//
+// The elements are appended to out, which has room for them all: an
+// element's path may point into it.
+func (a *Applier) parseObjectElems(out []PatchElem, l []any, lk format.ListKeys, keyless bool, orderOf *ListInput, at *pathNode) ([]PatchElem, error) {
+	order := orderOf != nil
+	where := func(i int) *pathNode { // the element's path, made when needed
+		if order && at == nil {
+			at = orderOf.orderAt()
+		}
+		return at.Index(i)
+	}
+	if cap(out)-len(out) < len(l) {
+		out = make([]PatchElem, 0, len(l))
+	}
+	single := "" // the default key's field, when it is one
+	if len(lk.Def) == 1 && lk.Def[0] != "" && lk.Def[0] != format.KeyPatch && lk.Def[0] != format.KeyPatchMergeKey {
+		single = lk.Def[0]
+	}
 	for i, e := range l {
 		m, ok := e.(map[string]any)
 		if !ok {
-			return nil, newError(errpath.ErrMixedList, at.Index(i), "merge list of objects holds %s", jsonval.KindOf(e).WithArticle())
+			return nil, newError(errpath.ErrMixedList, where(i), "merge list of objects holds %s", jsonval.KindOf(e).WithArticle())
 		}
-		pe := PatchElem{Body: m}
+		out = append(out, PatchElem{Body: m})
+		pe := &out[len(out)-1] // out never moves: it has room for l
+		if order && len(m) == 1 {
+			// The common $setElementOrder entry, its key field alone.
+			if v, ok := singleKey(m, single, false); ok {
+				pe.ks, pe.id = lk.DefaultSet(), format.SingleKey(v)
+				continue
+			}
+		}
 		if raw, ok := m[format.KeyPatch]; ok {
 			var err error
-			if pe.directive, err = format.PatchDirective(raw, true, at.Index(i)); err != nil {
+			if pe.directive, err = format.PatchDirective(raw, true, nil); err != nil {
+				_, err = format.PatchDirective(raw, true, where(i)) // again, with the path
 				return nil, err
 			}
 		}
+		_, named := m[format.KeyPatchMergeKey]
 		if pe.directive == "" || pe.directive == format.PatchDelete {
-			ks, id, err := lk.ElementKey(m, a.Cfg.Directives, nil)
+			var ks format.KeySet
+			var id string
+			var err error
+			if v, ok := singleKey(m, single, named); ok {
+				// The default key, one field, present: what ElementKey
+				// reads, read once.
+				ks, id = lk.DefaultSet(), format.SingleKey(v)
+			} else {
+				ks, id, err = lk.ElementKey(m, a.Cfg.Directives, nil)
+			}
 			if err != nil && keyless && pe.directive == "" && errpath.KindOf(err) == errpath.ErrMissingMergeKey {
 				ks, err = lk.DefaultSet(), nil
-				id, pe.At = format.IDOf(ks, m), at.Index(i)
+				id, pe.At = format.IDOf(ks, m), where(i)
 			}
 			if err != nil {
 				// Again, with the element's path for the error.
-				_, _, err = lk.ElementKey(m, a.Cfg.Directives, at.Index(i))
+				_, _, err = lk.ElementKey(m, a.Cfg.Directives, where(i))
 				return nil, err
 			}
 			pe.ks, pe.id = ks, id
 		} else {
-			pe.At = at.Index(i)
+			pe.At = where(i)
 		}
-		_, named := m[format.KeyPatchMergeKey]
 		pe.unread = named && !a.Cfg.Directives.Understood(format.DirPatchMergeKey)
-		if (named || pe.directive != "") && !order {
+		if named && pe.directive == "" && !order {
+			// Merged without its directive; a directive element's body
+			// is not read.
 			body := make(map[string]any, len(m))
 			for k, v := range m {
 				if k != format.KeyPatchMergeKey && k != format.KeyPatch {
@@ -65,15 +102,23 @@ func (a *Applier) parseObjectElems(l []any, lk format.ListKeys, keyless, order b
 			}
 			pe.Body = body
 		}
-		out = append(out, pe)
 		if pe.At == nil && !order {
-			// The path names the key set stored in out, whose backing
-			// array never moves (its capacity is len(l)).
-			last := &out[len(out)-1]
-			last.At = at.KeyedIn(&last.node, &last.ks, m)
+			pe.At = at.KeyedIn(&pe.node, &pe.ks, m) // the key set in out
 		}
 	}
 	return out, nil
+}
+
+// singleKey returns element m's value of field single, the default
+// merge key's one field ("" for another key), when m names no other key
+// set ($patchMergeKey) and holds a valid key there: what ElementKey would
+// read as the identity.
+func singleKey(m map[string]any, single string, named bool) (any, bool) {
+	if single == "" || named {
+		return nil, false
+	}
+	v, ok := m[single]
+	return v, ok && v != nil && jsonval.HasScalarKey(v)
 }
 
 // deleteElems runs the deletions of a patch list. With $setElementOrder

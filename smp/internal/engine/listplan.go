@@ -44,6 +44,8 @@ type ListPlan struct {
 	x       format.ListIndex // the list being patched, when indexed is true
 	indexed bool
 	scratch map[string]any
+	// ints is room for the plan's integer slices (takeInts).
+	ints []int
 }
 
 // Planned is a list plan's outcome: the result's positions in order, the
@@ -140,21 +142,24 @@ func (m *ListPlan) init(a *Applier, src ListItems, in ListInput, s slot, at *pat
 	*m = ListPlan{Applier: a, Items: src, in: in, lk: lk, at: at, orderKS: lk.DefaultSet(), LiveLen: src.Count()}
 	m.positions = m.LiveLen
 	var err error
-	if m.Elems, err = a.parseObjectElems(in.Patch, lk, hasReplaceMarker(in.Patch), false, at); err != nil {
+	np := len(in.Patch)
+	elems := make([]PatchElem, 0, np+len(in.setOrder)) // the patch's, then the order's
+	if m.Elems, err = a.parseObjectElems(elems[:0:np], in.Patch, lk, hasReplaceMarker(in.Patch), nil, at); err != nil {
 		return err
 	}
-	for _, pe := range m.Elems {
+	for i := range m.Elems {
+		pe := &m.Elems[i]
 		if pe.ks.Directive {
 			m.orderKS = lk.FullSet()
 		}
 		m.replace = m.replace || pe.directive == format.PatchReplace
 	}
 	if in.hasSetOrder {
-		if m.orderEntries, err = a.parseObjectElems(in.setOrder, lk, false, true, in.orderAt()); err != nil {
+		if m.orderEntries, err = a.parseObjectElems(elems[np:np], in.setOrder, lk, false, &m.in, nil); err != nil {
 			return err
 		}
-		for _, e := range m.orderEntries {
-			if e.ks.Directive {
+		for i := range m.orderEntries {
+			if m.orderEntries[i].ks.Directive {
 				m.orderKS = lk.FullSet()
 			}
 		}
@@ -279,7 +284,7 @@ func (m *ListPlan) order() ([]int, error) {
 				orderIDs = append(orderIDs, format.IDOf(m.orderKS, e.Body))
 			}
 		}
-		if err := checkSetOrder(patchIDs, orderIDs, m.at, in.orderAt()); err != nil {
+		if err := checkOrderOf(patchIDs, orderIDs, m.at, &in); err != nil {
 			return nil, err
 		}
 		m.resolvePartial(orderIDs)

@@ -99,7 +99,7 @@ func (m *ListPlan) lastOp(p int) int {
 // Plan records a step merging pe into the element at p.
 func (m *ListPlan) Plan(p int, pe *PatchElem, fresh bool) {
 	if m.last == nil {
-		m.last = make([]int, m.LiveLen+len(m.Elems))
+		m.last = m.takeInts(m.LiveLen + len(m.Elems))
 		for i := range m.last {
 			m.last[i] = -1
 		}
@@ -107,4 +107,15 @@ func (m *ListPlan) Plan(p int, pe *PatchElem, fresh bool) {
 	}
 	m.Ops = append(m.Ops, mergeOp{Pos: p, Elem: pe, Fresh: fresh, prev: m.last[p]})
 	m.last[p] = len(m.Ops) - 1
+}
+
+// takeInts returns k integers (not zeroed) from the plan's room for them,
+// or new ones when it has too little left.
+func (m *ListPlan) takeInts(k int) []int {
+	if len(m.ints) < k {
+		return make([]int, k)
+	}
+	s := m.ints[:k:k]
+	m.ints = m.ints[k:]
+	return s
 }

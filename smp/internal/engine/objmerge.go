@@ -54,24 +54,27 @@ type ObjBuilder[B, F any] interface {
 // name's error winning. replace starts from an empty object. kept is
 // false when the object is to be removed.
 func MergeObjectOf[B ObjBuilder[B, F], F any](a *Applier, b B, pm map[string]any, s slot, replace bool, at *pathNode) (res B, kept bool, err error) {
-	if raw, ok := pm[format.KeyPatch]; ok {
-		d, err := format.PatchDirective(raw, false, at)
+	if a.names == nil {
+		a.names = a.nameBuf[:0]
+	}
+	base := len(a.names)
+	var p ObjectPatch
+	// One pass over the patch's keys; $patch and $retainKeys, which it
+	// finds too, come first, and their errors before its.
+	splitErr := a.SplitObjectPatch(pm, s, at, a.names[base:], &p)
+	if p.hasPatch {
+		d, err := format.PatchDirective(p.patch, false, at)
 		if err != nil || d == format.PatchDelete {
 			return b, false, err
 		}
 		replace = true
 	}
-	keep, err := a.retainedKeys(pm, s, at)
+	keep, err := a.retainedKeys(pm, p.retain, p.hasRetain, s, at)
 	if err != nil {
 		return b, false, err
 	}
-	if a.names == nil {
-		a.names = a.nameBuf[:0]
-	}
-	base := len(a.names)
-	p, err := a.SplitObjectPatch(pm, s, at, a.names[base:])
-	if err != nil {
-		return b, false, err
+	if splitErr != nil {
+		return b, false, splitErr
 	}
 	a.keepNames(base, p.Names)
 	b, done, kept, err := b.Open(pm, p.Names, keep, replace, s, at)

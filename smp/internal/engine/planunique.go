@@ -20,6 +20,9 @@ func (m *ListPlan) planUnique() (Planned, bool) {
 		return Planned{}, false
 	}
 	n, ks := m.LiveLen, m.lk.DefaultSet()
+	// One allocation for the integers: the targets, each position's patch
+	// element, the positions kept, their live ranks and their last steps.
+	m.ints = make([]int, len(m.Elems)+4*(n+len(m.Elems)))
 	ids := make([]string, n, n+len(m.Elems))
 	for p := range n {
 		ids[p] = m.Items.KeyID(p, ks)
@@ -58,13 +61,23 @@ func (m *ListPlan) planUnique() (Planned, bool) {
 			m.Plan(p, &m.Elems[i], false)
 		}
 	}
-	positions, sr, fr, ids := survivors(n, deleted, fr, ids)
-	if m.in.InPatch && len(positions) > 0 {
+	positions, sr, fr, ids := survivors(n, deleted, fr, ids, m.takeInts(len(fr))[:0], m.takeInts(len(fr))[:0])
+	pl := Planned{Ops: m.Ops, Last: m.last, LiveLen: n, Done: len(m.Ops)}
+	var orderIDs []string
+	if m.in.hasSetOrder {
+		if orderIDs, pl.Err = m.orderIDs(); pl.Err != nil {
+			return pl, true
+		}
+	}
+	// A $setElementOrder that lists the result as it stands (the common
+	// order: the live one, additions last) leaves it so, whatever order
+	// the patch list gives: ordering by it undoes any arrangement.
+	inOrder := m.in.hasSetOrder && slices.Equal(ids, orderIDs)
+	if m.in.InPatch && len(positions) > 0 && !inOrder {
 		positions, ids = format.ArrangeRanked(positions, ids, fr, sr, m.Applier.Cfg.Ordering)
 	}
-	pl := Planned{Ops: m.Ops, Last: m.last, LiveLen: n, Done: len(m.Ops)}
-	if m.in.hasSetOrder {
-		positions, pl.Err = m.setOrder(positions, ids, sr)
+	if m.in.hasSetOrder && !inOrder {
+		positions = m.setOrder(positions, ids, sr, orderIDs)
 	}
 	pl.Positions = positions
 	return pl, true
@@ -103,8 +116,8 @@ func (m *ListPlan) uniqueShape() (deletes, ok bool) {
 // or into an element the patch deletes.
 func (m *ListPlan) uniqueTargets(ids []string, look *idLookup, deleted []bool) (target, fr []int, _ []string, added, ok bool) {
 	n := m.LiveLen
-	target = make([]int, len(m.Elems))
-	fr = make([]int, n+len(m.Elems))
+	target = m.takeInts(len(m.Elems))
+	fr = m.takeInts(n + len(m.Elems))
 	for p := range fr {
 		fr[p] = -1
 	}
@@ -135,11 +148,10 @@ func (m *ListPlan) uniqueTargets(ids []string, look *idLookup, deleted []bool) (
 }
 
 // survivors returns the positions the result keeps, of n live ones and
-// len(fr)-n added, with their ranks in the live list (sr: -1 for added),
-// and fr and ids narrowed to them.
-func survivors(n int, deleted []bool, fr []int, ids []string) (positions, sr, _ []int, _ []string) {
+// len(fr)-n added, appended to positions, with their ranks in the live
+// list (appended to sr; -1 for added), and fr and ids narrowed to them.
+func survivors(n int, deleted []bool, fr []int, ids []string, positions, sr []int) (_, _, _ []int, _ []string) {
 	next := len(fr)
-	positions, sr = make([]int, 0, next), make([]int, 0, next)
 	for p := range next {
 		switch {
 		case p >= n:
@@ -160,11 +172,11 @@ func survivors(n int, deleted []bool, fr []int, ids []string) (positions, sr, _ 
 	return positions, sr, fr, ids
 }
 
-// setOrder orders a planUnique result, positions of identities ids, by
-// $setElementOrder; sr holds the live positions of the survivors, in
-// order, among -1 for additions.
-func (m *ListPlan) setOrder(positions []int, ids []string, sr []int) ([]int, error) {
-	var patchIDs []string
+// orderIDs returns the identities $setElementOrder lists, having checked
+// that the patch list follows its order.
+func (m *ListPlan) orderIDs() ([]string, error) {
+	var small [8]string
+	patchIDs := small[:0]
 	for i := range m.Elems {
 		if pe := &m.Elems[i]; pe.directive == "" {
 			patchIDs = append(patchIDs, pe.id)
@@ -174,11 +186,18 @@ func (m *ListPlan) setOrder(positions []int, ids []string, sr []int) ([]int, err
 	for i := range m.orderEntries {
 		orderIDs[i] = m.orderEntries[i].id
 	}
-	if err := checkSetOrder(patchIDs, orderIDs, m.at, m.in.orderAt()); err != nil {
+	if err := checkOrderOf(patchIDs, orderIDs, m.at, &m.in); err != nil {
 		return nil, err
 	}
+	return orderIDs, nil
+}
+
+// setOrder orders a planUnique result, positions of identities ids, by
+// $setElementOrder's orderIDs; sr holds the live positions of the
+// survivors, in order, among -1 for additions.
+func (m *ListPlan) setOrder(positions []int, ids []string, sr []int, orderIDs []string) []int {
 	if slices.Equal(ids, orderIDs) {
-		return positions, nil // in the order already
+		return positions // in the order already
 	}
 	// The live survivors' identities in their live order, from where the
 	// arrangement put them (positions[i] holds identity ids[i]).
@@ -195,7 +214,7 @@ func (m *ListPlan) setOrder(positions []int, ids []string, sr []int) ([]int, err
 		}
 	}
 	positions, _ = format.ArrangeInPlace(positions, ids, format.FirstRanks(orderIDs), format.FirstRanks(survivors), m.Applier.Cfg.Ordering)
-	return positions, nil
+	return positions
 }
 
 // smallLookup is the most identities planUnique finds by scanning.

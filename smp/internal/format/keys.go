@@ -163,7 +163,8 @@ func SingleKey(v any) string {
 	case string:
 		return stringID(v)
 	case json.Number:
-		return jsonval.NumberKey("\x00n", string(v))
+		var b [32]byte // room for most, on the stack
+		return string(jsonval.AppendNumberKey(append(b[:0], "\x00n"...), string(v)))
 	}
 	k, _ := jsonval.ScalarKey(v)
 	return "\x00" + k

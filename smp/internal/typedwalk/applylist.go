@@ -3,6 +3,7 @@ package typedwalk
 import (
 	"reflect"
 	"strconv"
+	"unsafe"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp/internal/engine"
@@ -143,6 +144,56 @@ type objItems struct {
 	at      *pathNode     // the list's path
 	scratch map[string]any
 	err     error // the first failure to read a key field
+	// key is the field named keyName, the last one field looked up.
+	key     *goval.Field
+	keyName string
+	// data and size locate the elements of a slice of structs (size -1:
+	// another list; 0: not yet known).
+	data unsafe.Pointer
+	size int
+}
+
+// elemBase is the address of live element p when the list is a slice of
+// structs held in place, else nil.
+func (s *objItems) elemBase(p int) unsafe.Pointer {
+	if s.size == 0 {
+		s.size = -1
+		if t := s.cur.Type(); s.cur.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct && t.Elem().Size() > 0 {
+			s.data, s.size = s.cur.UnsafePointer(), int(t.Elem().Size())
+		}
+	}
+	if s.size < 0 {
+		return nil
+	}
+	return unsafe.Add(s.data, p*s.size)
+}
+
+// fastKeyID is KeyID of a struct at base under the one key field f, a
+// fast string or integer field; false for a string SingleKey does not
+// give as it is.
+func fastKeyID(base unsafe.Pointer, f *goval.Field) (string, bool) {
+	if !goval.FastPresent(base, f) {
+		return format.AbsentMark, true
+	}
+	if f.Fast == goval.FastString {
+		return format.StringKey(*(*string)(unsafe.Add(base, f.Offset)))
+	}
+	// An integer's canonical form (jsonval.NumberKey) is its decimal
+	// digits.
+	n, _ := goval.FastInteger(base, f)
+	var b [24]byte
+	if f.Fast >= goval.FastUint8 {
+		return string(strconv.AppendUint(append(b[:0], "\x00n"...), n, 10)), true
+	}
+	return string(strconv.AppendInt(append(b[:0], "\x00n"...), int64(n), 10)), true
+}
+
+// field is the elements' field of that name, nil when none.
+func (s *objItems) field(name string) *goval.Field {
+	if s.key == nil || s.keyName != name {
+		s.key, s.keyName = s.n.ByName[name], name
+	}
+	return s.key
 }
 
 func (s *objItems) Count() int {
@@ -171,27 +222,29 @@ func (s *objItems) keyFields(p int, ks format.KeySet) (map[string]any, bool) {
 
 func (s *objItems) KeyID(p int, ks format.KeySet) string {
 	if len(ks.Fields) == 1 {
-		// A plain string or integer field, the common key, is read as
-		// format.SingleKey reads its JSON.
-		if f := s.n.ByName[ks.Fields[0]]; f != nil && f.FastKey() {
-			e, null := goval.DerefNull(s.cur.Index(p))
-			if null {
-				return format.IDOf(ks, nil)
+		// A plain string or integer field, the common key, is read from
+		// memory as format.SingleKey reads its JSON.
+		if f := s.field(ks.Fields[0]); f != nil && f.FastKey() {
+			base := s.elemBase(p)
+			if base == nil {
+				e, null := goval.DerefNull(s.cur.Index(p))
+				if null {
+					return format.IDOf(ks, nil)
+				}
+				base, _ = goval.StructBase(e) // nil when e has no address
 			}
-			v, ok := goval.FieldValue(e, f)
-			switch {
-			case !ok:
-				return format.AbsentMark
-			case f.Fast >= goval.FastUint8:
-				return jsonval.NumberKey("\x00n", strconv.FormatUint(v.Uint(), 10))
-			case f.Fast >= goval.FastInt8:
-				return jsonval.NumberKey("\x00n", strconv.FormatInt(v.Int(), 10))
-			}
-			if id, ok := format.StringKey(v.String()); ok {
-				return id
+			if base != nil {
+				if id, ok := fastKeyID(base, f); ok {
+					return id
+				}
 			}
 		}
 	}
+	return s.keyIDOf(p, ks)
+}
+
+// keyIDOf is KeyID read from the element's key fields as JSON.
+func (s *objItems) keyIDOf(p int, ks format.KeySet) string {
 	m, ok := s.keyFields(p, ks)
 	if !ok {
 		return format.IDOf(ks, nil)

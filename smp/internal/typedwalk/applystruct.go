@@ -28,11 +28,15 @@ func (o structObj) Open(pm map[string]any, names []string, keep map[string]bool,
 		o.cur = reflect.Value{}
 	}
 	o.keep = keep
+	var small [16]*goval.Field
+	named := small[:0] // the fields names name, nil for none
 	for _, name := range names {
-		if f := o.n.Schema.Field(name); f != nil && f.Name != name {
+		f := o.n.ByName[name]
+		if f == nil && o.n.Schema.Field(name) != nil { // a field's name in another case
 			kept, err := o.a.objectAsJSON(o.dst, o.cur, pm, o.n, s, at)
 			return o, true, kept, err
 		}
+		named = append(named, f)
 	}
 	dst, cur, n := o.dst, o.cur, o.n
 	switch {
@@ -41,7 +45,7 @@ func (o structObj) Open(pm map[string]any, names []string, keep map[string]bool,
 		// The whole struct, unexported fields too; then the fields the
 		// patch names or $retainKeys drops start from zero, as below.
 		dst.Set(cur)
-		zeroReplaced(dst, n, names, keep)
+		zeroReplaced(dst, n, named, names, keep)
 	default:
 		copied := copiedBy(names, keep)
 		for _, f := range n.Fields {
@@ -69,9 +73,9 @@ func copiedBy(names []string, keep map[string]bool) func(name string) bool {
 }
 
 // zeroReplaced zeroes the fields of dst, a struct of n's copied whole,
-// that are not copied as they are: those the patch names and those
-// $retainKeys drops.
-func zeroReplaced(dst reflect.Value, n *goval.Node, names []string, keep map[string]bool) {
+// that are not copied as they are: those the patch names (named, of
+// names) and those $retainKeys drops.
+func zeroReplaced(dst reflect.Value, n *goval.Node, named []*goval.Field, names []string, keep map[string]bool) {
 	if keep != nil {
 		copied := copiedBy(names, keep)
 		for _, f := range n.Fields {
@@ -81,8 +85,8 @@ func zeroReplaced(dst reflect.Value, n *goval.Node, names []string, keep map[str
 		}
 		return
 	}
-	for _, name := range names {
-		if f := n.ByName[name]; f != nil {
+	for _, f := range named {
+		if f != nil {
 			dst.FieldByIndex(f.Index).SetZero()
 		}
 	}
@@ -101,11 +105,19 @@ func (o structObj) Plain() map[string]any { return nil }
 // Remove leaves f zero: Open copied nothing into it.
 func (o structObj) Remove(*goval.Field) {}
 
+// Set stores v in field f; the field's path is made only for an error,
+// which is found with paths below it and then put under it.
 func (o structObj) Set(f *goval.Field, v any, name string, at *pathNode) error {
-	at = at.Field(name)
-	return o.a.intoField(o.dst, f, at, func(fv reflect.Value) (bool, error) {
-		return true, o.a.soft(goval.FromJSONValue(fv, v, f.Node, f.Quoted, at))
+	err := o.a.intoField(o.dst, f, nil, func(fv reflect.Value) (bool, error) {
+		if err := goval.FromJSONValue(fv, v, f.Node, f.Quoted, nil); err != nil {
+			o.a.soft(underPath(err, at.Field(name)))
+		}
+		return true, nil
 	})
+	if err != nil {
+		return underPath(err, at.Field(name))
+	}
+	return nil
 }
 
 // live returns cur's field f, unless $retainKeys drops it.
