@@ -229,3 +229,32 @@ func FieldOf(sv reflect.Value, f *Field) reflect.Value {
 	v, _ := FieldValue(sv, f)
 	return v
 }
+
+// FastKeyJSON is KeyJSON for a struct element whose key field name is a
+// fast scalar, read from memory; done is false when it cannot tell (not
+// such a field, or e not addressable), and KeyJSON must.
+func FastKeyJSON(e reflect.Value, en *Node, name string) (j any, present, done bool) {
+	p, f, done := fastKeyField(e, en, name)
+	if !done || !FastPresent(p, f) {
+		return nil, false, done
+	}
+	return FastJSON(p, f), true, true
+}
+
+// FastHasKey is HasKey for FastKeyJSON's key fields.
+func FastHasKey(e reflect.Value, en *Node, name string) (present, done bool) {
+	p, f, done := fastKeyField(e, en, name)
+	return done && FastPresent(p, f), done
+}
+
+// fastKeyField resolves key field name of struct element e for a read
+// from memory at p.
+func fastKeyField(e reflect.Value, en *Node, name string) (p unsafe.Pointer, f *Field, ok bool) {
+	if en.Kind != reflectschema.Struct || !e.CanAddr() {
+		return nil, nil, false
+	}
+	if f = en.ByName[name]; f == nil || !f.FastScalar() {
+		return nil, nil, false
+	}
+	return unsafe.Pointer(e.UnsafeAddr()), f, true
+}

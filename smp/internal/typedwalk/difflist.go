@@ -172,13 +172,13 @@ func (d *tdiffer) diffObjList(patch *map[string]any, k string, o, m reflect.Valu
 	var b engine.DiffSide
 	if base := d.base.At; d.WithBase() && base.IsValid() && (base.Kind() == reflect.Slice || base.Kind() == reflect.Array) {
 		w.b = &objItems{cur: base, n: n.Elem}
-		b = w.b
+		b = diffItems{w.b}
 	}
 	out := *patch
 	if out == nil {
 		out = map[string]any{}
 	}
-	x := d.NewObjList(w, w.o, w.m, b, c)
+	x := d.NewObjList(w, diffItems{w.o}, diffItems{w.m}, b, c)
 	if err := x.Diff(out, k); err != nil {
 		return err
 	}
@@ -191,6 +191,28 @@ func (d *tdiffer) diffObjList(patch *map[string]any, k string, o, m reflect.Valu
 		*patch = out
 	}
 	return nil
+}
+
+// diffItems is a list's objItems as the differ reads them: plain key
+// fields from memory.
+type diffItems struct{ *objItems }
+
+func (s diffItems) KeyField(p int, name string) (any, bool) {
+	if e, null := goval.DerefNull(s.cur.Index(p)); !null {
+		if j, ok, done := goval.FastKeyJSON(e, s.n, name); done {
+			return j, ok
+		}
+	}
+	return s.objItems.KeyField(p, name)
+}
+
+func (s diffItems) HasKeyField(p int, name string) bool {
+	if e, null := goval.DerefNull(s.cur.Index(p)); !null {
+		if ok, done := goval.FastHasKey(e, s.n, name); done {
+			return ok
+		}
+	}
+	return s.objItems.HasKeyField(p, name)
 }
 
 // objElems is the typed differ's side of objList: elements are
@@ -269,7 +291,7 @@ func (r replacedList) Modified() (any, error) {
 // addKeyFields copies an element's key fields into its patch.
 func addKeyFields(dst map[string]any, e reflect.Value, en *goval.Node, ks format.KeySet) error {
 	for _, name := range ks.Fields {
-		j, ok, err := goval.KeyJSON(e, en, name)
+		j, ok, err := keyJSON(e, en, name)
 		if err != nil {
 			return err
 		}
@@ -278,6 +300,14 @@ func addKeyFields(dst map[string]any, e reflect.Value, en *goval.Node, ks format
 		}
 	}
 	return nil
+}
+
+// keyJSON is goval.KeyJSON, reading a plain key field from memory.
+func keyJSON(e reflect.Value, en *goval.Node, name string) (any, bool, error) {
+	if j, ok, done := goval.FastKeyJSON(e, en, name); done {
+		return j, ok, nil
+	}
+	return goval.KeyJSON(e, en, name)
 }
 
 // setOrderList is the $setElementOrder list of a modified list.
