@@ -110,27 +110,7 @@ func memEqPointer(t reflect.Type) memEq {
 func memEqSlice(t reflect.Type) memEq {
 	elem, size, plain := refMemEq(t.Elem()), t.Elem().Size(), plainMemory(t.Elem())
 	return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
-		sa, sb := (*reflectSlice)(a), (*reflectSlice)(b)
-		if sa.len != sb.len || (sa.data == nil) != (sb.data == nil) {
-			return false
-		}
-		if sa.data == sb.data || sa.len == 0 {
-			return true
-		}
-		if plain {
-			n := uintptr(sa.len) * size
-			return unsafe.String((*byte)(sa.data), n) == unsafe.String((*byte)(sb.data), n)
-		}
-		if depth > maxDepth {
-			return false
-		}
-		for i := range sa.len {
-			off := uintptr(i) * size
-			if !elem(s, unsafe.Add(sa.data, off), unsafe.Add(sb.data, off), depth+1) {
-				return false
-			}
-		}
-		return true
+		return sliceEq(s, (*reflectSlice)(a), (*reflectSlice)(b), elem, size, plain, depth)
 	}
 }
 
@@ -141,48 +121,6 @@ func memEqArray(t reflect.Type) memEq {
 		for i := range n {
 			off := uintptr(i) * size
 			if !elem(s, unsafe.Add(a, off), unsafe.Add(b, off), depth) {
-				return false
-			}
-		}
-		return true
-	}
-}
-
-// memEqStruct compares two structs field by field, at their offsets;
-// adjacent fields of plain memory compare as one run of bytes.
-func memEqStruct(t reflect.Type) memEq {
-	type field struct {
-		off uintptr
-		eq  memEq
-	}
-	fields := make([]field, 0, t.NumField())
-	for i := 0; i < t.NumField(); {
-		sf := t.Field(i)
-		if sf.Type.Size() == 0 {
-			i++
-			continue
-		}
-		if !plainMemory(sf.Type) {
-			fields = append(fields, field{sf.Offset, refMemEq(sf.Type)})
-			i++
-			continue
-		}
-		end := sf.Offset + sf.Type.Size()
-		for i++; i < t.NumField(); i++ {
-			next := t.Field(i)
-			if next.Offset != end || !plainMemory(next.Type) {
-				break
-			}
-			end += next.Type.Size()
-		}
-		fields = append(fields, field{sf.Offset, memEqBytes(end - sf.Offset)})
-	}
-	if len(fields) == 1 && fields[0].off == 0 {
-		return fields[0].eq
-	}
-	return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
-		for _, f := range fields {
-			if !f.eq(s, unsafe.Add(a, f.off), unsafe.Add(b, f.off), depth) {
 				return false
 			}
 		}

@@ -1,0 +1,147 @@
+package goval
+
+import (
+	"reflect"
+	"unsafe"
+)
+
+// A struct is compared by a program: one step per field, the fields of
+// nested structs (held by value) inlined at their offsets, and adjacent
+// plain memory merged into one run of bytes. Strings, pointers and slice
+// headers are compared in the loop; only what a pointer or slice reaches,
+// maps and interfaces call another type's comparison.
+
+// memStep is one step of a struct's comparison.
+type memStep struct {
+	kind memStepKind
+	off  uintptr
+	n    uintptr // bytes of a run; a slice's element size
+	eq   memEq   // what a pointer or slice reaches; a call's comparison
+	// plain says a slice's elements are plain memory.
+	plain bool
+}
+
+type memStepKind uint8
+
+const (
+	stepWord memStepKind = iota // 8 bytes
+	stepBytes
+	stepString
+	stepPointer
+	stepSlice
+	stepCall
+)
+
+// memEqStruct compares two structs by their program.
+func memEqStruct(t reflect.Type) memEq {
+	steps := mergeRuns(memSteps(t, 0, nil))
+	if len(steps) == 1 && steps[0].off == 0 && steps[0].kind == stepCall {
+		return steps[0].eq
+	}
+	return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
+		return runSteps(steps, s, a, b, depth)
+	}
+}
+
+// memSteps appends the steps of struct type t at offset base.
+func memSteps(t reflect.Type, base uintptr, steps []memStep) []memStep {
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		ft, off := sf.Type, base+sf.Offset
+		switch {
+		case ft.Size() == 0:
+		case plainMemory(ft):
+			steps = append(steps, memStep{kind: stepBytes, off: off, n: ft.Size()})
+		case ft.Kind() == reflect.String:
+			steps = append(steps, memStep{kind: stepString, off: off})
+		case ft.Kind() == reflect.Pointer:
+			steps = append(steps, memStep{kind: stepPointer, off: off, eq: refMemEq(ft.Elem())})
+		case ft.Kind() == reflect.Slice:
+			steps = append(steps, memStep{kind: stepSlice, off: off, n: ft.Elem().Size(), eq: refMemEq(ft.Elem()), plain: plainMemory(ft.Elem())})
+		case ft.Kind() == reflect.Struct:
+			steps = memSteps(ft, off, steps)
+		default:
+			steps = append(steps, memStep{kind: stepCall, off: off, eq: refMemEq(ft)})
+		}
+	}
+	return steps
+}
+
+// mergeRuns joins adjacent runs of bytes, and marks 8-byte runs as words.
+func mergeRuns(steps []memStep) []memStep {
+	out := steps[:0]
+	for _, st := range steps {
+		if k := len(out) - 1; st.kind == stepBytes && k >= 0 && out[k].kind == stepBytes && out[k].off+out[k].n == st.off {
+			out[k].n += st.n
+			continue
+		}
+		out = append(out, st)
+	}
+	for i := range out {
+		if out[i].kind == stepBytes && out[i].n == 8 {
+			out[i].kind = stepWord
+		}
+	}
+	return out
+}
+
+// runSteps compares the structs at a and b.
+func runSteps(steps []memStep, s *Scratch, a, b unsafe.Pointer, depth int) bool {
+	for i := range steps {
+		st := &steps[i]
+		pa, pb := unsafe.Add(a, st.off), unsafe.Add(b, st.off)
+		switch st.kind {
+		case stepWord:
+			if *(*uint64)(pa) != *(*uint64)(pb) {
+				return false
+			}
+		case stepBytes:
+			if unsafe.String((*byte)(pa), st.n) != unsafe.String((*byte)(pb), st.n) {
+				return false
+			}
+		case stepString:
+			if *(*string)(pa) != *(*string)(pb) {
+				return false
+			}
+		case stepPointer:
+			qa, qb, settled, eq := pointerWords(pa, pb, depth)
+			if settled && !eq || !settled && !st.eq(s, qa, qb, depth+1) {
+				return false
+			}
+		case stepSlice:
+			if !sliceEq(s, (*reflectSlice)(pa), (*reflectSlice)(pb), st.eq, st.n, st.plain, depth) {
+				return false
+			}
+		default:
+			if !st.eq(s, pa, pb, depth) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// sliceEq compares two slices of elements of size bytes element by
+// element (plain: as one run of bytes).
+func sliceEq(s *Scratch, sa, sb *reflectSlice, elem memEq, size uintptr, plain bool, depth int) bool {
+	if sa.len != sb.len || (sa.data == nil) != (sb.data == nil) {
+		return false
+	}
+	if sa.data == sb.data || sa.len == 0 {
+		return true
+	}
+	if plain {
+		n := uintptr(sa.len) * size
+		return unsafe.String((*byte)(sa.data), n) == unsafe.String((*byte)(sb.data), n)
+	}
+	if depth > maxDepth {
+		return false
+	}
+	for i := range sa.len {
+		off := uintptr(i) * size
+		if !elem(s, unsafe.Add(sa.data, off), unsafe.Add(sb.data, off), depth+1) {
+			return false
+		}
+	}
+	return true
+}
