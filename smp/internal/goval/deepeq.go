@@ -118,6 +118,7 @@ func memEqSlice(t reflect.Type) memEq {
 func memEqArray(t reflect.Type) memEq {
 	elem, size, n := refMemEq(t.Elem()), t.Elem().Size(), t.Len()
 	return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
+		depth = max(depth, 0) // elements record nothing (runSteps)
 		for i := range n {
 			off := uintptr(i) * size
 			if !elem(s, unsafe.Add(a, off), unsafe.Add(b, off), depth) {
@@ -274,6 +275,24 @@ func (s *Scratch) SameMemory(a, b reflect.Value, n *Node) bool {
 		return true
 	}
 	return n.memEq(s, pa, pb, 0)
+}
+
+// SameMemoryUpTo is SameMemory for two structs of node n that also says,
+// when they differ, where: their memory is equal below offset upTo, so
+// that a field ending there is equal (upTo 0 when not known).
+func (s *Scratch) SameMemoryUpTo(a, b reflect.Value, n *Node) (same bool, upTo uintptr) {
+	if !a.CanAddr() || !b.CanAddr() || a.Type() != n.GoType {
+		return false, 0
+	}
+	pa, pb := unsafe.Pointer(a.UnsafeAddr()), unsafe.Pointer(b.UnsafeAddr())
+	if pa == pb {
+		return true, 0
+	}
+	s.failAt = 0
+	if n.memEq(s, pa, pb, -1) {
+		return true, 0
+	}
+	return false, s.failAt
 }
 
 // A map whose keys are strings (of any string type) is read here through

@@ -85,37 +85,38 @@ func mergeRuns(steps []memStep) []memStep {
 	return out
 }
 
-// runSteps compares the structs at a and b.
+// runSteps compares the structs at a and b. A negative depth (the
+// comparison SameMemoryUpTo starts) records in s.failAt the offset of the
+// step that finds them different.
 func runSteps(steps []memStep, s *Scratch, a, b unsafe.Pointer, depth int) bool {
+	record := depth < 0
+	if record {
+		depth = 0
+	}
 	for i := range steps {
 		st := &steps[i]
 		pa, pb := unsafe.Add(a, st.off), unsafe.Add(b, st.off)
+		var eq bool
 		switch st.kind {
 		case stepWord:
-			if *(*uint64)(pa) != *(*uint64)(pb) {
-				return false
-			}
+			eq = *(*uint64)(pa) == *(*uint64)(pb)
 		case stepBytes:
-			if unsafe.String((*byte)(pa), st.n) != unsafe.String((*byte)(pb), st.n) {
-				return false
-			}
+			eq = unsafe.String((*byte)(pa), st.n) == unsafe.String((*byte)(pb), st.n)
 		case stepString:
-			if *(*string)(pa) != *(*string)(pb) {
-				return false
-			}
+			eq = *(*string)(pa) == *(*string)(pb)
 		case stepPointer:
-			qa, qb, settled, eq := pointerWords(pa, pb, depth)
-			if settled && !eq || !settled && !st.eq(s, qa, qb, depth+1) {
-				return false
-			}
+			qa, qb, settled, same := pointerWords(pa, pb, depth)
+			eq = settled && same || !settled && st.eq(s, qa, qb, depth+1)
 		case stepSlice:
-			if !sliceEq(s, (*reflectSlice)(pa), (*reflectSlice)(pb), st.eq, st.n, st.plain, depth) {
-				return false
-			}
+			eq = sliceEq(s, (*reflectSlice)(pa), (*reflectSlice)(pb), st.eq, st.n, st.plain, depth)
 		default:
-			if !st.eq(s, pa, pb, depth) {
-				return false
+			eq = st.eq(s, pa, pb, depth)
+		}
+		if !eq {
+			if record {
+				s.failAt = st.off
 			}
+			return false
 		}
 	}
 	return true

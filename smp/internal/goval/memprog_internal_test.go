@@ -89,3 +89,40 @@ func TestMemEqStructSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestSameMemoryUpTo: where two structs differ, the offset returned is
+// that of the first difference in memory, nested structs' fields
+// included, so that every field ending there is equal.
+func TestSameMemoryUpTo(t *testing.T) {
+	n := nodeFor(t, reflect.TypeFor[memOuter]())
+	s := GetScratch()
+	defer PutScratch(s)
+	var in memInner
+	for _, c := range []struct {
+		change func(v *memOuter)
+		want   uintptr
+	}{
+		{func(v *memOuter) { v.Name = "m" }, 0},
+		{func(v *memOuter) { v.N = 1 }, unsafe.Offsetof(v0.N)},
+		{func(v *memOuter) { v.In.S = "x" }, unsafe.Offsetof(v0.In) + unsafe.Offsetof(in.S)},
+		{func(v *memOuter) { v.In.Tags[1] = "x"; v.Last = 1 }, unsafe.Offsetof(v0.In) + unsafe.Offsetof(in.Tags)},
+		{func(v *memOuter) { v.Nums[2] = 4 }, unsafe.Offsetof(v0.Nums)},
+		{func(v *memOuter) { v.Next.Name = "x" }, unsafe.Offsetof(v0.Next)},
+	} {
+		a, b := memOuterValue(), memOuterValue()
+		c.change(&b)
+		same, upTo := s.SameMemoryUpTo(reflect.ValueOf(&a).Elem(), reflect.ValueOf(&b).Elem(), n)
+		if same || upTo != c.want {
+			t.Errorf("SameMemoryUpTo = %v, %d; want false, %d", same, upTo, c.want)
+		}
+		if s.SameMemory(reflect.ValueOf(&a).Elem(), reflect.ValueOf(&b).Elem(), n) {
+			t.Error("SameMemory: the change is not seen")
+		}
+	}
+	a, b := memOuterValue(), memOuterValue()
+	if same, upTo := s.SameMemoryUpTo(reflect.ValueOf(&a).Elem(), reflect.ValueOf(&b).Elem(), n); !same || upTo != 0 {
+		t.Errorf("equal values: %v, %d", same, upTo)
+	}
+}
+
+var v0 memOuter

@@ -229,8 +229,17 @@ func (w *objElems) DiffElem(p, i, b int) (map[string]any, bool, error) {
 	d, en := w.d, w.n.Elem
 	oe, _ := goval.DerefNull(w.o.cur.Index(p))
 	me, _ := goval.DerefNull(w.m.cur.Index(i))
-	if d.memorySkips() && d.SameMemory(oe, me, en) {
-		return nil, false, nil
+	var below uintptr
+	if d.memorySkips() {
+		if en.Kind != reflectschema.Struct {
+			if d.SameMemory(oe, me, en) {
+				return nil, false, nil
+			}
+		} else if same, upTo := d.SameMemoryUpTo(oe, me, en); same {
+			return nil, false, nil
+		} else {
+			below = upTo
+		}
 	}
 	if d.WithBase() {
 		var be reflect.Value
@@ -243,6 +252,7 @@ func (w *objElems) DiffElem(p, i, b int) (map[string]any, bool, error) {
 	if en.Kind != reflectschema.Struct {
 		diff = d.diffMap
 	}
+	d.equalBelow = below
 	sub, up, err := diff(oe, me, en, w.es)
 	if err != nil {
 		return nil, false, under(err, goval.KeyStepOf(me, en, w.ks))

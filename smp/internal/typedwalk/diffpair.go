@@ -46,6 +46,11 @@ func (s *pairStack) pop() { s.used-- }
 func (d *tdiffer) diffStruct(o, m reflect.Value, n *goval.Node, s slot) (map[string]any, bool, error) {
 	p := &d.pairs.push().s
 	p.d, p.o, p.m, p.n, p.i = d, o, m, n, 0
+	p.equalBelow = 0
+	if d.memorySkips() {
+		p.equalBelow = d.equalBelow
+	}
+	d.equalBelow = 0 // consumed
 	var okO, okM bool
 	p.po, okO = goval.StructBase(o)
 	p.pm, okM = goval.StructBase(m)
@@ -65,9 +70,12 @@ type structPair struct {
 	n      *goval.Node
 	po, pm unsafe.Pointer // the structs' memory, when fast
 	fast   bool
-	i      int // the next field
-	f      *goval.Field
-	ov, mv reflect.Value
+	// equalBelow: the fields that end at or below it are equal in memory
+	// (tdiffer.equalBelow), and write nothing.
+	equalBelow uintptr
+	i          int // the next field
+	f          *goval.Field
+	ov, mv     reflect.Value
 	// scalar says the current field is read from memory (both present
 	// or modified's alone), and ov and mv are not set.
 	scalar bool
@@ -81,6 +89,9 @@ func (p *structPair) Next(orig, all bool) (engine.Entry, bool, error) {
 	fields, fast, po, pm := p.n.Sorted, p.fast, p.po, p.pm
 	for i := p.i; i < len(fields); i++ {
 		f := fields[i]
+		if f.Offset < p.equalBelow && !all && !f.ViaPtr && f.Offset+f.Meta.GoType.Size() <= p.equalBelow {
+			continue // equal in memory
+		}
 		var ov, mv reflect.Value
 		var mp, op bool
 		if fast && f.Fast != goval.FastNone {

@@ -225,8 +225,13 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 	for i := range m.Len() {
 		oe, _ := goval.DerefNull(o.Index(i))
 		me, _ := goval.DerefNull(m.Index(i))
-		if d.memorySkips() && d.SameMemory(oe, me, en) {
-			continue
+		var below uintptr
+		if d.memorySkips() {
+			same, upTo := d.SameMemoryUpTo(oe, me, en)
+			if same {
+				continue
+			}
+			below = upTo
 		}
 		if d.WithBase() {
 			if e, ok := bases.find(base, me); ok {
@@ -241,6 +246,7 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 				continue // as objList.changed: current lacks the element
 			}
 		}
+		d.equalBelow = below
 		sub, up, err := d.diffStruct(oe, me, en, es)
 		if err != nil {
 			return under(err, goval.KeyStepOf(me, en, ks))
