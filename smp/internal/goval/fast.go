@@ -157,7 +157,8 @@ func FastEqual(a, b unsafe.Pointer, f *Field) bool {
 	pa, pb := unsafe.Add(a, f.Offset), unsafe.Add(b, f.Offset)
 	switch f.Fast {
 	case FastString:
-		return SameWireString(*(*string)(pa), *(*string)(pb))
+		a, b := *(*string)(pa), *(*string)(pb)
+		return a == b || !(validUTF8(a) && validUTF8(b)) && SameWireString(a, b)
 	case FastBool, FastInt8, FastUint8:
 		return *(*uint8)(pa) == *(*uint8)(pb)
 	case fastInt16, fastUint16:
@@ -199,6 +200,9 @@ func FastJSON(base unsafe.Pointer, f *Field) any {
 	p := unsafe.Add(base, f.Offset)
 	switch f.Fast {
 	case FastString:
+		if s := *(*string)(p); validUTF8(s) {
+			return s
+		}
 		return WireString(*(*string)(p))
 	case FastBool:
 		return *(*bool)(p)
@@ -258,3 +262,7 @@ func fastKeyField(e reflect.Value, en *Node, name string) (p unsafe.Pointer, f *
 	}
 	return unsafe.Pointer(e.UnsafeAddr()), f, true
 }
+
+// ValidUTF8 is utf8.ValidString, quicker on the short ASCII strings of
+// merge keys.
+func ValidUTF8(s string) bool { return validUTF8(s) }

@@ -2,7 +2,6 @@ package typedwalk
 
 import (
 	"reflect"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
@@ -83,10 +82,13 @@ func (d *tdiffer) positionalByMemory(o, m reflect.Value, f *goval.Field) (ok, su
 		if !goval.FastPresent(po, f) || !goval.FastPresent(pm, f) {
 			return false, true // not keyable
 		}
-		ko, sureO := readMemKey(po, f)
-		km, sureM := readMemKey(pm, f)
+		ko, sureO := readMemKey(po, f, false)
+		km, sureM := readMemKey(pm, f, false)
 		if !sureO || !sureM {
 			return false, false
+		}
+		if !validKey(ko) || ko != km && !validKey(km) {
+			return false, false // (equal keys are valid alike)
 		}
 		if ko != km {
 			return false, true
@@ -113,15 +115,19 @@ type memKey struct {
 
 // readMemKey reads key field f of the struct at p. sure is false when
 // the value cannot stand for the identity: a string that is not valid
-// UTF-8, whose JSON is not its bytes.
-func readMemKey(p unsafe.Pointer, f *goval.Field) (k memKey, sure bool) {
+// UTF-8 (checked when validate asks, else by validKey), whose JSON is not
+// its bytes.
+func readMemKey(p unsafe.Pointer, f *goval.Field, validate bool) (k memKey, sure bool) {
 	if f.Fast == goval.FastString {
-		s := *(*string)(unsafe.Add(p, f.Offset))
-		return memKey{s: s}, utf8.ValidString(s)
+		k.s = *(*string)(unsafe.Add(p, f.Offset))
+		return k, !validate || validKey(k)
 	}
 	n, ok := goval.FastInteger(p, f)
 	return memKey{n: n}, ok
 }
+
+// validKey reports whether a key's string is valid UTF-8.
+func validKey(k memKey) bool { return goval.ValidUTF8(k.s) }
 
 // keyFields resolves a key set's fields; ok is false when one is not a
 // field of the element (absent from every element).
@@ -304,7 +310,7 @@ func (b *baseKeys) read(base reflect.Value, en *goval.Node, ks format.KeySet) {
 			return
 		}
 		if goval.FastPresent(p, f) {
-			k, sure := readMemKey(p, f)
+			k, sure := readMemKey(p, f, true)
 			if !sure {
 				return
 			}
@@ -324,7 +330,7 @@ func (b *baseKeys) find(base, me reflect.Value) (reflect.Value, bool) {
 	if !ok || !goval.FastPresent(p, b.f) {
 		return reflect.Value{}, false
 	}
-	k, sure := readMemKey(p, b.f)
+	k, sure := readMemKey(p, b.f, true)
 	if !sure {
 		return reflect.Value{}, false
 	}
