@@ -103,12 +103,17 @@ func runSteps(steps []memStep, s *Scratch, a, b unsafe.Pointer, depth int) bool 
 		case stepBytes:
 			eq = unsafe.String((*byte)(pa), st.n) == unsafe.String((*byte)(pb), st.n)
 		case stepString:
-			eq = *(*string)(pa) == *(*string)(pb)
+			// One string's two copies share their bytes: no call.
+			sa, sb := (*reflectString)(pa), (*reflectString)(pb)
+			eq = sa.len == sb.len && (sa.data == sb.data || *(*string)(pa) == *(*string)(pb))
 		case stepPointer:
 			qa, qb, settled, same := pointerWords(pa, pb, depth)
 			eq = settled && same || !settled && st.eq(s, qa, qb, depth+1)
 		case stepSlice:
-			eq = sliceEq(s, (*reflectSlice)(pa), (*reflectSlice)(pb), st.eq, st.n, st.plain, depth)
+			sa, sb := (*reflectSlice)(pa), (*reflectSlice)(pb)
+			if eq = sa.len == sb.len && (sa.data == nil) == (sb.data == nil); eq && sa.len != 0 && sa.data != sb.data {
+				eq = sliceEq(s, sa, sb, st.eq, st.n, st.plain, depth)
+			}
 		default:
 			eq = st.eq(s, pa, pb, depth)
 		}
@@ -120,6 +125,12 @@ func runSteps(steps []memStep, s *Scratch, a, b unsafe.Pointer, depth int) bool 
 		}
 	}
 	return true
+}
+
+// reflectString is a string's header.
+type reflectString struct {
+	data unsafe.Pointer
+	len  int
 }
 
 // sliceEq compares two slices of elements of size bytes element by
