@@ -22,10 +22,37 @@ type pairFrame struct {
 	gm mapPair
 }
 
-// pairStack is a differ's frames, kept between calls.
+// pairStack is a differ's frames, kept between calls, and the keys it
+// lends positional lists (takeKeys).
 type pairStack struct {
-	frames []*pairFrame
-	used   int
+	frames   []*pairFrame
+	used     int
+	keys     []memKey
+	keysUsed int
+}
+
+// takeKeys lends n keys, zero, until giveKeys takes them back: nested
+// lists take theirs above their parent's. A nil stack lends new ones.
+func (s *pairStack) takeKeys(n int) []memKey {
+	if s == nil {
+		return make([]memKey, n)
+	}
+	if s.keysUsed+n > len(s.keys) {
+		// Keys lent before stay in the old array until given back.
+		s.keys = make([]memKey, max(2*len(s.keys), s.keysUsed+n, 64))
+	}
+	k := s.keys[s.keysUsed : s.keysUsed+n : s.keysUsed+n]
+	s.keysUsed += n
+	return k
+}
+
+// giveKeys takes back the keys takeKeys lent last, cleared: the stack
+// outlives the call and keeps nothing of the values.
+func (s *pairStack) giveKeys(k []memKey) {
+	clear(k)
+	if s != nil {
+		s.keysUsed -= len(k)
+	}
 }
 
 var pairStacks = sync.Pool{New: func() any { return &pairStack{} }}

@@ -66,7 +66,14 @@ func (d *tdiffer) positionalByValue(o, m reflect.Value, kf, df []*goval.Field, s
 // sure is false when it cannot tell (an element not addressable, a key
 // that is not valid UTF-8).
 func (d *tdiffer) positionalByMemory(o, m reflect.Value, f *goval.Field) (ok, sure bool) {
-	var keys [64]memKey
+	keys := d.pairs.takeKeys(o.Len())
+	ok, sure = positionalKeys(o, m, f, keys)
+	d.pairs.giveKeys(keys)
+	return ok, sure
+}
+
+// positionalKeys is positionalByMemory reading o's keys into keys.
+func positionalKeys(o, m reflect.Value, f *goval.Field, keys []memKey) (ok, sure bool) {
 	l := o.Len()
 	for i := range l {
 		oe, onull := goval.DerefNull(o.Index(i))
@@ -223,7 +230,9 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 	base := d.base.At
 	defer d.base.Restore(base)
 	var bases baseKeys
-	if d.WithBase() {
+	if d.WithBase() && base.IsValid() && (base.Kind() == reflect.Slice || base.Kind() == reflect.Array) && base.Len() <= maxBaseKeys {
+		bases.keys = d.pairs.takeKeys(base.Len())
+		defer d.pairs.giveKeys(bases.keys)
 		bases.read(base, en, ks)
 	}
 	var list []any
@@ -285,20 +294,26 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 // field, read once, to find base elements by comparing them.
 type baseKeys struct {
 	f    *goval.Field
-	keys [64]memKey
-	ok   [64]bool // the element is an object with the key
+	keys []memKey // by position: len is the list's length, set by the reader
+	ok   uint64   // bit i: element i is an object with the key
 	n    int
 }
+
+// maxBaseKeys is the longest base list whose keys are read.
+const maxBaseKeys = 64
 
 // read reads the keys, when the list is short and its key one string or
 // integer field; otherwise find always defers to baseElem.
 func (b *baseKeys) read(base reflect.Value, en *goval.Node, ks format.KeySet) {
-	if !base.IsValid() || base.Kind() != reflect.Slice && base.Kind() != reflect.Array || base.Len() > len(b.keys) || len(ks.Fields) != 1 {
+	if !base.IsValid() || base.Kind() != reflect.Slice && base.Kind() != reflect.Array || base.Len() > maxBaseKeys || len(ks.Fields) != 1 {
 		return
 	}
 	f := en.ByName[ks.Fields[0]]
 	if f == nil || !f.FastKey() {
 		return
+	}
+	if len(b.keys) != base.Len() {
+		b.keys = make([]memKey, base.Len())
 	}
 	for i := range base.Len() {
 		e, null := goval.DerefNull(base.Index(i))
@@ -314,7 +329,7 @@ func (b *baseKeys) read(base reflect.Value, en *goval.Node, ks format.KeySet) {
 			if !sure {
 				return
 			}
-			b.keys[i], b.ok[i] = k, true
+			b.keys[i], b.ok = k, b.ok|1<<i
 		}
 	}
 	b.f, b.n = f, base.Len()
@@ -335,7 +350,7 @@ func (b *baseKeys) find(base, me reflect.Value) (reflect.Value, bool) {
 		return reflect.Value{}, false
 	}
 	for i := b.n - 1; i >= 0; i-- {
-		if b.ok[i] && b.keys[i] == k {
+		if b.ok&(1<<i) != 0 && b.keys[i] == k {
 			e, _ := goval.DerefNull(base.Index(i))
 			return e, true
 		}
