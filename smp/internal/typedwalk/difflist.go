@@ -323,10 +323,22 @@ func keyJSON(e reflect.Value, en *goval.Node, name string) (any, bool, error) {
 // setOrderList is the $setElementOrder list of a modified list.
 func setOrderList(m reflect.Value, en *goval.Node, ks format.KeySet) ([]any, error) {
 	order := make([]any, m.Len())
+	var kfa [4]*goval.Field
+	kf, plain := keyFields(en, ks, kfa[:0])
+	for _, f := range kf {
+		plain = plain && f.FastScalar()
+	}
 	for i := range order {
 		me, _ := goval.DerefNull(m.Index(i))
 		entry := make(map[string]any, len(ks.Fields)+1)
-		if err := addKeyFields(entry, me, en, ks); err != nil {
+		if p, ok := goval.StructBase(me); plain && ok && p != nil {
+			// Plain key fields, resolved once, read from memory.
+			for _, f := range kf {
+				if goval.FastPresent(p, f) {
+					entry[f.Name] = goval.FastJSON(p, f)
+				}
+			}
+		} else if err := addKeyFields(entry, me, en, ks); err != nil {
 			return nil, err
 		}
 		order[i] = engine.WithKeyDirective(entry, ks, true)
