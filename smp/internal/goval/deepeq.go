@@ -108,9 +108,9 @@ func memEqPointer(t reflect.Type) memEq {
 
 // memEqSlice compares two slices element by element.
 func memEqSlice(t reflect.Type) memEq {
-	elem, size, plain := refMemEq(t.Elem()), t.Elem().Size(), plainMemory(t.Elem())
+	st := &memStep{kind: stepSlice, n: t.Elem().Size(), eq: refMemEq(t.Elem()), plain: plainMemory(t.Elem())}
 	return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
-		return sliceEq(s, (*reflectSlice)(a), (*reflectSlice)(b), elem, size, plain, depth)
+		return sliceEq(s, (*reflectSlice)(a), (*reflectSlice)(b), st, depth)
 	}
 }
 

@@ -112,7 +112,7 @@ func runSteps(steps []memStep, s *Scratch, a, b unsafe.Pointer, depth int) bool 
 		case stepSlice:
 			sa, sb := (*reflectSlice)(pa), (*reflectSlice)(pb)
 			if eq = sa.len == sb.len && (sa.data == nil) == (sb.data == nil); eq && sa.len != 0 && sa.data != sb.data {
-				eq = sliceEq(s, sa, sb, st.eq, st.n, st.plain, depth)
+				eq = sliceEq(s, sa, sb, st, depth)
 			}
 		default:
 			eq = st.eq(s, pa, pb, depth)
@@ -133,16 +133,17 @@ type reflectString struct {
 	len  int
 }
 
-// sliceEq compares two slices of elements of size bytes element by
-// element (plain: as one run of bytes).
-func sliceEq(s *Scratch, sa, sb *reflectSlice, elem memEq, size uintptr, plain bool, depth int) bool {
+// sliceEq compares two slices by a slice step: element by element, or
+// as one run of bytes when the elements are plain.
+func sliceEq(s *Scratch, sa, sb *reflectSlice, st *memStep, depth int) bool {
+	elem, size := st.eq, st.n
 	if sa.len != sb.len || (sa.data == nil) != (sb.data == nil) {
 		return false
 	}
 	if sa.data == sb.data || sa.len == 0 {
 		return true
 	}
-	if plain {
+	if st.plain {
 		n := uintptr(sa.len) * size
 		return unsafe.String((*byte)(sa.data), n) == unsafe.String((*byte)(sb.data), n)
 	}
