@@ -75,16 +75,23 @@ func (d *tdiffer) positionalByMemory(o, m reflect.Value, f *goval.Field) (ok, su
 // positionalKeys is positionalByMemory reading o's keys into keys.
 func positionalKeys(o, m reflect.Value, f *goval.Field, keys []memKey) (ok, sure bool) {
 	l := o.Len()
+	oa, ma, size := structElems(o), structElems(m), o.Type().Elem().Size()
 	for i := range l {
-		oe, onull := goval.DerefNull(o.Index(i))
-		me, mnull := goval.DerefNull(m.Index(i))
-		if onull || mnull {
-			return false, true
-		}
-		po, okO := goval.StructBase(oe)
-		pm, okM := goval.StructBase(me)
-		if !okO || !okM {
-			return false, false
+		var po, pm unsafe.Pointer
+		if oa != nil && ma != nil {
+			po, pm = unsafe.Add(oa, uintptr(i)*size), unsafe.Add(ma, uintptr(i)*size)
+		} else {
+			oe, onull := goval.DerefNull(o.Index(i))
+			me, mnull := goval.DerefNull(m.Index(i))
+			if onull || mnull {
+				return false, true
+			}
+			var okO, okM bool
+			po, okO = goval.StructBase(oe)
+			pm, okM = goval.StructBase(me)
+			if !okO || !okM {
+				return false, false
+			}
 		}
 		if !goval.FastPresent(po, f) || !goval.FastPresent(pm, f) {
 			return false, true // not keyable
@@ -110,6 +117,16 @@ func positionalKeys(o, m reflect.Value, f *goval.Field, keys []memKey) (ok, sure
 		}
 	}
 	return true, true
+}
+
+// structElems is the memory of a non-empty slice of structs held by
+// value, each of the element node's type; nil for other lists, whose
+// elements are read through reflect.
+func structElems(l reflect.Value) unsafe.Pointer {
+	if l.Kind() != reflect.Slice || l.Len() == 0 || l.Type().Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	return l.UnsafePointer()
 }
 
 // memKey is a key field's value as read from memory: a string, or an
@@ -288,74 +305,6 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 		put(patch, format.PrefixSetOrder+k, order)
 	}
 	return nil
-}
-
-// baseKeys holds the keys of a base list keyed by one string or integer
-// field, read once, to find base elements by comparing them.
-type baseKeys struct {
-	f    *goval.Field
-	keys []memKey // by position: len is the list's length, set by the reader
-	ok   uint64   // bit i: element i is an object with the key
-	n    int
-}
-
-// maxBaseKeys is the longest base list whose keys are read.
-const maxBaseKeys = 64
-
-// read reads the keys, when the list is short and its key one string or
-// integer field; otherwise find always defers to baseElem.
-func (b *baseKeys) read(base reflect.Value, en *goval.Node, ks format.KeySet) {
-	if !base.IsValid() || base.Kind() != reflect.Slice && base.Kind() != reflect.Array || base.Len() > maxBaseKeys || len(ks.Fields) != 1 {
-		return
-	}
-	f := en.ByName[ks.Fields[0]]
-	if f == nil || !f.FastKey() {
-		return
-	}
-	if len(b.keys) != base.Len() {
-		b.keys = make([]memKey, base.Len())
-	}
-	for i := range base.Len() {
-		e, null := goval.DerefNull(base.Index(i))
-		if null {
-			continue
-		}
-		p, ok := goval.StructBase(e)
-		if !ok {
-			return
-		}
-		if goval.FastPresent(p, f) {
-			k, sure := readMemKey(p, f, true)
-			if !sure {
-				return
-			}
-			b.keys[i], b.ok = k, b.ok|1<<i
-		}
-	}
-	b.f, b.n = f, base.Len()
-}
-
-// find returns the last base element with me's key; ok is false when
-// the keys were not read.
-func (b *baseKeys) find(base, me reflect.Value) (reflect.Value, bool) {
-	if b.f == nil {
-		return reflect.Value{}, false
-	}
-	p, ok := goval.StructBase(me)
-	if !ok || !goval.FastPresent(p, b.f) {
-		return reflect.Value{}, false
-	}
-	k, sure := readMemKey(p, b.f, true)
-	if !sure {
-		return reflect.Value{}, false
-	}
-	for i := b.n - 1; i >= 0; i-- {
-		if b.ok&(1<<i) != 0 && b.keys[i] == k {
-			e, _ := goval.DerefNull(base.Index(i))
-			return e, true
-		}
-	}
-	return reflect.Value{}, true
 }
 
 // baseElem finds in the base list the element DiffObjectList descends
