@@ -284,12 +284,17 @@ func (s *Scratch) SameMemoryUpTo(a, b reflect.Value, n *Node) (same bool, upTo u
 	if !a.CanAddr() || !b.CanAddr() || a.Type() != n.GoType {
 		return false, 0
 	}
-	pa, pb := unsafe.Pointer(a.UnsafeAddr()), unsafe.Pointer(b.UnsafeAddr())
-	if pa == pb {
+	return s.SameMemoryAt(unsafe.Pointer(a.UnsafeAddr()), unsafe.Pointer(b.UnsafeAddr()), n)
+}
+
+// SameMemoryAt is SameMemoryUpTo for two structs of node n's Go type at
+// a and b.
+func (s *Scratch) SameMemoryAt(a, b unsafe.Pointer, n *Node) (same bool, upTo uintptr) {
+	if a == b {
 		return true, 0
 	}
 	s.failAt = 0
-	if n.memEq(s, pa, pb, -1) {
+	if n.memEq(s, a, b, -1) {
 		return true, 0
 	}
 	return false, s.failAt

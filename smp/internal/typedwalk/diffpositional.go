@@ -254,16 +254,24 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 	}
 	var list []any
 	var index *baseIndex // for the elements bases does not hold
+	// Slices of structs compare in memory before any reflect.Value is made.
+	oa, ma, size := structElems(o), structElems(m), o.Type().Elem().Size()
+	inMemory := oa != nil && ma != nil && o.Type().Elem() == en.GoType && d.memorySkips()
 	for i := range m.Len() {
-		oe, _ := goval.DerefNull(o.Index(i))
-		me, _ := goval.DerefNull(m.Index(i))
+		var same bool
 		var below uintptr
-		if d.memorySkips() {
-			same, upTo := d.SameMemoryUpTo(oe, me, en)
-			if same {
+		if inMemory {
+			off := uintptr(i) * size
+			if same, below = d.SameMemoryAt(unsafe.Add(oa, off), unsafe.Add(ma, off), en); same {
 				continue
 			}
-			below = upTo
+		}
+		oe, _ := goval.DerefNull(o.Index(i))
+		me, _ := goval.DerefNull(m.Index(i))
+		if !inMemory && d.memorySkips() {
+			if same, below = d.SameMemoryUpTo(oe, me, en); same {
+				continue
+			}
 		}
 		if d.WithBase() {
 			if e, ok := bases.find(base, me); ok {
