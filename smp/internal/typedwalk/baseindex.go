@@ -28,7 +28,7 @@ func (d *tdiffer) newBaseIndex(base reflect.Value, en *goval.Node, ks format.Key
 	if !base.IsValid() || base.Kind() != reflect.Slice && base.Kind() != reflect.Array {
 		return x
 	}
-	kf, ok := keyFields(en, ks, nil)
+	kf, ok := d.keyFields(en, ks, nil)
 	if !ok {
 		return x
 	}

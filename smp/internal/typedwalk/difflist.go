@@ -321,10 +321,10 @@ func keyJSON(e reflect.Value, en *goval.Node, name string) (any, bool, error) {
 }
 
 // setOrderList is the $setElementOrder list of a modified list.
-func setOrderList(m reflect.Value, en *goval.Node, ks format.KeySet) ([]any, error) {
+func (d *tdiffer) setOrderList(m reflect.Value, en *goval.Node, ks format.KeySet) ([]any, error) {
 	order := make([]any, m.Len())
 	var kfa [4]*goval.Field
-	kf, plain := keyFields(en, ks, kfa[:0])
+	kf, plain := d.keyFields(en, ks, kfa[:0])
 	for _, f := range kf {
 		plain = plain && f.FastScalar()
 	}

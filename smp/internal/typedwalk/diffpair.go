@@ -29,6 +29,32 @@ type pairStack struct {
 	used     int
 	keys     []memKey
 	keysUsed int
+	fields   [8]fieldMemo // recent key fields (fieldOf), by round
+	next     int
+}
+
+// fieldMemo is a key field a differ looked up by its node and name.
+type fieldMemo struct {
+	en   *goval.Node
+	name string
+	f    *goval.Field
+}
+
+// fieldOf is en.ByName[name], remembered: the lists of one type ask
+// for the same key fields, by the same strings, element after element.
+func (s *pairStack) fieldOf(en *goval.Node, name string) *goval.Field {
+	if s == nil {
+		return en.ByName[name]
+	}
+	for i := range s.fields {
+		if m := &s.fields[i]; m.en == en && len(m.name) == len(name) && unsafe.StringData(m.name) == unsafe.StringData(name) {
+			return m.f
+		}
+	}
+	f := en.ByName[name]
+	s.fields[s.next] = fieldMemo{en, name, f}
+	s.next = (s.next + 1) % len(s.fields)
+	return f
 }
 
 // takeKeys lends n keys, zero, until giveKeys takes them back: nested

@@ -25,8 +25,8 @@ func (d *tdiffer) positional(o, m reflect.Value, en *goval.Node, ks, def format.
 		return false
 	}
 	var kfa, dfa [4]*goval.Field
-	kf, ok1 := keyFields(en, ks, kfa[:0])
-	df, ok2 := keyFields(en, def, dfa[:0])
+	kf, ok1 := d.keyFields(en, ks, kfa[:0])
+	df, ok2 := d.keyFields(en, def, dfa[:0])
 	if !ok1 || !ok2 {
 		return false
 	}
@@ -155,9 +155,9 @@ func validKey(k memKey) bool { return goval.ValidUTF8(k.s) }
 
 // keyFields resolves a key set's fields; ok is false when one is not a
 // field of the element (absent from every element).
-func keyFields(en *goval.Node, ks format.KeySet, into []*goval.Field) ([]*goval.Field, bool) {
+func (d *tdiffer) keyFields(en *goval.Node, ks format.KeySet, into []*goval.Field) ([]*goval.Field, bool) {
 	for _, name := range ks.Fields {
-		f := en.ByName[name]
+		f := d.pairs.fieldOf(en, name)
 		if f == nil {
 			return nil, false
 		}
@@ -306,7 +306,7 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 		put(patch, k, list)
 	}
 	if d.WantListOrder(len(list) > 0, true) {
-		order, err := setOrderList(m, en, ks)
+		order, err := d.setOrderList(m, en, ks)
 		if err != nil {
 			return err
 		}
@@ -322,7 +322,7 @@ func (d *tdiffer) baseElem(base, me reflect.Value, en *goval.Node, ks format.Key
 		return reflect.Value{}
 	}
 	var kfa [4]*goval.Field
-	kf, ok := keyFields(en, ks, kfa[:0])
+	kf, ok := d.keyFields(en, ks, kfa[:0])
 	if !ok {
 		return reflect.Value{}
 	}
