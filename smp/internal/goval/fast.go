@@ -238,29 +238,35 @@ func FieldOf(sv reflect.Value, f *Field) reflect.Value {
 // fast scalar, read from memory; done is false when it cannot tell (not
 // such a field, or e not addressable), and KeyJSON must.
 func FastKeyJSON(e reflect.Value, en *Node, name string) (j any, present, done bool) {
-	p, f, done := fastKeyField(e, en, name)
+	if en.Kind != reflectschema.Struct {
+		return nil, false, false
+	}
+	return FastFieldJSON(e, en.ByName[name])
+}
+
+// FastFieldJSON is FastKeyJSON for field f of e's node, looked up (nil
+// when it has none).
+func FastFieldJSON(e reflect.Value, f *Field) (j any, present, done bool) {
+	p, done := fastField(e, f)
 	if !done || !FastPresent(p, f) {
 		return nil, false, done
 	}
 	return FastJSON(p, f), true, true
 }
 
-// FastHasKey is HasKey for FastKeyJSON's key fields.
-func FastHasKey(e reflect.Value, en *Node, name string) (present, done bool) {
-	p, f, done := fastKeyField(e, en, name)
+// FastHasField is HasKey for FastFieldJSON's key fields.
+func FastHasField(e reflect.Value, f *Field) (present, done bool) {
+	p, done := fastField(e, f)
 	return done && FastPresent(p, f), done
 }
 
-// fastKeyField resolves key field name of struct element e for a read
-// from memory at p.
-func fastKeyField(e reflect.Value, en *Node, name string) (p unsafe.Pointer, f *Field, ok bool) {
-	if en.Kind != reflectschema.Struct || !e.CanAddr() {
-		return nil, nil, false
+// fastField is the memory of struct element e, when its field f is a
+// fast scalar there to read.
+func fastField(e reflect.Value, f *Field) (p unsafe.Pointer, ok bool) {
+	if f == nil || !f.FastScalar() || !e.CanAddr() {
+		return nil, false
 	}
-	if f = en.ByName[name]; f == nil || !f.FastScalar() {
-		return nil, nil, false
-	}
-	return unsafe.Pointer(e.UnsafeAddr()), f, true
+	return unsafe.Pointer(e.UnsafeAddr()), true
 }
 
 // ValidUTF8 is utf8.ValidString, quicker on the short ASCII strings of

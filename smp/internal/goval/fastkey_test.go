@@ -36,7 +36,7 @@ func TestFastKeyJSONIsKeyJSON(t *testing.T) {
 			want, wantOK, err := KeyJSON(v, n, name)
 			assert.NoError(t, err)
 			got, ok, done := FastKeyJSON(v, n, name)
-			has, hasDone := FastHasKey(v, n, name)
+			has, hasDone := FastHasField(v, n.ByName[name])
 			assert.Equal(t, done, hasDone, name)
 			if !done {
 				continue

@@ -169,16 +169,18 @@ func (d *tdiffer) diffObjList(patch *map[string]any, k string, o, m reflect.Valu
 		return x.diffPositional(patch)
 	}
 	w := &objElems{d: d, o: &objItems{cur: o, n: n.Elem}, m: &objItems{cur: m, n: n.Elem}, n: n, es: c.Elem(), ks: ks}
+	w.sides = [3]diffItems{{w.o, d}, {w.m, d}}
 	var b engine.DiffSide
 	if base := d.base.At; d.WithBase() && base.IsValid() && (base.Kind() == reflect.Slice || base.Kind() == reflect.Array) {
 		w.b = &objItems{cur: base, n: n.Elem}
-		b = diffItems{w.b}
+		w.sides[2] = diffItems{w.b, d}
+		b = &w.sides[2]
 	}
 	out := *patch
 	if out == nil {
 		out = map[string]any{}
 	}
-	x := d.NewObjList(w, diffItems{w.o}, diffItems{w.m}, b, c)
+	x := d.NewObjList(w, &w.sides[0], &w.sides[1], b, c)
 	if err := x.Diff(out, k); err != nil {
 		return err
 	}
@@ -194,21 +196,24 @@ func (d *tdiffer) diffObjList(patch *map[string]any, k string, o, m reflect.Valu
 }
 
 // diffItems is a list's objItems as the differ reads them: plain key
-// fields from memory.
-type diffItems struct{ *objItems }
+// fields from memory, looked up through the differ's memo (fieldOf).
+type diffItems struct {
+	*objItems
+	d *tdiffer
+}
 
-func (s diffItems) KeyField(p int, name string) (any, bool) {
+func (s *diffItems) KeyField(p int, name string) (any, bool) {
 	if e, null := goval.DerefNull(s.cur.Index(p)); !null {
-		if j, ok, done := goval.FastKeyJSON(e, s.n, name); done {
+		if j, ok, done := goval.FastFieldJSON(e, s.d.pairs.fieldOf(s.n, name)); done {
 			return j, ok
 		}
 	}
 	return s.objItems.KeyField(p, name)
 }
 
-func (s diffItems) HasKeyField(p int, name string) bool {
+func (s *diffItems) HasKeyField(p int, name string) bool {
 	if e, null := goval.DerefNull(s.cur.Index(p)); !null {
-		if ok, done := goval.FastHasKey(e, s.n, name); done {
+		if ok, done := goval.FastHasField(e, s.d.pairs.fieldOf(s.n, name)); done {
 			return ok
 		}
 	}
@@ -219,8 +224,9 @@ func (s diffItems) HasKeyField(p int, name string) bool {
 // structs, or pointers to them.
 type objElems struct {
 	d       *tdiffer
-	o, m, b *objItems   // b, the followed document's list, or nil
-	n       *goval.Node // the list's node
+	o, m, b *objItems    // b, the followed document's list, or nil
+	sides   [3]diffItems // o, m and b as ObjList reads them
+	n       *goval.Node  // the list's node
 	es      slot
 	ks      format.KeySet
 }
