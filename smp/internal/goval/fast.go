@@ -169,6 +169,24 @@ func FastEqual(a, b unsafe.Pointer, f *Field) bool {
 	return *(*uint64)(pa) == *(*uint64)(pb)
 }
 
+// FastSame reports whether fast field f holds the same bits in the
+// structs at a and b: a string's or slice's header, a pointer, a number.
+// Its values are then deeply equal, and present alike.
+func FastSame(a, b unsafe.Pointer, f *Field) bool {
+	pa, pb := unsafe.Add(a, f.Offset), unsafe.Add(b, f.Offset)
+	switch f.Fast {
+	case FastString, fastSlice: // data and length
+		return *(*[2]uintptr)(pa) == *(*[2]uintptr)(pb)
+	case FastBool, FastInt8, FastUint8:
+		return *(*uint8)(pa) == *(*uint8)(pb)
+	case fastInt16, fastUint16:
+		return *(*uint16)(pa) == *(*uint16)(pb)
+	case fastInt32, fastUint32:
+		return *(*uint32)(pa) == *(*uint32)(pb)
+	}
+	return *(*uint64)(pa) == *(*uint64)(pb)
+}
+
 // FastInteger reads an integer fast field of the struct at base, sign- or
 // zero-extended to 64 bits, so that two fields of one type hold the same
 // number exactly when the words are equal. ok is false for other kinds.

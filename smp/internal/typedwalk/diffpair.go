@@ -108,6 +108,7 @@ func (d *tdiffer) diffStruct(o, m reflect.Value, n *goval.Node, s slot) (map[str
 	p.po, okO = goval.StructBase(o)
 	p.pm, okM = goval.StructBase(m)
 	p.fast = okO && okM
+	p.sameSkips = p.fast && p.po != nil && p.pm != nil && d.memorySkips()
 	patch, up, err := engine.DiffObjectOf(d.Differ, p, &s)
 	// The frame outlives the call: it keeps nothing of the values.
 	p.o, p.m, p.ov, p.mv, p.po, p.pm, p.out = reflect.Value{}, reflect.Value{}, reflect.Value{}, reflect.Value{}, nil, nil, nil
@@ -123,6 +124,9 @@ type structPair struct {
 	n      *goval.Node
 	po, pm unsafe.Pointer // the structs' memory, when fast
 	fast   bool
+	// sameSkips: both structs are in memory, and a field holding the
+	// same bits in both (goval.FastSame) writes nothing.
+	sameSkips bool
 	// equalBelow: the fields that end at or below it are equal in memory
 	// (tdiffer.equalBelow), and write nothing.
 	equalBelow uintptr
@@ -148,6 +152,9 @@ func (p *structPair) Next(orig, all bool) (engine.Entry, bool, error) {
 		var ov, mv reflect.Value
 		var mp, op bool
 		if fast && f.Fast != goval.FastNone {
+			if p.sameSkips && !all && goval.FastSame(po, pm, f) {
+				continue
+			}
 			mp, op = goval.FastPresent(pm, f), goval.FastPresent(po, f)
 			if mp && f.FastScalar() {
 				if op && !all && goval.FastEqual(po, pm, f) {
