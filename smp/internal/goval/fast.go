@@ -152,21 +152,14 @@ func (f *Field) FastScalar() bool { return f.Fast >= FastString && f.Fast <= Fas
 // merge keys read from memory (FastInteger reads the integers).
 func (f *Field) FastKey() bool { return f.FastScalar() && f.Fast != FastBool }
 
-// FastEqual compares a scalar fast field of two structs as JSON.
+// FastEqual compares a scalar fast field of two structs as JSON: a
+// number or boolean by its bits (FastSame).
 func FastEqual(a, b unsafe.Pointer, f *Field) bool {
-	pa, pb := unsafe.Add(a, f.Offset), unsafe.Add(b, f.Offset)
-	switch f.Fast {
-	case FastString:
-		a, b := *(*string)(pa), *(*string)(pb)
-		return a == b || !(validUTF8(a) && validUTF8(b)) && SameWireString(a, b)
-	case FastBool, FastInt8, FastUint8:
-		return *(*uint8)(pa) == *(*uint8)(pb)
-	case fastInt16, fastUint16:
-		return *(*uint16)(pa) == *(*uint16)(pb)
-	case fastInt32, fastUint32:
-		return *(*uint32)(pa) == *(*uint32)(pb)
+	if f.Fast != FastString {
+		return FastSame(a, b, f)
 	}
-	return *(*uint64)(pa) == *(*uint64)(pb)
+	sa, sb := *(*string)(unsafe.Add(a, f.Offset)), *(*string)(unsafe.Add(b, f.Offset))
+	return sa == sb || !(validUTF8(sa) && validUTF8(sb)) && SameWireString(sa, sb)
 }
 
 // FastSame reports whether fast field f holds the same bits in the
