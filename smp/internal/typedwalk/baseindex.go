@@ -115,6 +115,7 @@ type baseKeys struct {
 	keys []memKey // by position: len is the list's length, set by the reader
 	ok   uint64   // bit i: element i is an object with the key
 	n    int
+	memo *pairStack // looks the key field up (fieldOf); nil: by name
 }
 
 // maxBaseKeys is the longest base list whose keys are read.
@@ -126,7 +127,7 @@ func (b *baseKeys) read(base reflect.Value, en *goval.Node, ks format.KeySet) {
 	if !base.IsValid() || base.Kind() != reflect.Slice && base.Kind() != reflect.Array || base.Len() > maxBaseKeys || len(ks.Fields) != 1 {
 		return
 	}
-	f := en.ByName[ks.Fields[0]]
+	f := b.memo.fieldOf(en, ks.Fields[0])
 	if f == nil || !f.FastKey() {
 		return
 	}

@@ -248,7 +248,7 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 	defer d.base.Restore(base)
 	var bases baseKeys
 	if d.WithBase() && base.IsValid() && (base.Kind() == reflect.Slice || base.Kind() == reflect.Array) && base.Len() <= maxBaseKeys {
-		bases.keys = d.pairs.takeKeys(base.Len())
+		bases.keys, bases.memo = d.pairs.takeKeys(base.Len()), d.pairs
 		defer d.pairs.giveKeys(bases.keys)
 		bases.read(base, en, ks)
 	}
