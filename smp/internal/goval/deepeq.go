@@ -108,29 +108,9 @@ func memEqPointer(t reflect.Type) memEq {
 
 // memEqSlice compares two slices element by element.
 func memEqSlice(t reflect.Type) memEq {
-	elem, size, plain := refMemEq(t.Elem()), t.Elem().Size(), plainMemory(t.Elem())
+	st := &memStep{kind: stepSlice, n: t.Elem().Size(), eq: refMemEq(t.Elem()), plain: plainMemory(t.Elem())}
 	return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
-		sa, sb := (*reflectSlice)(a), (*reflectSlice)(b)
-		if sa.len != sb.len || (sa.data == nil) != (sb.data == nil) {
-			return false
-		}
-		if sa.data == sb.data || sa.len == 0 {
-			return true
-		}
-		if plain {
-			n := uintptr(sa.len) * size
-			return unsafe.String((*byte)(sa.data), n) == unsafe.String((*byte)(sb.data), n)
-		}
-		if depth > maxDepth {
-			return false
-		}
-		for i := range sa.len {
-			off := uintptr(i) * size
-			if !elem(s, unsafe.Add(sa.data, off), unsafe.Add(sb.data, off), depth+1) {
-				return false
-			}
-		}
-		return true
+		return sliceEq(s, (*reflectSlice)(a), (*reflectSlice)(b), st, depth)
 	}
 }
 
@@ -138,51 +118,10 @@ func memEqSlice(t reflect.Type) memEq {
 func memEqArray(t reflect.Type) memEq {
 	elem, size, n := refMemEq(t.Elem()), t.Elem().Size(), t.Len()
 	return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
+		depth = max(depth, 0) // elements record nothing (runSteps)
 		for i := range n {
 			off := uintptr(i) * size
 			if !elem(s, unsafe.Add(a, off), unsafe.Add(b, off), depth) {
-				return false
-			}
-		}
-		return true
-	}
-}
-
-// memEqStruct compares two structs field by field, at their offsets;
-// adjacent fields of plain memory compare as one run of bytes.
-func memEqStruct(t reflect.Type) memEq {
-	type field struct {
-		off uintptr
-		eq  memEq
-	}
-	fields := make([]field, 0, t.NumField())
-	for i := 0; i < t.NumField(); {
-		sf := t.Field(i)
-		if sf.Type.Size() == 0 {
-			i++
-			continue
-		}
-		if !plainMemory(sf.Type) {
-			fields = append(fields, field{sf.Offset, refMemEq(sf.Type)})
-			i++
-			continue
-		}
-		end := sf.Offset + sf.Type.Size()
-		for i++; i < t.NumField(); i++ {
-			next := t.Field(i)
-			if next.Offset != end || !plainMemory(next.Type) {
-				break
-			}
-			end += next.Type.Size()
-		}
-		fields = append(fields, field{sf.Offset, memEqBytes(end - sf.Offset)})
-	}
-	if len(fields) == 1 && fields[0].off == 0 {
-		return fields[0].eq
-	}
-	return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
-		for _, f := range fields {
-			if !f.eq(s, unsafe.Add(a, f.off), unsafe.Add(b, f.off), depth) {
 				return false
 			}
 		}
@@ -336,6 +275,29 @@ func (s *Scratch) SameMemory(a, b reflect.Value, n *Node) bool {
 		return true
 	}
 	return n.memEq(s, pa, pb, 0)
+}
+
+// SameMemoryUpTo is SameMemory for two structs of node n that also says,
+// when they differ, where: their memory is equal below offset upTo, so
+// that a field ending there is equal (upTo 0 when not known).
+func (s *Scratch) SameMemoryUpTo(a, b reflect.Value, n *Node) (same bool, upTo uintptr) {
+	if !a.CanAddr() || !b.CanAddr() || a.Type() != n.GoType {
+		return false, 0
+	}
+	return s.SameMemoryAt(unsafe.Pointer(a.UnsafeAddr()), unsafe.Pointer(b.UnsafeAddr()), n)
+}
+
+// SameMemoryAt is SameMemoryUpTo for two structs of node n's Go type at
+// a and b.
+func (s *Scratch) SameMemoryAt(a, b unsafe.Pointer, n *Node) (same bool, upTo uintptr) {
+	if a == b {
+		return true, 0
+	}
+	s.failAt = 0
+	if n.memEq(s, a, b, -1) {
+		return true, 0
+	}
+	return false, s.failAt
 }
 
 // A map whose keys are strings (of any string type) is read here through

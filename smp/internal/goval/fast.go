@@ -152,12 +152,24 @@ func (f *Field) FastScalar() bool { return f.Fast >= FastString && f.Fast <= Fas
 // merge keys read from memory (FastInteger reads the integers).
 func (f *Field) FastKey() bool { return f.FastScalar() && f.Fast != FastBool }
 
-// FastEqual compares a scalar fast field of two structs as JSON.
+// FastEqual compares a scalar fast field of two structs as JSON: a
+// number or boolean by its bits (FastSame).
 func FastEqual(a, b unsafe.Pointer, f *Field) bool {
+	if f.Fast != FastString {
+		return FastSame(a, b, f)
+	}
+	sa, sb := *(*string)(unsafe.Add(a, f.Offset)), *(*string)(unsafe.Add(b, f.Offset))
+	return sa == sb || !(validUTF8(sa) && validUTF8(sb)) && SameWireString(sa, sb)
+}
+
+// FastSame reports whether fast field f holds the same bits in the
+// structs at a and b: a string's or slice's header, a pointer, a number.
+// Its values are then deeply equal, and present alike.
+func FastSame(a, b unsafe.Pointer, f *Field) bool {
 	pa, pb := unsafe.Add(a, f.Offset), unsafe.Add(b, f.Offset)
 	switch f.Fast {
-	case FastString:
-		return SameWireString(*(*string)(pa), *(*string)(pb))
+	case FastString, fastSlice: // data and length
+		return *(*[2]uintptr)(pa) == *(*[2]uintptr)(pb)
 	case FastBool, FastInt8, FastUint8:
 		return *(*uint8)(pa) == *(*uint8)(pb)
 	case fastInt16, fastUint16:
@@ -199,6 +211,9 @@ func FastJSON(base unsafe.Pointer, f *Field) any {
 	p := unsafe.Add(base, f.Offset)
 	switch f.Fast {
 	case FastString:
+		if s := *(*string)(p); validUTF8(s) {
+			return s
+		}
 		return WireString(*(*string)(p))
 	case FastBool:
 		return *(*bool)(p)
@@ -229,3 +244,42 @@ func FieldOf(sv reflect.Value, f *Field) reflect.Value {
 	v, _ := FieldValue(sv, f)
 	return v
 }
+
+// FastKeyJSON is KeyJSON for a struct element whose key field name is a
+// fast scalar, read from memory; done is false when it cannot tell (not
+// such a field, or e not addressable), and KeyJSON must.
+func FastKeyJSON(e reflect.Value, en *Node, name string) (j any, present, done bool) {
+	if en.Kind != reflectschema.Struct {
+		return nil, false, false
+	}
+	return FastFieldJSON(e, en.ByName[name])
+}
+
+// FastFieldJSON is FastKeyJSON for field f of e's node, looked up (nil
+// when it has none).
+func FastFieldJSON(e reflect.Value, f *Field) (j any, present, done bool) {
+	p, done := fastField(e, f)
+	if !done || !FastPresent(p, f) {
+		return nil, false, done
+	}
+	return FastJSON(p, f), true, true
+}
+
+// FastHasField is HasKey for FastFieldJSON's key fields.
+func FastHasField(e reflect.Value, f *Field) (present, done bool) {
+	p, done := fastField(e, f)
+	return done && FastPresent(p, f), done
+}
+
+// fastField is the memory of struct element e, when its field f is a
+// fast scalar there to read.
+func fastField(e reflect.Value, f *Field) (p unsafe.Pointer, ok bool) {
+	if f == nil || !f.FastScalar() || !e.CanAddr() {
+		return nil, false
+	}
+	return unsafe.Pointer(e.UnsafeAddr()), true
+}
+
+// ValidUTF8 is utf8.ValidString, quicker on the short ASCII strings of
+// merge keys.
+func ValidUTF8(s string) bool { return validUTF8(s) }

@@ -141,6 +141,8 @@ func AsStringMap(v reflect.Value) map[string]string {
 type Scratch struct {
 	vals []scratchVal
 	buf  []uint64 // see words
+	// failAt is where the last SameMemoryUpTo found two structs differ.
+	failAt uintptr
 }
 
 // words returns n words of memory the garbage collector does not scan.

@@ -3,6 +3,7 @@ package typedwalk
 import (
 	"reflect"
 	"strings"
+	"unsafe"
 
 	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
@@ -27,7 +28,7 @@ func (d *tdiffer) newBaseIndex(base reflect.Value, en *goval.Node, ks format.Key
 	if !base.IsValid() || base.Kind() != reflect.Slice && base.Kind() != reflect.Array {
 		return x
 	}
-	kf, ok := keyFields(en, ks, nil)
+	kf, ok := d.keyFields(en, ks, nil)
 	if !ok {
 		return x
 	}
@@ -105,4 +106,79 @@ func elemID(e reflect.Value, kf []*goval.Field) (string, bool) {
 		b.WriteString(key)
 	}
 	return b.String(), true
+}
+
+// baseKeys holds the keys of a base list keyed by one string or integer
+// field, read once, to find base elements by comparing them.
+type baseKeys struct {
+	f    *goval.Field
+	keys []memKey // by position: len is the list's length, set by the reader
+	ok   uint64   // bit i: element i is an object with the key
+	n    int
+	memo *pairStack // looks the key field up (fieldOf); nil: by name
+}
+
+// maxBaseKeys is the longest base list whose keys are read.
+const maxBaseKeys = 64
+
+// read reads the keys, when the list is short and its key one string or
+// integer field; otherwise find always defers to baseElem.
+func (b *baseKeys) read(base reflect.Value, en *goval.Node, ks format.KeySet) {
+	if !base.IsValid() || base.Kind() != reflect.Slice && base.Kind() != reflect.Array || base.Len() > maxBaseKeys || len(ks.Fields) != 1 {
+		return
+	}
+	f := b.memo.fieldOf(en, ks.Fields[0])
+	if f == nil || !f.FastKey() {
+		return
+	}
+	if len(b.keys) != base.Len() {
+		b.keys = make([]memKey, base.Len())
+	}
+	elems, size := structElems(base), base.Type().Elem().Size()
+	for i := range base.Len() {
+		var p unsafe.Pointer
+		if elems != nil {
+			p = unsafe.Add(elems, uintptr(i)*size)
+		} else {
+			e, null := goval.DerefNull(base.Index(i))
+			if null {
+				continue
+			}
+			var ok bool
+			if p, ok = goval.StructBase(e); !ok {
+				return
+			}
+		}
+		if goval.FastPresent(p, f) {
+			k, sure := readMemKey(p, f, true)
+			if !sure {
+				return
+			}
+			b.keys[i], b.ok = k, b.ok|1<<i
+		}
+	}
+	b.f, b.n = f, base.Len()
+}
+
+// find returns the last base element with me's key; ok is false when
+// the keys were not read.
+func (b *baseKeys) find(base, me reflect.Value) (reflect.Value, bool) {
+	if b.f == nil {
+		return reflect.Value{}, false
+	}
+	p, ok := goval.StructBase(me)
+	if !ok || !goval.FastPresent(p, b.f) {
+		return reflect.Value{}, false
+	}
+	k, sure := readMemKey(p, b.f, true)
+	if !sure {
+		return reflect.Value{}, false
+	}
+	for i := b.n - 1; i >= 0; i-- {
+		if b.ok&(1<<i) != 0 && b.keys[i] == k {
+			e, _ := goval.DerefNull(base.Index(i))
+			return e, true
+		}
+	}
+	return reflect.Value{}, true
 }

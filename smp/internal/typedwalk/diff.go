@@ -18,6 +18,9 @@ type tdiffer struct {
 	// the typed form of Differ.Base.
 	base  engine.Base[reflect.Value]
 	pairs *pairStack // diffStruct's and diffMap's readers
+	// equalBelow, set for the next diffStruct, says the structs' memory
+	// is equal below that offset (Scratch.SameMemoryUpTo).
+	equalBelow uintptr
 }
 
 // diffRoot diffs two root structs (invalid for the empty object). When a
@@ -88,9 +91,19 @@ func (d *tdiffer) diffValue(patch *map[string]any, k string, v *goValues) (bool,
 	}
 	v.od, v.onull = goval.DerefNull(v.ov)
 	v.md, v.mnull = goval.DerefNull(v.mv)
+	v.equalBelow = 0
 	if !v.onull && !v.mnull && (n.Kind == reflectschema.Struct || n.Kind == reflectschema.Map) &&
-		v.pos.Slot.Patch.Strategy != reflectschema.Replace && d.memorySkips() && d.SameMemory(v.od, v.md, n) {
-		return false, nil // (an object replaced whole is compared by Equal)
+		v.pos.Slot.Patch.Strategy != reflectschema.Replace && d.memorySkips() {
+		// (an object replaced whole is compared by Equal)
+		if n.Kind == reflectschema.Map {
+			if d.SameMemory(v.od, v.md, n) {
+				return false, nil
+			}
+		} else if same, below := d.SameMemoryUpTo(v.od, v.md, n); same {
+			return false, nil
+		} else {
+			v.equalBelow = below
+		}
 	}
 	return engine.DiffFieldOf(d.Differ, &d.base, v, patch, k, &v.pos.Slot)
 }
@@ -102,6 +115,7 @@ type goValues struct {
 	ov, mv       reflect.Value // as the objects hold them
 	od, md       reflect.Value // dereferenced (diffValue)
 	onull, mnull bool
+	equalBelow   uintptr // of structs, as tdiffer.equalBelow
 	pos          *goval.Pos
 	f            *goval.Field  // the field, or nil for a map's entry
 	key          reflect.Value // the entry's key
@@ -141,6 +155,7 @@ func (v *goValues) BaseIn(base reflect.Value) reflect.Value {
 func (v *goValues) DiffObject(s *slot) (map[string]any, bool, error) {
 	d, n := v.d, v.pos.Node
 	if n.Kind == reflectschema.Struct {
+		d.equalBelow = v.equalBelow
 		return d.diffStruct(v.od, v.md, n, *s)
 	}
 	return d.diffMap(v.od, v.md, n, *s)

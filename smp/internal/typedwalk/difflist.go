@@ -169,16 +169,18 @@ func (d *tdiffer) diffObjList(patch *map[string]any, k string, o, m reflect.Valu
 		return x.diffPositional(patch)
 	}
 	w := &objElems{d: d, o: &objItems{cur: o, n: n.Elem}, m: &objItems{cur: m, n: n.Elem}, n: n, es: c.Elem(), ks: ks}
+	w.sides = [3]diffItems{{w.o, d}, {w.m, d}}
 	var b engine.DiffSide
 	if base := d.base.At; d.WithBase() && base.IsValid() && (base.Kind() == reflect.Slice || base.Kind() == reflect.Array) {
 		w.b = &objItems{cur: base, n: n.Elem}
-		b = w.b
+		w.sides[2] = diffItems{w.b, d}
+		b = &w.sides[2]
 	}
 	out := *patch
 	if out == nil {
 		out = map[string]any{}
 	}
-	x := d.NewObjList(w, w.o, w.m, b, c)
+	x := d.NewObjList(w, &w.sides[0], &w.sides[1], b, c)
 	if err := x.Diff(out, k); err != nil {
 		return err
 	}
@@ -193,12 +195,38 @@ func (d *tdiffer) diffObjList(patch *map[string]any, k string, o, m reflect.Valu
 	return nil
 }
 
+// diffItems is a list's objItems as the differ reads them: plain key
+// fields from memory, looked up through the differ's memo (fieldOf).
+type diffItems struct {
+	*objItems
+	d *tdiffer
+}
+
+func (s *diffItems) KeyField(p int, name string) (any, bool) {
+	if e, null := goval.DerefNull(s.cur.Index(p)); !null {
+		if j, ok, done := goval.FastFieldJSON(e, s.d.pairs.fieldOf(s.n, name)); done {
+			return j, ok
+		}
+	}
+	return s.objItems.KeyField(p, name)
+}
+
+func (s *diffItems) HasKeyField(p int, name string) bool {
+	if e, null := goval.DerefNull(s.cur.Index(p)); !null {
+		if ok, done := goval.FastHasField(e, s.d.pairs.fieldOf(s.n, name)); done {
+			return ok
+		}
+	}
+	return s.objItems.HasKeyField(p, name)
+}
+
 // objElems is the typed differ's side of objList: elements are
 // structs, or pointers to them.
 type objElems struct {
 	d       *tdiffer
-	o, m, b *objItems   // b, the followed document's list, or nil
-	n       *goval.Node // the list's node
+	o, m, b *objItems    // b, the followed document's list, or nil
+	sides   [3]diffItems // o, m and b as ObjList reads them
+	n       *goval.Node  // the list's node
 	es      slot
 	ks      format.KeySet
 }
@@ -207,8 +235,17 @@ func (w *objElems) DiffElem(p, i, b int) (map[string]any, bool, error) {
 	d, en := w.d, w.n.Elem
 	oe, _ := goval.DerefNull(w.o.cur.Index(p))
 	me, _ := goval.DerefNull(w.m.cur.Index(i))
-	if d.memorySkips() && d.SameMemory(oe, me, en) {
-		return nil, false, nil
+	var below uintptr
+	if d.memorySkips() {
+		if en.Kind != reflectschema.Struct {
+			if d.SameMemory(oe, me, en) {
+				return nil, false, nil
+			}
+		} else if same, upTo := d.SameMemoryUpTo(oe, me, en); same {
+			return nil, false, nil
+		} else {
+			below = upTo
+		}
 	}
 	if d.WithBase() {
 		var be reflect.Value
@@ -221,6 +258,7 @@ func (w *objElems) DiffElem(p, i, b int) (map[string]any, bool, error) {
 	if en.Kind != reflectschema.Struct {
 		diff = d.diffMap
 	}
+	d.equalBelow = below
 	sub, up, err := diff(oe, me, en, w.es)
 	if err != nil {
 		return nil, false, under(err, goval.KeyStepOf(me, en, w.ks))
@@ -269,7 +307,7 @@ func (r replacedList) Modified() (any, error) {
 // addKeyFields copies an element's key fields into its patch.
 func addKeyFields(dst map[string]any, e reflect.Value, en *goval.Node, ks format.KeySet) error {
 	for _, name := range ks.Fields {
-		j, ok, err := goval.KeyJSON(e, en, name)
+		j, ok, err := keyJSON(e, en, name)
 		if err != nil {
 			return err
 		}
@@ -280,13 +318,33 @@ func addKeyFields(dst map[string]any, e reflect.Value, en *goval.Node, ks format
 	return nil
 }
 
+// keyJSON is goval.KeyJSON, reading a plain key field from memory.
+func keyJSON(e reflect.Value, en *goval.Node, name string) (any, bool, error) {
+	if j, ok, done := goval.FastKeyJSON(e, en, name); done {
+		return j, ok, nil
+	}
+	return goval.KeyJSON(e, en, name)
+}
+
 // setOrderList is the $setElementOrder list of a modified list.
-func setOrderList(m reflect.Value, en *goval.Node, ks format.KeySet) ([]any, error) {
+func (d *tdiffer) setOrderList(m reflect.Value, en *goval.Node, ks format.KeySet) ([]any, error) {
 	order := make([]any, m.Len())
+	var kfa [4]*goval.Field
+	kf, plain := d.keyFields(en, ks, kfa[:0])
+	for _, f := range kf {
+		plain = plain && f.FastScalar()
+	}
 	for i := range order {
 		me, _ := goval.DerefNull(m.Index(i))
 		entry := make(map[string]any, len(ks.Fields)+1)
-		if err := addKeyFields(entry, me, en, ks); err != nil {
+		if p, ok := goval.StructBase(me); plain && ok && p != nil {
+			// Plain key fields, resolved once, read from memory.
+			for _, f := range kf {
+				if goval.FastPresent(p, f) {
+					entry[f.Name] = goval.FastJSON(p, f)
+				}
+			}
+		} else if err := addKeyFields(entry, me, en, ks); err != nil {
 			return nil, err
 		}
 		order[i] = engine.WithKeyDirective(entry, ks, true)

@@ -22,10 +22,63 @@ type pairFrame struct {
 	gm mapPair
 }
 
-// pairStack is a differ's frames, kept between calls.
+// pairStack is a differ's frames, kept between calls, and the keys it
+// lends positional lists (takeKeys).
 type pairStack struct {
-	frames []*pairFrame
-	used   int
+	frames   []*pairFrame
+	used     int
+	keys     []memKey
+	keysUsed int
+	fields   [8]fieldMemo // recent key fields (fieldOf), by round
+	next     int
+}
+
+// fieldMemo is a key field a differ looked up by its node and name.
+type fieldMemo struct {
+	en   *goval.Node
+	name string
+	f    *goval.Field
+}
+
+// fieldOf is en.ByName[name], remembered: the lists of one type ask
+// for the same key fields, by the same strings, element after element.
+func (s *pairStack) fieldOf(en *goval.Node, name string) *goval.Field {
+	if s == nil {
+		return en.ByName[name]
+	}
+	for i := range s.fields {
+		if m := &s.fields[i]; m.en == en && len(m.name) == len(name) && unsafe.StringData(m.name) == unsafe.StringData(name) {
+			return m.f
+		}
+	}
+	f := en.ByName[name]
+	s.fields[s.next] = fieldMemo{en, name, f}
+	s.next = (s.next + 1) % len(s.fields)
+	return f
+}
+
+// takeKeys lends n keys, zero, until giveKeys takes them back: nested
+// lists take theirs above their parent's. A nil stack lends new ones.
+func (s *pairStack) takeKeys(n int) []memKey {
+	if s == nil {
+		return make([]memKey, n)
+	}
+	if s.keysUsed+n > len(s.keys) {
+		// Keys lent before stay in the old array until given back.
+		s.keys = make([]memKey, max(2*len(s.keys), s.keysUsed+n, 64))
+	}
+	k := s.keys[s.keysUsed : s.keysUsed+n : s.keysUsed+n]
+	s.keysUsed += n
+	return k
+}
+
+// giveKeys takes back the keys takeKeys lent last, cleared: the stack
+// outlives the call and keeps nothing of the values.
+func (s *pairStack) giveKeys(k []memKey) {
+	clear(k)
+	if s != nil {
+		s.keysUsed -= len(k)
+	}
 }
 
 var pairStacks = sync.Pool{New: func() any { return &pairStack{} }}
@@ -46,10 +99,16 @@ func (s *pairStack) pop() { s.used-- }
 func (d *tdiffer) diffStruct(o, m reflect.Value, n *goval.Node, s slot) (map[string]any, bool, error) {
 	p := &d.pairs.push().s
 	p.d, p.o, p.m, p.n, p.i = d, o, m, n, 0
+	p.equalBelow = 0
+	if d.memorySkips() {
+		p.equalBelow = d.equalBelow
+	}
+	d.equalBelow = 0 // consumed
 	var okO, okM bool
 	p.po, okO = goval.StructBase(o)
 	p.pm, okM = goval.StructBase(m)
 	p.fast = okO && okM
+	p.sameSkips = p.fast && p.po != nil && p.pm != nil && d.memorySkips()
 	patch, up, err := engine.DiffObjectOf(d.Differ, p, &s)
 	// The frame outlives the call: it keeps nothing of the values.
 	p.o, p.m, p.ov, p.mv, p.po, p.pm, p.out = reflect.Value{}, reflect.Value{}, reflect.Value{}, reflect.Value{}, nil, nil, nil
@@ -65,9 +124,15 @@ type structPair struct {
 	n      *goval.Node
 	po, pm unsafe.Pointer // the structs' memory, when fast
 	fast   bool
-	i      int // the next field
-	f      *goval.Field
-	ov, mv reflect.Value
+	// sameSkips: both structs are in memory, and a field holding the
+	// same bits in both (goval.FastSame) writes nothing.
+	sameSkips bool
+	// equalBelow: the fields that end at or below it are equal in memory
+	// (tdiffer.equalBelow), and write nothing.
+	equalBelow uintptr
+	i          int // the next field
+	f          *goval.Field
+	ov, mv     reflect.Value
 	// scalar says the current field is read from memory (both present
 	// or modified's alone), and ov and mv are not set.
 	scalar bool
@@ -81,9 +146,15 @@ func (p *structPair) Next(orig, all bool) (engine.Entry, bool, error) {
 	fields, fast, po, pm := p.n.Sorted, p.fast, p.po, p.pm
 	for i := p.i; i < len(fields); i++ {
 		f := fields[i]
+		if f.Offset < p.equalBelow && !all && !f.ViaPtr && f.Offset+f.Meta.GoType.Size() <= p.equalBelow {
+			continue // equal in memory
+		}
 		var ov, mv reflect.Value
 		var mp, op bool
 		if fast && f.Fast != goval.FastNone {
+			if p.sameSkips && !all && goval.FastSame(po, pm, f) {
+				continue
+			}
 			mp, op = goval.FastPresent(pm, f), goval.FastPresent(po, f)
 			if mp && f.FastScalar() {
 				if op && !all && goval.FastEqual(po, pm, f) {

@@ -2,7 +2,6 @@ package typedwalk
 
 import (
 	"reflect"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
@@ -26,8 +25,8 @@ func (d *tdiffer) positional(o, m reflect.Value, en *goval.Node, ks, def format.
 		return false
 	}
 	var kfa, dfa [4]*goval.Field
-	kf, ok1 := keyFields(en, ks, kfa[:0])
-	df, ok2 := keyFields(en, def, dfa[:0])
+	kf, ok1 := d.keyFields(en, ks, kfa[:0])
+	df, ok2 := d.keyFields(en, def, dfa[:0])
 	if !ok1 || !ok2 {
 		return false
 	}
@@ -67,26 +66,43 @@ func (d *tdiffer) positionalByValue(o, m reflect.Value, kf, df []*goval.Field, s
 // sure is false when it cannot tell (an element not addressable, a key
 // that is not valid UTF-8).
 func (d *tdiffer) positionalByMemory(o, m reflect.Value, f *goval.Field) (ok, sure bool) {
-	var keys [64]memKey
+	keys := d.pairs.takeKeys(o.Len())
+	ok, sure = positionalKeys(o, m, f, keys)
+	d.pairs.giveKeys(keys)
+	return ok, sure
+}
+
+// positionalKeys is positionalByMemory reading o's keys into keys.
+func positionalKeys(o, m reflect.Value, f *goval.Field, keys []memKey) (ok, sure bool) {
 	l := o.Len()
+	oa, ma, size := structElems(o), structElems(m), o.Type().Elem().Size()
 	for i := range l {
-		oe, onull := goval.DerefNull(o.Index(i))
-		me, mnull := goval.DerefNull(m.Index(i))
-		if onull || mnull {
-			return false, true
-		}
-		po, okO := goval.StructBase(oe)
-		pm, okM := goval.StructBase(me)
-		if !okO || !okM {
-			return false, false
+		var po, pm unsafe.Pointer
+		if oa != nil && ma != nil {
+			po, pm = unsafe.Add(oa, uintptr(i)*size), unsafe.Add(ma, uintptr(i)*size)
+		} else {
+			oe, onull := goval.DerefNull(o.Index(i))
+			me, mnull := goval.DerefNull(m.Index(i))
+			if onull || mnull {
+				return false, true
+			}
+			var okO, okM bool
+			po, okO = goval.StructBase(oe)
+			pm, okM = goval.StructBase(me)
+			if !okO || !okM {
+				return false, false
+			}
 		}
 		if !goval.FastPresent(po, f) || !goval.FastPresent(pm, f) {
 			return false, true // not keyable
 		}
-		ko, sureO := readMemKey(po, f)
-		km, sureM := readMemKey(pm, f)
+		ko, sureO := readMemKey(po, f, false)
+		km, sureM := readMemKey(pm, f, false)
 		if !sureO || !sureM {
 			return false, false
+		}
+		if !validKey(ko) || ko != km && !validKey(km) {
+			return false, false // (equal keys are valid alike)
 		}
 		if ko != km {
 			return false, true
@@ -103,6 +119,16 @@ func (d *tdiffer) positionalByMemory(o, m reflect.Value, f *goval.Field) (ok, su
 	return true, true
 }
 
+// structElems is the memory of a non-empty slice of structs held by
+// value, each of the element node's type; nil for other lists, whose
+// elements are read through reflect.
+func structElems(l reflect.Value) unsafe.Pointer {
+	if l.Kind() != reflect.Slice || l.Len() == 0 || l.Type().Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	return l.UnsafePointer()
+}
+
 // memKey is a key field's value as read from memory: a string, or an
 // integer's 64 bits. Two values of one field are one identity exactly
 // when their memKey values are equal.
@@ -113,21 +139,25 @@ type memKey struct {
 
 // readMemKey reads key field f of the struct at p. sure is false when
 // the value cannot stand for the identity: a string that is not valid
-// UTF-8, whose JSON is not its bytes.
-func readMemKey(p unsafe.Pointer, f *goval.Field) (k memKey, sure bool) {
+// UTF-8 (checked when validate asks, else by validKey), whose JSON is not
+// its bytes.
+func readMemKey(p unsafe.Pointer, f *goval.Field, validate bool) (k memKey, sure bool) {
 	if f.Fast == goval.FastString {
-		s := *(*string)(unsafe.Add(p, f.Offset))
-		return memKey{s: s}, utf8.ValidString(s)
+		k.s = *(*string)(unsafe.Add(p, f.Offset))
+		return k, !validate || validKey(k)
 	}
 	n, ok := goval.FastInteger(p, f)
 	return memKey{n: n}, ok
 }
 
+// validKey reports whether a key's string is valid UTF-8.
+func validKey(k memKey) bool { return goval.ValidUTF8(k.s) }
+
 // keyFields resolves a key set's fields; ok is false when one is not a
 // field of the element (absent from every element).
-func keyFields(en *goval.Node, ks format.KeySet, into []*goval.Field) ([]*goval.Field, bool) {
+func (d *tdiffer) keyFields(en *goval.Node, ks format.KeySet, into []*goval.Field) ([]*goval.Field, bool) {
 	for _, name := range ks.Fields {
-		f := en.ByName[name]
+		f := d.pairs.fieldOf(en, name)
 		if f == nil {
 			return nil, false
 		}
@@ -217,16 +247,31 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 	base := d.base.At
 	defer d.base.Restore(base)
 	var bases baseKeys
-	if d.WithBase() {
+	if d.WithBase() && base.IsValid() && (base.Kind() == reflect.Slice || base.Kind() == reflect.Array) && base.Len() <= maxBaseKeys {
+		bases.keys, bases.memo = d.pairs.takeKeys(base.Len()), d.pairs
+		defer d.pairs.giveKeys(bases.keys)
 		bases.read(base, en, ks)
 	}
 	var list []any
 	var index *baseIndex // for the elements bases does not hold
+	// Slices of structs compare in memory before any reflect.Value is made.
+	oa, ma, size := structElems(o), structElems(m), o.Type().Elem().Size()
+	inMemory := oa != nil && ma != nil && o.Type().Elem() == en.GoType && d.memorySkips()
 	for i := range m.Len() {
+		var same bool
+		var below uintptr
+		if inMemory {
+			off := uintptr(i) * size
+			if same, below = d.SameMemoryAt(unsafe.Add(oa, off), unsafe.Add(ma, off), en); same {
+				continue
+			}
+		}
 		oe, _ := goval.DerefNull(o.Index(i))
 		me, _ := goval.DerefNull(m.Index(i))
-		if d.memorySkips() && d.SameMemory(oe, me, en) {
-			continue
+		if !inMemory && d.memorySkips() {
+			if same, below = d.SameMemoryUpTo(oe, me, en); same {
+				continue
+			}
 		}
 		if d.WithBase() {
 			if e, ok := bases.find(base, me); ok {
@@ -241,6 +286,7 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 				continue // as objList.changed: current lacks the element
 			}
 		}
+		d.equalBelow = below
 		sub, up, err := d.diffStruct(oe, me, en, es)
 		if err != nil {
 			return under(err, goval.KeyStepOf(me, en, ks))
@@ -260,75 +306,13 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 		put(patch, k, list)
 	}
 	if d.WantListOrder(len(list) > 0, true) {
-		order, err := setOrderList(m, en, ks)
+		order, err := d.setOrderList(m, en, ks)
 		if err != nil {
 			return err
 		}
 		put(patch, format.PrefixSetOrder+k, order)
 	}
 	return nil
-}
-
-// baseKeys holds the keys of a base list keyed by one string or integer
-// field, read once, to find base elements by comparing them.
-type baseKeys struct {
-	f    *goval.Field
-	keys [64]memKey
-	ok   [64]bool // the element is an object with the key
-	n    int
-}
-
-// read reads the keys, when the list is short and its key one string or
-// integer field; otherwise find always defers to baseElem.
-func (b *baseKeys) read(base reflect.Value, en *goval.Node, ks format.KeySet) {
-	if !base.IsValid() || base.Kind() != reflect.Slice && base.Kind() != reflect.Array || base.Len() > len(b.keys) || len(ks.Fields) != 1 {
-		return
-	}
-	f := en.ByName[ks.Fields[0]]
-	if f == nil || !f.FastKey() {
-		return
-	}
-	for i := range base.Len() {
-		e, null := goval.DerefNull(base.Index(i))
-		if null {
-			continue
-		}
-		p, ok := goval.StructBase(e)
-		if !ok {
-			return
-		}
-		if goval.FastPresent(p, f) {
-			k, sure := readMemKey(p, f)
-			if !sure {
-				return
-			}
-			b.keys[i], b.ok[i] = k, true
-		}
-	}
-	b.f, b.n = f, base.Len()
-}
-
-// find returns the last base element with me's key; ok is false when
-// the keys were not read.
-func (b *baseKeys) find(base, me reflect.Value) (reflect.Value, bool) {
-	if b.f == nil {
-		return reflect.Value{}, false
-	}
-	p, ok := goval.StructBase(me)
-	if !ok || !goval.FastPresent(p, b.f) {
-		return reflect.Value{}, false
-	}
-	k, sure := readMemKey(p, b.f)
-	if !sure {
-		return reflect.Value{}, false
-	}
-	for i := b.n - 1; i >= 0; i-- {
-		if b.ok[i] && b.keys[i] == k {
-			e, _ := goval.DerefNull(base.Index(i))
-			return e, true
-		}
-	}
-	return reflect.Value{}, true
 }
 
 // baseElem finds in the base list the element DiffObjectList descends
@@ -338,7 +322,7 @@ func (d *tdiffer) baseElem(base, me reflect.Value, en *goval.Node, ks format.Key
 		return reflect.Value{}
 	}
 	var kfa [4]*goval.Field
-	kf, ok := keyFields(en, ks, kfa[:0])
+	kf, ok := d.keyFields(en, ks, kfa[:0])
 	if !ok {
 		return reflect.Value{}
 	}
