@@ -1,16 +1,16 @@
 package jsonval
 
-import "encoding/json"
-
 // fastDecoder decodes a JSON object in one pass into what encoding/json's
 // Decoder with UseNumber stores in an any, checking the limits as it goes.
 // It gives up on anything it would not decode exactly so (invalid JSON or
 // UTF-8, a breached limit, a top level other than an object), and
 // DecodeLimited then takes encoding/json's path, which says what is
 // wrong. Members and elements wait on stacks until their container ends,
-// so that each map and slice is made once, at its final size. Strings
-// and numbers without escapes are slices of one copy of the text: a
-// decoded string keeps that copy alive, never the caller's bytes.
+// so that each map and slice is made once, at its final size (the stacks
+// die with the decode, so what they held is left in them). Strings and
+// numbers without escapes are slices of one copy of the text: a decoded
+// string keeps that copy alive, never the caller's bytes. Their boxes and
+// the lists come from slabs (slab.go).
 type fastDecoder struct {
 	data     []byte
 	text     string // data's copy, which decoded strings share
@@ -19,6 +19,7 @@ type fastDecoder struct {
 	maxList  int // the longest list allowed; 0 for no limit
 	members  []member
 	elems    []any
+	slabs
 }
 
 // member is an object member: one waiting for its object's end, or one
@@ -40,6 +41,7 @@ func decodeFast(data []byte, l Limits) (m map[string]any, ok bool) {
 		return nil, false
 	}
 	d.text = string(data) // only once the text may be an object
+	d.members, d.elems = make([]member, 0, 16), make([]any, 0, 16)
 	if m, ok = d.object(0); !ok {
 		return nil, false
 	}
@@ -108,18 +110,17 @@ func (d *fastDecoder) object(depth int) (map[string]any, bool) {
 	for _, e := range d.members[base:] {
 		m[e.key] = e.val // a repeated key: the last wins, as in encoding/json
 	}
-	clear(d.members[base:])
 	d.members = d.members[:base]
 	return m, true
 }
 
 // array decodes the array at d.i, at depth.
-func (d *fastDecoder) array(depth int) ([]any, bool) {
+func (d *fastDecoder) array(depth int) (any, bool) {
 	d.i++
 	d.skipSpace()
 	if d.i < len(d.data) && d.data[d.i] == ']' {
 		d.i++
-		return []any{}, true
+		return emptyList, true
 	}
 	base := len(d.elems)
 	for {
@@ -139,9 +140,7 @@ func (d *fastDecoder) array(depth int) ([]any, bool) {
 			break
 		}
 	}
-	l := make([]any, len(d.elems)-base)
-	copy(l, d.elems[base:])
-	clear(d.elems[base:])
+	l := d.list(d.elems[base:])
 	d.elems = d.elems[:base]
 	return l, true
 }
@@ -162,13 +161,17 @@ func (d *fastDecoder) value(depth int) (any, bool) {
 		}
 		return d.array(depth + 1)
 	case c == '"':
-		return d.string()
+		s, ok := d.string()
+		if !ok {
+			return nil, false
+		}
+		return d.box(stringType, s), true
 	case c == '-' || c >= '0' && c <= '9':
 		end := scanNumber(d.data, d.i)
 		if end < 0 {
 			return nil, false
 		}
-		n := json.Number(d.text[d.i:end])
+		n := d.box(numberType, d.text[d.i:end])
 		d.i = end
 		return n, true
 	case c == 't':
