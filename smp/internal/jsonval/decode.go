@@ -98,6 +98,11 @@ func (d *fastDecoder) object(depth int) (map[string]any, bool) {
 			return nil, false
 		}
 		d.members = append(d.members, member{key, val})
+		if d.i < len(d.data) && d.data[d.i] == ',' { // compact JSON's common case
+			d.i++
+			d.skipSpace()
+			continue
+		}
 		more, ok := d.more('}')
 		if !ok {
 			return nil, false
@@ -131,6 +136,11 @@ func (d *fastDecoder) array(depth int) (any, bool) {
 		d.elems = append(d.elems, val)
 		if d.maxList > 0 && len(d.elems)-base > d.maxList {
 			return nil, false
+		}
+		if d.i < len(d.data) && d.data[d.i] == ',' {
+			d.i++
+			d.skipSpace()
+			continue
 		}
 		more, ok := d.more(']')
 		if !ok {
