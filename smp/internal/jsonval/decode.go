@@ -5,9 +5,10 @@ package jsonval
 // It gives up on anything it would not decode exactly so (invalid JSON or
 // UTF-8, a breached limit, a top level other than an object), and
 // DecodeLimited then takes encoding/json's path, which says what is
-// wrong. Members and elements wait on stacks until their container ends,
-// so that each map and slice is made once, at its final size (the stacks
-// die with the decode, so what they held is left in them). Strings and
+// wrong. A map takes its members as they are read (a repeated key: the
+// last wins, as in encoding/json); a list's elements wait on a stack until
+// it ends, so that its slice is made once, at its final size (the stack
+// dies with the decode, so what it held is left in it). Strings and
 // numbers without escapes are slices of one copy of the text: a decoded
 // string keeps that copy alive, never the caller's bytes. Their boxes and
 // the lists come from slabs (slab.go).
@@ -17,13 +18,11 @@ type fastDecoder struct {
 	i        int
 	maxDepth int // the deepest container allowed, root 0
 	maxList  int // the longest list allowed; 0 for no limit
-	members  []member
 	elems    []any
 	slabs
 }
 
-// member is an object member: one waiting for its object's end, or one
-// being written.
+// member is an object member being written (encode.go).
 type member struct {
 	key string
 	val any
@@ -41,7 +40,7 @@ func decodeFast(data []byte, l Limits) (m map[string]any, ok bool) {
 		return nil, false
 	}
 	d.text = string(data) // only once the text may be an object
-	d.members, d.elems = make([]member, 0, 16), make([]any, 0, 16)
+	d.elems = make([]any, 0, 16)
 	if m, ok = d.object(0); !ok {
 		return nil, false
 	}
@@ -78,7 +77,7 @@ func (d *fastDecoder) object(depth int) (map[string]any, bool) {
 		d.i++
 		return map[string]any{}, true
 	}
-	base := len(d.members)
+	m := make(map[string]any)
 	for {
 		if d.i >= len(d.data) || d.data[d.i] != '"' {
 			return nil, false
@@ -97,7 +96,7 @@ func (d *fastDecoder) object(depth int) (map[string]any, bool) {
 		if !ok {
 			return nil, false
 		}
-		d.members = append(d.members, member{key, val})
+		m[key] = val
 		if d.i < len(d.data) && d.data[d.i] == ',' { // compact JSON's common case
 			d.i++
 			d.skipSpace()
@@ -111,11 +110,6 @@ func (d *fastDecoder) object(depth int) (map[string]any, bool) {
 			break
 		}
 	}
-	m := make(map[string]any, len(d.members)-base)
-	for _, e := range d.members[base:] {
-		m[e.key] = e.val // a repeated key: the last wins, as in encoding/json
-	}
-	d.members = d.members[:base]
 	return m, true
 }
 
