@@ -1,8 +1,10 @@
 package jsonval
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -54,5 +56,36 @@ func TestDecodeFastAllocations(t *testing.T) {
 	// strings, 50 numbers.
 	if allocs > 20 {
 		t.Fatalf("%v allocations", allocs)
+	}
+}
+
+// TestDecodeFastValuesSurviveGC: a value boxed in a slab keeps its block
+// alive through collections, with nothing else referring to the block.
+func TestDecodeFastValuesSurviveGC(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString(`{"l":[`)
+	for i := range 2000 {
+		fmt.Fprintf(&sb, `["s-%d",%d],`, i, i)
+	}
+	sb.WriteString(`"end"]}`)
+	m, ok := decodeFast([]byte(sb.String()), Limits{})
+	if !ok {
+		t.Fatal("declined")
+	}
+	kept := m["l"].([]any)[1234].([]any)
+	m = nil
+	for range 3 {
+		runtime.GC()
+		garbage := make([][]string, 1000)
+		for i := range garbage {
+			garbage[i] = make([]string, 16)
+			for j := range garbage[i] {
+				garbage[i][j] = "garbage"
+			}
+		}
+		runtime.KeepAlive(garbage)
+	}
+	if want := []any{"s-1234", json.Number("1234")}; !reflect.DeepEqual(kept, want) {
+		t.Fatalf("after collections: %#v", kept)
 	}
 }
