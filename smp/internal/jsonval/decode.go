@@ -1,28 +1,28 @@
 package jsonval
 
-import "encoding/json"
-
 // fastDecoder decodes a JSON object in one pass into what encoding/json's
 // Decoder with UseNumber stores in an any, checking the limits as it goes.
 // It gives up on anything it would not decode exactly so (invalid JSON or
 // UTF-8, a breached limit, a top level other than an object), and
 // DecodeLimited then takes encoding/json's path, which says what is
-// wrong. Members and elements wait on stacks until their container ends,
-// so that each map and slice is made once, at its final size. Strings
-// and numbers without escapes are slices of one copy of the text: a
-// decoded string keeps that copy alive, never the caller's bytes.
+// wrong. A map takes its members as they are read (a repeated key: the
+// last wins, as in encoding/json); a list's elements wait on a stack until
+// it ends, so that its slice is made once, at its final size (the stack
+// dies with the decode, so what it held is left in it). Strings and
+// numbers without escapes are slices of one copy of the text: a decoded
+// string keeps that copy alive, never the caller's bytes. Their boxes and
+// the lists come from slabs (slab.go).
 type fastDecoder struct {
 	data     []byte
 	text     string // data's copy, which decoded strings share
 	i        int
 	maxDepth int // the deepest container allowed, root 0
 	maxList  int // the longest list allowed; 0 for no limit
-	members  []member
 	elems    []any
+	slabs
 }
 
-// member is an object member: one waiting for its object's end, or one
-// being written.
+// member is an object member being written (encode.go).
 type member struct {
 	key string
 	val any
@@ -40,6 +40,7 @@ func decodeFast(data []byte, l Limits) (m map[string]any, ok bool) {
 		return nil, false
 	}
 	d.text = string(data) // only once the text may be an object
+	d.elems = make([]any, 0, 16)
 	if m, ok = d.object(0); !ok {
 		return nil, false
 	}
@@ -76,7 +77,7 @@ func (d *fastDecoder) object(depth int) (map[string]any, bool) {
 		d.i++
 		return map[string]any{}, true
 	}
-	base := len(d.members)
+	m := make(map[string]any)
 	for {
 		if d.i >= len(d.data) || d.data[d.i] != '"' {
 			return nil, false
@@ -95,7 +96,12 @@ func (d *fastDecoder) object(depth int) (map[string]any, bool) {
 		if !ok {
 			return nil, false
 		}
-		d.members = append(d.members, member{key, val})
+		m[key] = val
+		if d.i < len(d.data) && d.data[d.i] == ',' { // compact JSON's common case
+			d.i++
+			d.skipSpace()
+			continue
+		}
 		more, ok := d.more('}')
 		if !ok {
 			return nil, false
@@ -104,22 +110,16 @@ func (d *fastDecoder) object(depth int) (map[string]any, bool) {
 			break
 		}
 	}
-	m := make(map[string]any, len(d.members)-base)
-	for _, e := range d.members[base:] {
-		m[e.key] = e.val // a repeated key: the last wins, as in encoding/json
-	}
-	clear(d.members[base:])
-	d.members = d.members[:base]
 	return m, true
 }
 
 // array decodes the array at d.i, at depth.
-func (d *fastDecoder) array(depth int) ([]any, bool) {
+func (d *fastDecoder) array(depth int) (any, bool) {
 	d.i++
 	d.skipSpace()
 	if d.i < len(d.data) && d.data[d.i] == ']' {
 		d.i++
-		return []any{}, true
+		return emptyList, true
 	}
 	base := len(d.elems)
 	for {
@@ -131,6 +131,11 @@ func (d *fastDecoder) array(depth int) ([]any, bool) {
 		if d.maxList > 0 && len(d.elems)-base > d.maxList {
 			return nil, false
 		}
+		if d.i < len(d.data) && d.data[d.i] == ',' {
+			d.i++
+			d.skipSpace()
+			continue
+		}
 		more, ok := d.more(']')
 		if !ok {
 			return nil, false
@@ -139,9 +144,7 @@ func (d *fastDecoder) array(depth int) ([]any, bool) {
 			break
 		}
 	}
-	l := make([]any, len(d.elems)-base)
-	copy(l, d.elems[base:])
-	clear(d.elems[base:])
+	l := d.list(d.elems[base:])
 	d.elems = d.elems[:base]
 	return l, true
 }
@@ -162,13 +165,17 @@ func (d *fastDecoder) value(depth int) (any, bool) {
 		}
 		return d.array(depth + 1)
 	case c == '"':
-		return d.string()
+		s, ok := d.string()
+		if !ok {
+			return nil, false
+		}
+		return d.box(stringType, s), true
 	case c == '-' || c >= '0' && c <= '9':
 		end := scanNumber(d.data, d.i)
 		if end < 0 {
 			return nil, false
 		}
-		n := json.Number(d.text[d.i:end])
+		n := d.box(numberType, d.text[d.i:end])
 		d.i = end
 		return n, true
 	case c == 't':

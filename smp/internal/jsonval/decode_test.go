@@ -78,3 +78,16 @@ func FuzzDecodeFast(f *testing.F) {
 		checkDecode(t, data, Limits{MaxDepth: int(depth % 5), MaxListLength: int(length % 5)})
 	})
 }
+
+// TestDecodeFastSpacing: whitespace around and after commas, in indented
+// and odd layouts, and trailing commas behind whitespace, are taken or
+// declined as encoding/json takes them.
+func TestDecodeFastSpacing(t *testing.T) {
+	for _, d := range []string{
+		"{\n  \"a\": 1,\n  \"b\": [\n    1,\n    {\"c\": \"d\"}\n  ],\n  \"e\": {}\n}",
+		`{"a":1 , "b":[1 , 2 ,3 ] ,"c":[ "x" ,"y"]}`, "{\"a\":1,\t\"b\":2}", "{\"a\":[1,\r\n2]}",
+		`{"a":1, }`, "{\"a\":1,\n}", `{"a":[1, ]}`, "{\"a\":[1,\n]}", `{"a":[1 ,]}`, `{"a":1 ,}`,
+	} {
+		checkDecode(t, []byte(d), Limits{})
+	}
+}
