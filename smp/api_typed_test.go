@@ -164,6 +164,41 @@ func TestTypedErrorPaths(t *testing.T) {
 	assert.Equal(t, "items[name=a].f", e.Path.String())
 }
 
+// A value the patch holds that its Go field cannot: the error names the
+// field, also deep in merge lists and maps, and ApplyInPlace changes
+// nothing. Numbers out of range are InvalidValue (docs/errors.md); a
+// marshaller's own error keeps the kind the decoder gives it.
+func TestTypedDecodeErrorPaths(t *testing.T) {
+	for _, c := range []struct {
+		patch, path string
+		number      bool
+	}{
+		{`{"spec":{"replicas":3000000000}}`, "spec.replicas", true},
+		{`{"spec":{"replicas":1.5}}`, "spec.replicas", true},
+		{`{"spec":{"template":{"spec":{"containers":[{"name":"nginx","ports":[{"containerPort":80,"hostPort":3000000000}]}]}}}}`,
+			"spec.template.spec.containers[name=nginx].ports[containerPort=80].hostPort", true},
+		{`{"spec":{"strategy":{"rollingUpdate":{"maxSurge":true}}}}`, "spec.strategy.rollingUpdate.maxSurge", false},
+		{`{"spec":{"template":{"spec":{"containers":[{"name":"nginx","resources":{"limits":{"cpu":"abc"}}}]}}}}`,
+			"spec.template.spec.containers[name=nginx].resources.limits.cpu", false},
+	} {
+		p := typedMustParse(t, c.patch)
+		d := typedSampleDeployment()
+		_, err := smp.Apply(d, p)
+		var e *smp.Error
+		require.ErrorAs(t, err, &e, c.patch)
+		assert.Equal(t, c.path, e.Path.String(), c.patch)
+		if c.number {
+			assert.Equal(t, smp.ErrInvalidValue, e.Kind, c.patch)
+		}
+
+		before := typedSampleDeployment()
+		err = smp.ApplyInPlace(d, p)
+		require.ErrorAs(t, err, &e, c.patch)
+		assert.Equal(t, c.path, e.Path.String(), c.patch)
+		assert.Equal(t, before, d, c.patch)
+	}
+}
+
 func typedNaN() float64 {
 	zero := 0.0
 	return zero / zero
