@@ -126,3 +126,45 @@ func TestSameMemoryUpTo(t *testing.T) {
 }
 
 var v0 memOuter
+
+// TestMemEqMapViews: maps with keys of a string type, compared through a
+// view, small and large: equal when reflect.DeepEqual says so, different
+// after any one value or key changes.
+func TestMemEqMapViews(t *testing.T) {
+	type name string
+	type byName = map[name]memInner
+	eq := memEqOf(reflect.TypeFor[byName]())
+	s := GetScratch()
+	defer PutScratch(s)
+	one := 1
+	for n := range 12 {
+		build := func() byName {
+			m := byName{}
+			for i := range n {
+				m[name(rune('a'+i))] = memInner{A: int64(i), S: "s", P: &one, Tags: []string{"t"}}
+			}
+			return m
+		}
+		a := build()
+		same := func(b byName) bool { return eq(s, unsafe.Pointer(&a), unsafe.Pointer(&b), 0) }
+		if !same(build()) {
+			t.Fatalf("%d members: two equal maps differ", n)
+		}
+		for i := range n {
+			k := name(rune('a' + i))
+			changes := map[string]func(byName){
+				"a value's word":   func(b byName) { v := b[k]; v.A = -1; b[k] = v },
+				"a value's string": func(b byName) { v := b[k]; v.S = "x"; b[k] = v },
+				"a value's slice":  func(b byName) { v := b[k]; v.Tags = []string{"u"}; b[k] = v },
+				"a key":            func(b byName) { v := b[k]; delete(b, k); b["z"] = v },
+			}
+			for what, change := range changes {
+				b := build()
+				change(b)
+				if same(b) || reflect.DeepEqual(a, b) {
+					t.Fatalf("%d members: %s of %q changed, yet equal", n, what, k)
+				}
+			}
+		}
+	}
+}
