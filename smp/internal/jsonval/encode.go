@@ -1,11 +1,41 @@
 package jsonval
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
+
+// Encode marshals a decoded value. Maps print with sorted keys, as
+// Kubernetes' output does. The text is written into a pooled buffer and
+// copied out at its size, unless it outgrew the buffer.
+func Encode(v any) ([]byte, error) {
+	bp := encodeBufs.Get().(*[]byte)
+	buf := (*bp)[:0]
+	b, err := AppendJSON(buf, v)
+	if err != nil || cap(b) != cap(buf) {
+		// Outgrown (or failed): b is the writer's own; the pooled buffer
+		// is cleared of what it holds.
+		clear(buf[:cap(buf)])
+		encodeBufs.Put(bp)
+		return b, err
+	}
+	out := make([]byte, len(b))
+	copy(out, b)
+	clear(b)
+	encodeBufs.Put(bp)
+	return out, nil
+}
+
+// encodeBufs are Encode's buffers, empty and cleared between uses.
+var encodeBufs = sync.Pool{New: func() any {
+	b := make([]byte, 0, 2048)
+	return &b
+}}
 
 // AppendJSON writes a decoded value as JSON: objects with sorted keys and
 // strings escaped as encoding/json escapes them, so the output equals
@@ -48,8 +78,20 @@ func AppendJSON(b []byte, v any) ([]byte, error) {
 }
 
 // appendObject writes an object, its members sorted by key; up to eight
-// are gathered on the stack.
+// are gathered on the stack and sorted by insertion, more on the heap.
 func appendObject(b []byte, m map[string]any) ([]byte, error) {
+	if len(m) == 1 {
+		for k, v := range m {
+			b = append(b, '{')
+			b = AppendString(b, k)
+			b = append(b, ':')
+			b, err := AppendJSON(b, v)
+			if err != nil {
+				return nil, err
+			}
+			return append(b, '}'), nil
+		}
+	}
 	var small [8]member
 	ms := small[:0]
 	if len(m) > len(small) {
@@ -58,7 +100,15 @@ func appendObject(b []byte, m map[string]any) ([]byte, error) {
 	for k, v := range m {
 		ms = append(ms, member{k, v})
 	}
-	slices.SortFunc(ms, func(x, y member) int { return strings.Compare(x.key, y.key) })
+	if len(ms) <= len(small) {
+		for i := 1; i < len(ms); i++ {
+			for j := i; j > 0 && ms[j].key < ms[j-1].key; j-- {
+				ms[j], ms[j-1] = ms[j-1], ms[j]
+			}
+		}
+	} else {
+		slices.SortFunc(ms, func(x, y member) int { return strings.Compare(x.key, y.key) })
+	}
 	b = append(b, '{')
 	for i, e := range ms {
 		if i > 0 {
@@ -72,6 +122,25 @@ func appendObject(b []byte, m map[string]any) ([]byte, error) {
 		}
 	}
 	return append(b, '}'), nil
+}
+
+// toHTMLStop returns the index of the first byte at or after i that
+// htmlStop marks, reading whole words; with fewer than eight bytes left it
+// returns the index of the first unread one.
+func toHTMLStop(s string, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		if m := htmlStop(binary.LittleEndian.Uint64([]byte(s[i : i+8]))); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	return i
+}
+
+// htmlStop marks the bytes of x that plainASCII does not (stringStop's,
+// and '<', '>' and '&'), the lowest exactly.
+func htmlStop(x uint64) uint64 {
+	l, g, a := x^(ones*'<'), x^(ones*'>'), x^(ones*'&')
+	return stringStop(x) | ((l-ones)&^l|(g-ones)&^g|(a-ones)&^a)&highs
 }
 
 const hexDigits = "0123456789abcdef"
@@ -89,7 +158,7 @@ var plainASCII = func() (t [utf8.RuneSelf]bool) {
 func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
-	for i := 0; i < len(s); {
+	for i := toHTMLStop(s, 0); i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if plainASCII[c] {
@@ -115,6 +184,7 @@ func AppendString(b []byte, s string) []byte {
 			}
 			i++
 			start = i
+			i = toHTMLStop(s, i)
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])

@@ -132,3 +132,52 @@ func TestExpandNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendStringEveryByteEverywhere: each byte value, and each rune
+// encoding/json escapes, at every position of strings long enough to be
+// scanned a word at a time, prints as encoding/json prints it.
+func TestAppendStringEveryByteEverywhere(t *testing.T) {
+	const plain = "abcdefghijklmnopqrstuvwx"
+	specials := []string{"\u2028", "\u2029", "é", "\xff", "\xe2\x80"}
+	for c := range 256 {
+		specials = append(specials, string([]byte{byte(c)}))
+	}
+	for _, sp := range specials {
+		for i := 0; i <= len(plain); i++ {
+			s := plain[:i] + sp + plain[i:]
+			want, err := json.Marshal(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := AppendString(nil, s); string(got) != string(want) {
+				t.Fatalf("%q: got %s, want %s", s, got, want)
+			}
+		}
+	}
+}
+
+// TestEncodeOwnsItsBytes: Encode's result is the caller's, whether it
+// fitted the pooled buffer or outgrew it: a later Encode leaves it as it
+// was.
+func TestEncodeOwnsItsBytes(t *testing.T) {
+	big := make([]any, 1000)
+	for i := range big {
+		big[i] = fmt.Sprintf("element %d of a long list", i)
+	}
+	for _, v := range []any{map[string]any{"a": "b"}, map[string]any{"l": big}} {
+		want, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Encode(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Encode(map[string]any{"x": "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy", "l": big}); err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Fatalf("got  %.80s\nwant %.80s", got, want)
+		}
+	}
+}
