@@ -14,12 +14,14 @@ import (
 // Positional diffing of typed lists: when element i of one list pairs
 // with element i of the other, and the element keys that decide it.
 
+// maxScan is the longest list positional scans.
+const maxScan = 64
+
 // positional reports whether the two lists hold, place by place, elements
 // with one identity under ks, all keyable and none repeated: then
 // DiffObjectList pairs element i with element i and writes no deletions
 // and no new order.
 func (d *tdiffer) positional(o, m reflect.Value, en *goval.Node, ks, def format.KeySet) bool {
-	const maxScan = 64
 	l := o.Len()
 	if l != m.Len() || l > maxScan {
 		return false
@@ -109,14 +111,25 @@ func positionalKeys(o, m reflect.Value, f *goval.Field, keys []memKey) (ok, sure
 		}
 		keys[i] = ko
 	}
-	for i := range l {
-		for j := i + 1; j < l; j++ {
-			if keys[i] == keys[j] {
-				return false, true
+	return !repeatedKey(keys[:l]), true
+}
+
+// repeatedKey reports whether two of keys, at most maxScan of them, are
+// equal; each pair compares its keys' fingerprints first.
+func repeatedKey(keys []memKey) bool {
+	var fpa [maxScan]uint64
+	fps := fpa[:len(keys)]
+	for i, k := range keys {
+		fps[i] = k.fingerprint()
+	}
+	for i, fi := range fps {
+		for j := i + 1; j < len(fps); j++ {
+			if fps[j] == fi && keys[i] == keys[j] {
+				return true
 			}
 		}
 	}
-	return true, true
+	return false
 }
 
 // structElems is the memory of a non-empty slice of structs held by
@@ -135,6 +148,16 @@ func structElems(l reflect.Value) unsafe.Pointer {
 type memKey struct {
 	s string
 	n uint64
+}
+
+// fingerprint is a word equal for equal keys: the integer, and the
+// string's length and first, middle and last bytes.
+func (k memKey) fingerprint() uint64 {
+	f := k.n*0x9e3779b97f4a7c15 ^ uint64(len(k.s))
+	if l := len(k.s); l > 0 {
+		f ^= uint64(k.s[0])<<8 | uint64(k.s[l/2])<<16 | uint64(k.s[l-1])<<24
+	}
+	return f
 }
 
 // readMemKey reads key field f of the struct at p. sure is false when

@@ -93,3 +93,19 @@ func TestMemKeysMatchValues(t *testing.T) {
 		require.GreaterOrEqual(t, counts[c], 500, "%s: %v", c, counts)
 	}
 }
+
+// TestRepeatedKeyBeyondFingerprints: keys whose fingerprints agree are
+// still told apart by their values, and a repeated key is found wherever
+// it is in the list.
+func TestRepeatedKeyBeyondFingerprints(t *testing.T) {
+	same := []memKey{{s: "abcd"}, {s: "aXcd"}, {s: "abYd"}, {n: 1 << 40}, {n: 1<<40 | 1<<8}}
+	require.Equal(t, same[0].fingerprint(), same[1].fingerprint(), "the test needs keys of one fingerprint")
+	require.False(t, repeatedKey(same))
+	for i := range same {
+		for j := range same {
+			l := append(append([]memKey(nil), same...), same[j])
+			l[len(l)-1], l[i] = l[i], l[len(l)-1]
+			require.True(t, repeatedKey(l), "%v", l)
+		}
+	}
+}
