@@ -156,6 +156,40 @@ var plainASCII = func() (t [utf8.RuneSelf]bool) {
 // AppendString quotes s as encoding/json does, HTML characters and the
 // line separators included; invalid UTF-8 becomes U+FFFD.
 func AppendString(b []byte, s string) []byte {
+	if plainString(s) {
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"')
+	}
+	return appendEscaped(b, s)
+}
+
+// plainString reports whether every byte of s is written as it is
+// (plainByte): whole words, the last overlapping those before.
+func plainString(s string) bool {
+	n := len(s)
+	if n < 8 {
+		for i := range n {
+			if !plainByte[s[i]] {
+				return false
+			}
+		}
+		return true
+	}
+	if toHTMLStop(s, 0) < n-n%8 {
+		return false
+	}
+	return htmlStop(binary.LittleEndian.Uint64([]byte(s[n-8:]))) == 0
+}
+
+// plainByte is plainASCII over all byte values.
+var plainByte = func() (t [256]bool) {
+	copy(t[:], plainASCII[:])
+	return t
+}()
+
+// appendEscaped is AppendString for a string with bytes to escape.
+func appendEscaped(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := toHTMLStop(s, 0); i < len(s); {

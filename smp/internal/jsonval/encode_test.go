@@ -134,25 +134,33 @@ func TestExpandNamed(t *testing.T) {
 }
 
 // TestAppendStringEveryByteEverywhere: each byte value, and each rune
-// encoding/json escapes, at every position of strings long enough to be
-// scanned a word at a time, prints as encoding/json prints it.
+// encoding/json escapes, at every position of strings short and long
+// enough to be scanned a word at a time, prints as encoding/json prints
+// it.
 func TestAppendStringEveryByteEverywhere(t *testing.T) {
 	const plain = "abcdefghijklmnopqrstuvwx"
-	specials := []string{"\u2028", "\u2029", "é", "\xff", "\xe2\x80"}
+	specials := []string{"", "\u2028", "\u2029", "é", "\xff", "\xe2\x80"}
 	for c := range 256 {
 		specials = append(specials, string([]byte{byte(c)}))
 	}
 	for _, sp := range specials {
 		for i := 0; i <= len(plain); i++ {
-			s := plain[:i] + sp + plain[i:]
-			want, err := json.Marshal(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := AppendString(nil, s); string(got) != string(want) {
-				t.Fatalf("%q: got %s, want %s", s, got, want)
+			for j := i; j <= len(plain); j++ {
+				checkString(t, plain[:i]+sp+plain[i:j])
 			}
 		}
+	}
+}
+
+// checkString checks that AppendString writes s as json.Marshal does.
+func checkString(t *testing.T, s string) {
+	t.Helper()
+	want, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := AppendString(nil, s); string(got) != string(want) {
+		t.Fatalf("%q: got %s, want %s", s, got, want)
 	}
 }
 
