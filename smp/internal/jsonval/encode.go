@@ -41,6 +41,13 @@ var encodeBufs = sync.Pool{New: func() any {
 // strings escaped as encoding/json escapes them, so the output equals
 // json.Marshal's; raw values are copied as they were read.
 func AppendJSON(b []byte, v any) ([]byte, error) {
+	// A patch's values are mostly strings and objects: tested first.
+	if s, ok := v.(string); ok {
+		return AppendString(b, s), nil
+	}
+	if m, ok := v.(map[string]any); ok {
+		return appendObject(b, m)
+	}
 	switch v := v.(type) {
 	case nil:
 		return append(b, "null"...), nil
@@ -49,14 +56,10 @@ func AppendJSON(b []byte, v any) ([]byte, error) {
 			return append(b, "true"...), nil
 		}
 		return append(b, "false"...), nil
-	case string:
-		return AppendString(b, v), nil
 	case json.Number:
 		return append(b, v...), nil
 	case Raw:
 		return append(b, v...), nil
-	case map[string]any:
-		return appendObject(b, v)
 	case []any:
 		b = append(b, '[')
 		for i, e := range v {
