@@ -46,7 +46,7 @@ func AppendJSON(b []byte, v any) ([]byte, error) {
 		return AppendString(b, s), nil
 	}
 	if m, ok := v.(map[string]any); ok {
-		return appendObject(b, m)
+		return appendObject(b, m, nil)
 	}
 	switch v := v.(type) {
 	case nil:
@@ -61,17 +61,7 @@ func AppendJSON(b []byte, v any) ([]byte, error) {
 	case Raw:
 		return append(b, v...), nil
 	case []any:
-		b = append(b, '[')
-		for i, e := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var err error
-			if b, err = AppendJSON(b, e); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, ']'), nil
+		return appendList(b, v)
 	}
 	out, err := json.Marshal(v)
 	if err != nil {
@@ -80,37 +70,67 @@ func AppendJSON(b []byte, v any) ([]byte, error) {
 	return append(b, out...), nil
 }
 
-// appendObject writes an object, its members sorted by key; up to eight
-// are gathered on the stack and sorted by insertion, more on the heap.
-func appendObject(b []byte, m map[string]any) ([]byte, error) {
-	if len(m) == 1 {
-		for k, v := range m {
-			b = append(b, '{')
-			b = AppendString(b, k)
-			b = append(b, ':')
-			b, err := AppendJSON(b, v)
-			if err != nil {
-				return nil, err
-			}
-			return append(b, '}'), nil
+// appendList writes a list. Its objects often hold the keys the one
+// before held (the elements of a merge list, of a $setElementOrder
+// list): those are looked up, in the order kept from that one, rather
+// than ranged over and sorted.
+func appendList(b []byte, l []any) ([]byte, error) {
+	var sib siblingKeys
+	b = append(b, '[')
+	for i, e := range l {
+		if i > 0 {
+			b = append(b, ',')
 		}
+		var err error
+		if m, ok := e.(map[string]any); ok {
+			b, err = appendObject(b, m, &sib)
+		} else {
+			b, err = AppendJSON(b, e)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// siblingKeys are the sorted keys of the object a list held last, when
+// it had no more than eight (n, else 0).
+type siblingKeys struct {
+	keys [8]string
+	n    int
+}
+
+// appendObject writes an object, its members sorted by key: in sib's
+// order when the object holds exactly sib's keys, else gathered (up to
+// eight on the stack, sorted by insertion; more on the heap) and kept in
+// sib for the next object.
+func appendObject(b []byte, m map[string]any, sib *siblingKeys) ([]byte, error) {
+	if len(m) == 1 {
+		return appendMember(b, m, sib)
 	}
 	var small [8]member
 	ms := small[:0]
-	if len(m) > len(small) {
-		ms = make([]member, 0, len(m))
+	if sib != nil && sib.n > 0 && sib.n == len(m) {
+		for _, k := range sib.keys[:sib.n] {
+			v, ok := m[k]
+			if !ok {
+				break
+			}
+			ms = append(ms, member{k, v})
+		}
 	}
-	for k, v := range m {
-		ms = append(ms, member{k, v})
-	}
-	if len(ms) <= len(small) {
-		for i := 1; i < len(ms); i++ {
-			for j := i; j > 0 && ms[j].key < ms[j-1].key; j-- {
-				ms[j], ms[j-1] = ms[j-1], ms[j]
+	if len(ms) != len(m) {
+		ms = gatherSorted(m, small[:0])
+		if sib != nil {
+			sib.n = 0
+			if len(ms) <= len(sib.keys) {
+				for i, e := range ms {
+					sib.keys[i] = e.key
+				}
+				sib.n = len(ms)
 			}
 		}
-	} else {
-		slices.SortFunc(ms, func(x, y member) int { return strings.Compare(x.key, y.key) })
 	}
 	b = append(b, '{')
 	for i, e := range ms {
@@ -125,6 +145,53 @@ func appendObject(b []byte, m map[string]any) ([]byte, error) {
 		}
 	}
 	return append(b, '}'), nil
+}
+
+// appendMember is appendObject for an object of one member.
+func appendMember(b []byte, m map[string]any, sib *siblingKeys) ([]byte, error) {
+	var k string
+	var v any
+	found := false
+	if sib != nil && sib.n == 1 {
+		k = sib.keys[0]
+		v, found = m[k]
+	}
+	if !found {
+		for k, v = range m {
+		}
+		if sib != nil {
+			sib.keys[0], sib.n = k, 1
+		}
+	}
+	b = append(b, '{')
+	b = AppendString(b, k)
+	b = append(b, ':')
+	b, err := AppendJSON(b, v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
+// gatherSorted returns m's members sorted by key, in small when they fit.
+func gatherSorted(m map[string]any, small []member) []member {
+	ms := small[:0]
+	if len(m) > cap(small) {
+		ms = make([]member, 0, len(m))
+	}
+	for k, v := range m {
+		ms = append(ms, member{k, v})
+	}
+	if len(ms) <= cap(small) {
+		for i := 1; i < len(ms); i++ {
+			for j := i; j > 0 && ms[j].key < ms[j-1].key; j-- {
+				ms[j], ms[j-1] = ms[j-1], ms[j]
+			}
+		}
+	} else {
+		slices.SortFunc(ms, func(x, y member) int { return strings.Compare(x.key, y.key) })
+	}
+	return ms
 }
 
 // toHTMLStop returns the index of the first byte at or after i that

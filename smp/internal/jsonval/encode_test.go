@@ -189,3 +189,27 @@ func TestEncodeOwnsItsBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendJSONSiblingObjects: lists of objects whose keys agree with
+// the object before, in number or in full, or not at all (the writer
+// reuses the keys of the one before), print as encoding/json prints them.
+func TestAppendJSONSiblingObjects(t *testing.T) {
+	keys := rapid.SampledFrom([]string{"a", "b", "c", "$patch", "name", "i", "j", "k", "l", "m"})
+	var object func(depth int) *rapid.Generator[map[string]any]
+	object = func(depth int) *rapid.Generator[map[string]any] {
+		val := rapid.OneOf(rapid.Just[any]("x"), rapid.Map(rapid.Int(), func(i int) any { return json.Number(fmt.Sprint(i)) }))
+		if depth > 0 {
+			val = rapid.OneOf(val, rapid.Map(rapid.SliceOfN(object(depth-1), 0, 6), func(l []map[string]any) any {
+				out := make([]any, len(l))
+				for i, m := range l {
+					out[i] = m
+				}
+				return out
+			}))
+		}
+		return rapid.MapOfN(keys, val, 0, 10)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		writesAsMarshal(t, object(2).Draw(t, "object"))
+	})
+}
