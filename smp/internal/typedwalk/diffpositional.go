@@ -115,8 +115,24 @@ func positionalKeys(o, m reflect.Value, f *goval.Field, keys []memKey) (ok, sure
 }
 
 // repeatedKey reports whether two of keys, at most maxScan of them, are
-// equal; each pair compares its keys' fingerprints first.
+// equal. From eight keys on, each pair compares the keys' fingerprints
+// first.
 func repeatedKey(keys []memKey) bool {
+	if len(keys) >= 8 {
+		return repeatedFingerprint(keys)
+	}
+	for i := range keys {
+		for j := i + 1; j < len(keys); j++ {
+			if keys[i] == keys[j] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// repeatedFingerprint is repeatedKey by fingerprints first.
+func repeatedFingerprint(keys []memKey) bool {
 	var fpa [maxScan]uint64
 	fps := fpa[:len(keys)]
 	for i, k := range keys {
