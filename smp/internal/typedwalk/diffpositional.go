@@ -77,7 +77,8 @@ func (d *tdiffer) positionalByMemory(o, m reflect.Value, f *goval.Field) (ok, su
 // positionalKeys is positionalByMemory reading o's keys into keys.
 func positionalKeys(o, m reflect.Value, f *goval.Field, keys []memKey) (ok, sure bool) {
 	l := o.Len()
-	oa, ma, size := structElems(o), structElems(m), o.Type().Elem().Size()
+	oa, size := structElems(o)
+	ma, _ := structElems(m)
 	for i := range l {
 		var po, pm unsafe.Pointer
 		if oa != nil && ma != nil {
@@ -149,13 +150,16 @@ func repeatedFingerprint(keys []memKey) bool {
 }
 
 // structElems is the memory of a non-empty slice of structs held by
-// value, each of the element node's type; nil for other lists, whose
-// elements are read through reflect.
-func structElems(l reflect.Value) unsafe.Pointer {
-	if l.Kind() != reflect.Slice || l.Len() == 0 || l.Type().Elem().Kind() != reflect.Struct {
-		return nil
+// value, each of the element node's type, and the elements' size; nil
+// for other lists, whose elements are read through reflect.
+func structElems(l reflect.Value) (unsafe.Pointer, uintptr) {
+	if l.Kind() != reflect.Slice || l.Len() == 0 {
+		return nil, 0
 	}
-	return l.UnsafePointer()
+	if et := l.Type().Elem(); et.Kind() == reflect.Struct {
+		return l.UnsafePointer(), et.Size()
+	}
+	return nil, 0
 }
 
 // memKey is a key field's value as read from memory: a string, or an
@@ -294,7 +298,8 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 	var list []any
 	var index *baseIndex // for the elements bases does not hold
 	// Slices of structs compare in memory before any reflect.Value is made.
-	oa, ma, size := structElems(o), structElems(m), o.Type().Elem().Size()
+	oa, size := structElems(o)
+	ma, _ := structElems(m)
 	inMemory := oa != nil && ma != nil && o.Type().Elem() == en.GoType && d.memorySkips()
 	for i := range m.Len() {
 		var same bool
