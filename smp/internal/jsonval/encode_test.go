@@ -132,3 +132,84 @@ func TestExpandNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendStringEveryByteEverywhere: each byte value, and each rune
+// encoding/json escapes, at every position of strings short and long
+// enough to be scanned a word at a time, prints as encoding/json prints
+// it.
+func TestAppendStringEveryByteEverywhere(t *testing.T) {
+	const plain = "abcdefghijklmnopqrstuvwx"
+	specials := []string{"", "\u2028", "\u2029", "é", "\xff", "\xe2\x80"}
+	for c := range 256 {
+		specials = append(specials, string([]byte{byte(c)}))
+	}
+	for _, sp := range specials {
+		for i := 0; i <= len(plain); i++ {
+			for j := i; j <= len(plain); j++ {
+				checkString(t, plain[:i]+sp+plain[i:j])
+			}
+		}
+	}
+}
+
+// checkString checks that AppendString writes s as json.Marshal does.
+func checkString(t *testing.T, s string) {
+	t.Helper()
+	want, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := AppendString(nil, s); string(got) != string(want) {
+		t.Fatalf("%q: got %s, want %s", s, got, want)
+	}
+}
+
+// TestEncodeOwnsItsBytes: Encode's result is the caller's, whether it
+// fitted the pooled buffer or outgrew it: a later Encode leaves it as it
+// was.
+func TestEncodeOwnsItsBytes(t *testing.T) {
+	big := make([]any, 1000)
+	for i := range big {
+		big[i] = fmt.Sprintf("element %d of a long list", i)
+	}
+	for _, v := range []any{map[string]any{"a": "b"}, map[string]any{"l": big}} {
+		want, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Encode(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Encode(map[string]any{"x": "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy", "l": big}); err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Fatalf("got  %.80s\nwant %.80s", got, want)
+		}
+	}
+}
+
+// TestAppendJSONSiblingObjects: lists of objects whose keys agree with
+// the object before, in number or in full, or not at all (the writer
+// reuses the keys of the one before), print as encoding/json prints them.
+func TestAppendJSONSiblingObjects(t *testing.T) {
+	keys := rapid.SampledFrom([]string{"a", "b", "c", "$patch", "name", "i", "j", "k", "l", "m"})
+	var object func(depth int) *rapid.Generator[map[string]any]
+	object = func(depth int) *rapid.Generator[map[string]any] {
+		val := rapid.OneOf(rapid.Just[any]("x"), rapid.Map(rapid.Int(), func(i int) any { return json.Number(fmt.Sprint(i)) }))
+		if depth > 0 {
+			val = rapid.OneOf(val, rapid.Map(rapid.SliceOfN(object(depth-1), 0, 6), func(l []map[string]any) any {
+				out := make([]any, len(l))
+				for i, m := range l {
+					out[i] = m
+				}
+				return out
+			}))
+		}
+		return rapid.MapOfN(keys, val, 0, 10)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		writesAsMarshal(t, object(2).Draw(t, "object"))
+	})
+}

@@ -201,12 +201,6 @@ func DecodeObject(data []byte, what string) (map[string]any, error) {
 	}
 }
 
-// Encode marshals a decoded value. Maps print with sorted keys, as
-// Kubernetes' output does.
-func Encode(v any) ([]byte, error) {
-	return AppendJSON(nil, v)
-}
-
 // FromGo converts a value built by Go code (the map API's input: float64,
 // int64, int, nested maps and slices) into decoded form, copying it so the
 // caller's value is never shared or changed. A value that contains itself

@@ -134,7 +134,7 @@ func (b *baseKeys) read(base reflect.Value, en *goval.Node, ks format.KeySet) {
 	if len(b.keys) != base.Len() {
 		b.keys = make([]memKey, base.Len())
 	}
-	elems, size := structElems(base), base.Type().Elem().Size()
+	elems, size := structElems(base)
 	for i := range base.Len() {
 		var p unsafe.Pointer
 		if elems != nil {

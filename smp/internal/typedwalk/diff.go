@@ -23,6 +23,17 @@ type tdiffer struct {
 	equalBelow uintptr
 }
 
+// newTDiffer returns a typed differ of the pass, made in one allocation
+// with its engine.Differ; the caller gives back its pairs (pairStacks).
+func newTDiffer(cfg *config, pass engine.Pass, sc *goval.Scratch) *tdiffer {
+	both := &struct {
+		t tdiffer
+		e engine.Differ
+	}{e: engine.Differ{Cfg: cfg, Pass: pass}}
+	both.t = tdiffer{Differ: &both.e, Scratch: sc, pairs: pairStacks.Get().(*pairStack)}
+	return &both.t
+}
+
 // diffRoot diffs two root structs (invalid for the empty object). When a
 // list forces it, the patch replaces the whole object.
 func (d *tdiffer) diffRoot(root goval.Root, o, m reflect.Value) (map[string]any, error) {

@@ -168,7 +168,9 @@ func (d *tdiffer) diffObjList(patch *map[string]any, k string, o, m reflect.Valu
 		x := &tstructList{d: d, k: k, o: o, m: m, n: n, en: n.Elem, es: c.Elem(), ks: ks}
 		return x.diffPositional(patch)
 	}
-	w := &objElems{d: d, o: &objItems{cur: o, n: n.Elem}, m: &objItems{cur: m, n: n.Elem}, n: n, es: c.Elem(), ks: ks}
+	w := &objElems{d: d, n: n, es: c.Elem(), ks: ks}
+	w.items[0], w.items[1] = objItems{cur: o, n: n.Elem}, objItems{cur: m, n: n.Elem}
+	w.o, w.m = &w.items[0], &w.items[1]
 	w.sides = [3]diffItems{{w.o, d}, {w.m, d}}
 	var b engine.DiffSide
 	if base := d.base.At; d.WithBase() && base.IsValid() && (base.Kind() == reflect.Slice || base.Kind() == reflect.Array) {
@@ -225,6 +227,7 @@ func (s *diffItems) HasKeyField(p int, name string) bool {
 type objElems struct {
 	d       *tdiffer
 	o, m, b *objItems    // b, the followed document's list, or nil
+	items   [2]objItems  // what o and m point to
 	sides   [3]diffItems // o, m and b as ObjList reads them
 	n       *goval.Node  // the list's node
 	es      slot

@@ -14,12 +14,14 @@ import (
 // Positional diffing of typed lists: when element i of one list pairs
 // with element i of the other, and the element keys that decide it.
 
+// maxScan is the longest list positional scans.
+const maxScan = 64
+
 // positional reports whether the two lists hold, place by place, elements
 // with one identity under ks, all keyable and none repeated: then
 // DiffObjectList pairs element i with element i and writes no deletions
 // and no new order.
 func (d *tdiffer) positional(o, m reflect.Value, en *goval.Node, ks, def format.KeySet) bool {
-	const maxScan = 64
 	l := o.Len()
 	if l != m.Len() || l > maxScan {
 		return false
@@ -75,7 +77,8 @@ func (d *tdiffer) positionalByMemory(o, m reflect.Value, f *goval.Field) (ok, su
 // positionalKeys is positionalByMemory reading o's keys into keys.
 func positionalKeys(o, m reflect.Value, f *goval.Field, keys []memKey) (ok, sure bool) {
 	l := o.Len()
-	oa, ma, size := structElems(o), structElems(m), o.Type().Elem().Size()
+	oa, size := structElems(o)
+	ma, _ := structElems(m)
 	for i := range l {
 		var po, pm unsafe.Pointer
 		if oa != nil && ma != nil {
@@ -109,24 +112,54 @@ func positionalKeys(o, m reflect.Value, f *goval.Field, keys []memKey) (ok, sure
 		}
 		keys[i] = ko
 	}
-	for i := range l {
-		for j := i + 1; j < l; j++ {
+	return !repeatedKey(keys[:l]), true
+}
+
+// repeatedKey reports whether two of keys, at most maxScan of them, are
+// equal. From eight keys on, each pair compares the keys' fingerprints
+// first.
+func repeatedKey(keys []memKey) bool {
+	if len(keys) >= 8 {
+		return repeatedFingerprint(keys)
+	}
+	for i := range keys {
+		for j := i + 1; j < len(keys); j++ {
 			if keys[i] == keys[j] {
-				return false, true
+				return true
 			}
 		}
 	}
-	return true, true
+	return false
+}
+
+// repeatedFingerprint is repeatedKey by fingerprints first.
+func repeatedFingerprint(keys []memKey) bool {
+	var fpa [maxScan]uint64
+	fps := fpa[:len(keys)]
+	for i, k := range keys {
+		fps[i] = k.fingerprint()
+	}
+	for i, fi := range fps {
+		for j := i + 1; j < len(fps); j++ {
+			if fps[j] == fi && keys[i] == keys[j] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // structElems is the memory of a non-empty slice of structs held by
-// value, each of the element node's type; nil for other lists, whose
-// elements are read through reflect.
-func structElems(l reflect.Value) unsafe.Pointer {
-	if l.Kind() != reflect.Slice || l.Len() == 0 || l.Type().Elem().Kind() != reflect.Struct {
-		return nil
+// value, each of the element node's type, and the elements' size; nil
+// for other lists, whose elements are read through reflect.
+func structElems(l reflect.Value) (unsafe.Pointer, uintptr) {
+	if l.Kind() != reflect.Slice || l.Len() == 0 {
+		return nil, 0
 	}
-	return l.UnsafePointer()
+	if et := l.Type().Elem(); et.Kind() == reflect.Struct {
+		return l.UnsafePointer(), et.Size()
+	}
+	return nil, 0
 }
 
 // memKey is a key field's value as read from memory: a string, or an
@@ -135,6 +168,16 @@ func structElems(l reflect.Value) unsafe.Pointer {
 type memKey struct {
 	s string
 	n uint64
+}
+
+// fingerprint is a word equal for equal keys: the integer, and the
+// string's length and first, middle and last bytes.
+func (k memKey) fingerprint() uint64 {
+	f := k.n*0x9e3779b97f4a7c15 ^ uint64(len(k.s))
+	if l := len(k.s); l > 0 {
+		f ^= uint64(k.s[0])<<8 | uint64(k.s[l/2])<<16 | uint64(k.s[l-1])<<24
+	}
+	return f
 }
 
 // readMemKey reads key field f of the struct at p. sure is false when
@@ -255,7 +298,8 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 	var list []any
 	var index *baseIndex // for the elements bases does not hold
 	// Slices of structs compare in memory before any reflect.Value is made.
-	oa, ma, size := structElems(o), structElems(m), o.Type().Elem().Size()
+	oa, size := structElems(o)
+	ma, _ := structElems(m)
 	inMemory := oa != nil && ma != nil && o.Type().Elem() == en.GoType && d.memorySkips()
 	for i := range m.Len() {
 		var same bool

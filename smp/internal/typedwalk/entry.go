@@ -41,7 +41,7 @@ func apply(root goval.Root, cv reflect.Value, pm map[string]any, cfg *config, sh
 // Diff returns the two-way patch turning o into m, root values of root's
 // type (invalid for the empty object).
 func Diff(root goval.Root, o, m reflect.Value, cfg *config) (map[string]any, error) {
-	d := &tdiffer{Differ: &engine.Differ{Cfg: cfg, Pass: engine.PassTwoWay}, Scratch: goval.GetScratch(), pairs: pairStacks.Get().(*pairStack)}
+	d := newTDiffer(cfg, engine.PassTwoWay, goval.GetScratch())
 	defer func() { goval.PutScratch(d.Scratch); pairStacks.Put(d.pairs) }()
 	return d.diffRoot(root, o, m)
 }

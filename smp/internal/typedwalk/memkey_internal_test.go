@@ -93,3 +93,26 @@ func TestMemKeysMatchValues(t *testing.T) {
 		require.GreaterOrEqual(t, counts[c], 500, "%s: %v", c, counts)
 	}
 }
+
+// TestRepeatedKeyBeyondFingerprints: keys whose fingerprints agree are
+// still told apart by their values, and a repeated key is found wherever
+// it is in the list, short (compared pair by pair) or long (by
+// fingerprints first).
+func TestRepeatedKeyBeyondFingerprints(t *testing.T) {
+	short := []memKey{{s: "abcd"}, {s: "aXcd"}, {s: "abYd"}, {n: 1 << 40}, {n: 1<<40 | 1<<8}}
+	require.Equal(t, short[0].fingerprint(), short[1].fingerprint(), "the test needs keys of one fingerprint")
+	long := append([]memKey(nil), short...)
+	for i := range 10 {
+		long = append(long, memKey{n: uint64(i)})
+	}
+	for _, keys := range [][]memKey{short, long} {
+		require.False(t, repeatedKey(keys))
+		for i := range keys {
+			for j := range keys {
+				l := append(append([]memKey(nil), keys...), keys[j])
+				l[len(l)-1], l[i] = l[i], l[len(l)-1]
+				require.True(t, repeatedKey(l), "%v", l)
+			}
+		}
+	}
+}

@@ -24,7 +24,8 @@ type typedDocs struct {
 }
 
 func (t *typedDocs) Diff(p engine.ThreeWayPass) (map[string]any, *engine.Differ, error) {
-	d := &tdiffer{Differ: &engine.Differ{Cfg: t.cfg, Pass: p.Pass}, Scratch: t.sc, base: engine.Base[reflect.Value]{At: t.docs[p.Base]}, pairs: pairStacks.Get().(*pairStack)}
+	d := newTDiffer(t.cfg, p.Pass, t.sc)
+	d.base.At = t.docs[p.Base]
 	defer pairStacks.Put(d.pairs)
 	from, to := t.docs[p.From], t.docs[p.To]
 	if p.Pass == engine.PassDeletions {
