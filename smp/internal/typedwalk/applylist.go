@@ -127,6 +127,10 @@ func (a *tapplier) mergeObjList(dv, cur reflect.Value, in engine.ListInput, n *g
 	if pl.Err != nil {
 		return pl.Err
 	}
+	if a.Share && dv.Kind() == reflect.Slice && cur.IsValid() && cur.Type() == dv.Type() {
+		keepShared(dv, cur, &pl)
+		return nil
+	}
 	for j, p := range pl.Positions {
 		if !pl.Merged(p) {
 			err := a.CopyValue(dv.Index(j), cur.Index(p), n.Elem)
@@ -134,6 +138,26 @@ func (a *tapplier) mergeObjList(dv, cur reflect.Value, in engine.ListInput, n *g
 		}
 	}
 	return nil
+}
+
+// keepShared sets the live elements of cur that no patch element merges
+// into in their places in dv, as CopyValue does under Share (by
+// assignment), a run of consecutive ones at a time.
+func keepShared(dv, cur reflect.Value, pl *engine.Planned) {
+	ps := pl.Positions
+	kept := func(k, p int) bool { return k < len(ps) && ps[k] == p && !pl.Merged(p) }
+	for j := 0; j < len(ps); j++ {
+		p := ps[j]
+		if !kept(j, p) {
+			continue
+		}
+		k := j + 1
+		for kept(k, p+k-j) {
+			k++
+		}
+		reflect.Copy(dv.Slice(j, k), cur.Slice(p, p+k-j))
+		j = k - 1
+	}
 }
 
 // objItems is a live merge list of structs or of maps with string keys,
