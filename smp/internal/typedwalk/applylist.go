@@ -142,7 +142,8 @@ func (a *tapplier) mergeObjList(dv, cur reflect.Value, in engine.ListInput, n *g
 
 // keepShared sets the live elements of cur that no patch element merges
 // into in their places in dv, as CopyValue does under Share (by
-// assignment), a run of consecutive ones at a time.
+// assignment): a run of at least minCopyRun consecutive ones at a time,
+// others one by one (a run's two slices are allocated).
 func keepShared(dv, cur reflect.Value, pl *engine.Planned) {
 	ps := pl.Positions
 	kept := func(k, p int) bool { return k < len(ps) && ps[k] == p && !pl.Merged(p) }
@@ -155,10 +156,19 @@ func keepShared(dv, cur reflect.Value, pl *engine.Planned) {
 		for kept(k, p+k-j) {
 			k++
 		}
-		reflect.Copy(dv.Slice(j, k), cur.Slice(p, p+k-j))
+		if k-j >= minCopyRun {
+			reflect.Copy(dv.Slice(j, k), cur.Slice(p, p+k-j))
+		} else {
+			for i := j; i < k; i++ {
+				dv.Index(i).Set(cur.Index(p + i - j))
+			}
+		}
 		j = k - 1
 	}
 }
+
+// minCopyRun is the shortest run of kept elements keepShared copies whole.
+const minCopyRun = 4
 
 // objItems is a live merge list of structs or of maps with string keys,
 // as a list plan reads it.
