@@ -19,6 +19,10 @@ type tapplier struct {
 	// on, so that an error of the patch itself, which ApplyJSON reports
 	// first, wins.
 	decodeErr error
+	// fields holds the named fields of the structs being merged
+	// (structObj), outermost first, in fieldBuf while they fit.
+	fields   []*goval.Field
+	fieldBuf [16]*goval.Field
 }
 
 // soft records a decoding failure and lets the merge go on.
@@ -42,7 +46,9 @@ func errPath(err error) errpath.Path {
 // or null, or replaced). Fields the patch does not name are deep-copied
 // from cur.
 func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *goval.Node, s slot, at *pathNode) (bool, error) {
+	base := len(a.fields)
 	_, keep, err := engine.MergeObjectOf(a.Applier, structObj{a: a, dst: dst, cur: cur, n: n}, pm, s, false, at)
+	a.fields = a.fields[:base]
 	return keep, err
 }
 

@@ -87,7 +87,7 @@ func (o mapObj) copyUnnamed(copied func(string) bool) error {
 	return first.Err
 }
 
-func (o mapObj) Place(name string) (string, *slot, bool) { return name, nil, true }
+func (o mapObj) Place(_ int, name string) (string, *slot, bool) { return name, nil, true }
 
 // Plain is nil: a Go map is no decoded JSON.
 func (o mapObj) Plain() map[string]any { return nil }

@@ -11,12 +11,14 @@ import (
 // settable zero struct) receives the merge into cur (invalid when absent
 // or replaced); keep is what $retainKeys keeps of cur (nil: all). A name
 // goes to its field; a name that is no field is only checked, since
-// decoding drops it.
+// decoding drops it. named holds the fields of the names Open was given,
+// in order (nil for none), in the tapplier's fields.
 type structObj struct {
 	a        *tapplier
 	dst, cur reflect.Value
 	n        *goval.Node
 	keep     map[string]bool
+	named    []*goval.Field
 }
 
 // Open copies the fields of cur the patch does not name and $retainKeys
@@ -28,16 +30,18 @@ func (o structObj) Open(pm map[string]any, names []string, keep map[string]bool,
 		o.cur = reflect.Value{}
 	}
 	o.keep = keep
-	var small [16]*goval.Field
-	named := small[:0] // the fields names name, nil for none
+	base := len(o.a.fields)
 	for _, name := range names {
 		f := o.n.ByName[name]
 		if f == nil && o.n.Schema.Field(name) != nil { // a field's name in another case
+			o.a.fields = o.a.fields[:base]
 			kept, err := o.a.objectAsJSON(o.dst, o.cur, pm, o.n, s, at)
 			return o, true, kept, err
 		}
-		named = append(named, f)
+		o.a.fields = append(o.a.fields, f)
 	}
+	named := o.a.fields[base:len(o.a.fields):len(o.a.fields)]
+	o.named = named
 	dst, cur, n := o.dst, o.cur, o.n
 	switch {
 	case !cur.IsValid():
@@ -92,11 +96,12 @@ func zeroReplaced(dst reflect.Value, n *goval.Node, named []*goval.Field, names 
 	}
 }
 
-func (o structObj) Place(name string) (*goval.Field, *slot, bool) {
-	if f := o.n.ByName[name]; f != nil {
-		return f, &f.Slot, true
+func (o structObj) Place(i int, name string) (*goval.Field, *slot, bool) {
+	f := o.named[i]
+	if f == nil {
+		return nil, nil, false
 	}
-	return nil, nil, false
+	return f, &f.Slot, true
 }
 
 // Plain is nil: a struct is no decoded JSON.

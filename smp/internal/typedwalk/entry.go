@@ -24,6 +24,7 @@ func apply(root goval.Root, cv reflect.Value, pm map[string]any, cfg *config, sh
 	out := reflect.New(root.Node.GoType)
 	a := &tapplier{Applier: &engine.Applier{Cfg: cfg}}
 	a.Share = share
+	a.fields = a.fieldBuf[:0]
 	defer a.Release()
 	keep, err := a.mergeStruct(out.Elem(), cv, pm, root.Node, root.Slot(), nil)
 	if err == nil {
