@@ -12,7 +12,7 @@ import (
 // tapplier applies patches to typed values: struct by struct where the
 // patch leads, through the JSON applier for the values it changes.
 type tapplier struct {
-	*engine.Applier
+	engine.Applier
 	goval.Copier
 	// decodeErr is the first failure to store a merged value in Go (what
 	// json.Unmarshal of ApplyJSON's result would report). The merge goes
@@ -23,6 +23,10 @@ type tapplier struct {
 	// (structObj), outermost first, in fieldBuf while they fit.
 	fields   []*goval.Field
 	fieldBuf [16]*goval.Field
+	// items holds the live lists of the list merges under way, one per
+	// level of nesting, while they fit (newItems).
+	items  [2]objItems
+	nitems int
 }
 
 // soft records a decoding failure and lets the merge go on.
@@ -47,7 +51,7 @@ func errPath(err error) errpath.Path {
 // from cur.
 func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *goval.Node, s slot, at *pathNode) (bool, error) {
 	base := len(a.fields)
-	_, keep, err := engine.MergeObjectOf(a.Applier, structObj{a: a, dst: dst, cur: cur, n: n}, pm, s, false, at)
+	_, keep, err := engine.MergeObjectOf(&a.Applier, structObj{a: a, dst: dst, cur: cur, n: n}, pm, s, false, at)
 	a.fields = a.fields[:base]
 	return keep, err
 }

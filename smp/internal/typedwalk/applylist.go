@@ -84,10 +84,31 @@ func scalarID(v reflect.Value, en *goval.Node, i int) (string, error) {
 // each element is then merged in Go in its place, and the live elements
 // no patch element merges into are deep-copied.
 func (a *tapplier) mergeObjList(dv, cur reflect.Value, in engine.ListInput, n *goval.Node, c slot, at *pathNode) error {
-	src := &objItems{n: n.Elem, at: at}
+	src := a.newItems(n.Elem, at)
 	if in.OrigPresent {
 		src.cur = cur
 	}
+	err := a.mergeObjItems(dv, in, c, src)
+	a.nitems--
+	return err
+}
+
+// newItems returns an objItems for a list merge, reused from a.items at
+// its level of nesting while it fits; mergeObjList gives it back.
+func (a *tapplier) newItems(n *goval.Node, at *pathNode) *objItems {
+	a.nitems++
+	if a.nitems > len(a.items) {
+		return &objItems{n: n, at: at}
+	}
+	s := &a.items[a.nitems-1]
+	*s = objItems{n: n, at: at, scratch: s.scratch} // keyFields clears the scratch map
+	return s
+}
+
+// mergeObjItems is mergeObjList reading the live list, its elements' node
+// and its path from src.
+func (a *tapplier) mergeObjItems(dv reflect.Value, in engine.ListInput, c slot, src *objItems) error {
+	cur, at := src.cur, src.at
 	pl, err := a.PlanObjectList(src, in, c, at)
 	if err == nil {
 		err = src.err
@@ -133,7 +154,7 @@ func (a *tapplier) mergeObjList(dv, cur reflect.Value, in engine.ListInput, n *g
 	}
 	for j, p := range pl.Positions {
 		if !pl.Merged(p) {
-			err := a.CopyValue(dv.Index(j), cur.Index(p), n.Elem)
+			err := a.CopyValue(dv.Index(j), cur.Index(p), src.n)
 			a.soft(underPath(under(err, errpath.IndexStep(j)), at))
 		}
 	}

@@ -139,7 +139,7 @@ func (o structObj) Merge(f *goval.Field, pv any, c slot, at *pathNode) error {
 		cv = reflect.Value{}
 	}
 	return o.a.intoField(o.dst, f, at, func(fv reflect.Value) (bool, error) {
-		_, keep, err := engine.MergeValueOf(o.a.Applier, goValue{a: o.a, dv: fv, cv: cv, p: f.Pos}, pv, c, at)
+		_, keep, err := engine.MergeValueOf(&o.a.Applier, goValue{a: o.a, dv: fv, cv: cv, p: f.Pos}, pv, c, at)
 		return keep, err
 	})
 }
