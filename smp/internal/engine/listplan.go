@@ -146,7 +146,13 @@ func (m *ListPlan) init(a *Applier, src ListItems, in ListInput, s slot, at *pat
 	var err error
 	np := len(in.Patch)
 	elems := make([]PatchElem, 0, np+len(in.setOrder)) // the patch's, then the order's
-	if m.Elems, err = a.parseObjectElems(elems[:0:np], in.Patch, lk, hasReplaceMarker(in.Patch), nil, at); err != nil {
+	// Elements lack no key in most lists: the patch is read for its
+	// $patch: replace marker, which lets them, only when one does.
+	m.Elems, err = a.parseObjectElems(elems[:0:np], in.Patch, lk, false, nil, at)
+	if err != nil && errpath.KindOf(err) == errpath.ErrMissingMergeKey && hasReplaceMarker(in.Patch) {
+		m.Elems, err = a.parseObjectElems(elems[:0:np], in.Patch, lk, true, nil, at)
+	}
+	if err != nil {
 		return err
 	}
 	for i := range m.Elems {
