@@ -24,9 +24,11 @@ type tapplier struct {
 	fields   []*goval.Field
 	fieldBuf [16]*goval.Field
 	// items holds the live lists of the list merges under way, one per
-	// level of nesting, while they fit (newItems).
+	// level of nesting, while they fit (newItems); objs the structs.
 	items  [2]objItems
 	nitems int
+	objs   [8]structObj
+	nobjs  int
 }
 
 // soft records a decoding failure and lets the merge go on.
@@ -51,9 +53,22 @@ func errPath(err error) errpath.Path {
 // from cur.
 func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *goval.Node, s slot, at *pathNode) (bool, error) {
 	base := len(a.fields)
-	_, keep, err := engine.MergeObjectOf(&a.Applier, structObj{a: a, dst: dst, cur: cur, n: n}, pm, s, false, at)
+	o := a.newStructObj()
+	*o = structObj{a: a, dst: dst, cur: cur, n: n}
+	_, keep, err := engine.MergeObjectOf(&a.Applier, o, pm, s, false, at)
 	a.fields = a.fields[:base]
+	a.nobjs--
 	return keep, err
+}
+
+// newStructObj returns a structObj for a struct's merge, reused from
+// a.objs at its level of nesting while it fits; mergeStruct gives it back.
+func (a *tapplier) newStructObj() *structObj {
+	a.nobjs++
+	if a.nobjs > len(a.objs) {
+		return new(structObj)
+	}
+	return &a.objs[a.nobjs-1]
 }
 
 // viaPointer reports whether a field of n is reached through an

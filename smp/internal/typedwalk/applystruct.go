@@ -25,7 +25,7 @@ type structObj struct {
 // keeps: the whole struct under Share, then zeroing the others; merges
 // as JSON a patch with a key naming a field in another case, which
 // json.Unmarshal decides between.
-func (o structObj) Open(pm map[string]any, names []string, keep map[string]bool, replace bool, s slot, at *pathNode) (structObj, bool, bool, error) {
+func (o *structObj) Open(pm map[string]any, names []string, keep map[string]bool, replace bool, s slot, at *pathNode) (*structObj, bool, bool, error) {
 	if replace {
 		o.cur = reflect.Value{}
 	}
@@ -96,7 +96,7 @@ func zeroReplaced(dst reflect.Value, n *goval.Node, named []*goval.Field, names 
 	}
 }
 
-func (o structObj) Place(i int, name string) (*goval.Field, *slot, bool) {
+func (o *structObj) Place(i int, name string) (*goval.Field, *slot, bool) {
 	f := o.named[i]
 	if f == nil {
 		return nil, nil, false
@@ -105,14 +105,14 @@ func (o structObj) Place(i int, name string) (*goval.Field, *slot, bool) {
 }
 
 // Plain is nil: a struct is no decoded JSON.
-func (o structObj) Plain() map[string]any { return nil }
+func (o *structObj) Plain() map[string]any { return nil }
 
 // Remove leaves f zero: Open copied nothing into it.
-func (o structObj) Remove(*goval.Field) {}
+func (o *structObj) Remove(*goval.Field) {}
 
 // Set stores v in field f; the field's path is made only for an error,
 // which is found with paths below it and then put under it.
-func (o structObj) Set(f *goval.Field, v any, name string, at *pathNode) error {
+func (o *structObj) Set(f *goval.Field, v any, name string, at *pathNode) error {
 	err := o.a.intoField(o.dst, f, nil, func(fv reflect.Value) (bool, error) {
 		if err := goval.FromJSONValue(fv, v, f.Node, f.Quoted, nil); err != nil {
 			o.a.soft(underPath(err, at.Field(name)))
@@ -126,14 +126,14 @@ func (o structObj) Set(f *goval.Field, v any, name string, at *pathNode) error {
 }
 
 // live returns cur's field f, unless $retainKeys drops it.
-func (o structObj) live(f *goval.Field) (reflect.Value, bool) {
+func (o *structObj) live(f *goval.Field) (reflect.Value, bool) {
 	if o.cur.IsValid() && (o.keep == nil || o.keep[f.Name]) {
 		return goval.FieldValue(o.cur, f)
 	}
 	return reflect.Value{}, false
 }
 
-func (o structObj) Merge(f *goval.Field, pv any, c slot, at *pathNode) error {
+func (o *structObj) Merge(f *goval.Field, pv any, c slot, at *pathNode) error {
 	cv, present := o.live(f)
 	if !present {
 		cv = reflect.Value{}
@@ -145,7 +145,7 @@ func (o structObj) Merge(f *goval.Field, pv any, c slot, at *pathNode) error {
 }
 
 // LiveList reports the live list as present; MergeList reads it.
-func (o structObj) LiveList(f *goval.Field) ([]any, bool, bool, any) {
+func (o *structObj) LiveList(f *goval.Field) ([]any, bool, bool, any) {
 	cv, present := o.live(f)
 	if !present {
 		return nil, false, false, nil
@@ -156,12 +156,12 @@ func (o structObj) LiveList(f *goval.Field) ([]any, bool, bool, any) {
 
 // KeepNull makes the embedded structs on the way to f, as decoding the
 // key would.
-func (o structObj) KeepNull(f *goval.Field, at *pathNode) error {
+func (o *structObj) KeepNull(f *goval.Field, at *pathNode) error {
 	_, err := goval.SettableField(o.dst, f)
 	return underPath(err, at)
 }
 
-func (o structObj) MergeList(f *goval.Field, in engine.ListInput, c slot, at *pathNode) error {
+func (o *structObj) MergeList(f *goval.Field, in engine.ListInput, c slot, at *pathNode) error {
 	var list reflect.Value
 	if in.OrigPresent {
 		cv, _ := o.live(f)
