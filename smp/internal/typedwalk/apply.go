@@ -27,7 +27,7 @@ type tapplier struct {
 	// level of nesting, while they fit (newItems); objs the structs.
 	items  [2]objItems
 	nitems int
-	objs   [8]structObj
+	objs   [6]structObj
 	nobjs  int
 }
 
