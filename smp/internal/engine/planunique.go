@@ -27,9 +27,7 @@ func (m *ListPlan) planUnique() (Planned, bool) {
 	// (ids), then $setElementOrder's.
 	idBuf := make([]string, n+len(m.Elems)+len(m.orderEntries))
 	ids := idBuf[: n : n+len(m.Elems)]
-	for p := range n {
-		ids[p] = m.Items.KeyID(p, ks)
-	}
+	keyIDs(m.Items, ks, ids)
 	// A patch merging into every live element in its place (values
 	// changed in place) and a short list need no map.
 	var look idLookup
