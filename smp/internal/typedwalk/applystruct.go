@@ -113,16 +113,25 @@ func (o *structObj) Remove(*goval.Field) {}
 // Set stores v in field f; the field's path is made only for an error,
 // which is found with paths below it and then put under it.
 func (o *structObj) Set(f *goval.Field, v any, name string, at *pathNode) error {
+	if !f.ViaPtr { // intoField's common case, without its closure
+		o.set(o.dst.FieldByIndex(f.Index), f, v, name, at)
+		return nil
+	}
 	err := o.a.intoField(o.dst, f, nil, func(fv reflect.Value) (bool, error) {
-		if err := goval.FromJSONValue(fv, v, f.Node, f.Quoted, nil); err != nil {
-			o.a.soft(underPath(err, at.Field(name)))
-		}
+		o.set(fv, f, v, name, at)
 		return true, nil
 	})
 	if err != nil {
 		return underPath(err, at.Field(name))
 	}
 	return nil
+}
+
+// set stores v in fv, field f named name; a failure is soft.
+func (o *structObj) set(fv reflect.Value, f *goval.Field, v any, name string, at *pathNode) {
+	if err := goval.FromJSONValue(fv, v, f.Node, f.Quoted, nil); err != nil {
+		o.a.soft(underPath(err, at.Field(name)))
+	}
 }
 
 // live returns cur's field f, unless $retainKeys drops it.
