@@ -21,10 +21,11 @@ func ApplyInPlace[T any](dst *T, patch Patch, opts ...Option) error {
 	if dst == nil {
 		return public(newError(ErrInvalidValue, nil, "ApplyInPlace: dst is a nil pointer"))
 	}
-	res, err := applyTyped(reflect.ValueOf(dst).Elem(), *dst, patch, opts, true)
+	v := reflect.ValueOf(dst).Elem()
+	res, err := applyTypedValue(v, dst, patch, opts, true)
 	if err != nil {
 		return public(err)
 	}
-	*dst = res
+	v.Set(res)
 	return nil
 }

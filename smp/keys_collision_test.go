@@ -109,3 +109,22 @@ func TestDirectiveKeyCollisions(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []exampletypes.SeedItem{a}, typed.List)
 }
+
+// TestControlCharacterKeys: names that start with a control character
+// are identities of their own (not the plain string), in the typed
+// applier as in the JSON one, in place or not.
+func TestControlCharacterKeys(t *testing.T) {
+	type doc struct {
+		Items []typedEdgeItem `json:"items,omitempty" patchStrategy:"merge" patchMergeKey:"name"`
+	}
+	live := doc{Items: []typedEdgeItem{{Name: "\x01a", Value: 1}, {Name: "b", Value: 2}, {Name: "\x01c", Value: 3}, {Name: "\x00nd", Value: 4}}}
+	for _, patch := range []string{
+		`{"items":[{"name":"\u0001c","value":30}]}`,
+		`{"$setElementOrder/items":[{"name":"\u0000nd"},{"name":"\u0001c"},{"name":"b"},{"name":"\u0001a"}],"items":[{"name":"\u0001a","value":10}]}`,
+		`{"items":[{"$patch":"delete","name":"\u0001a"},{"name":"\u0000nd","value":40},{"name":"\u0001e","value":5}]}`,
+	} {
+		p := typedMustParse(t, patch)
+		checkTypedApply(t, live, p)
+		checkInPlace(t, live, p)
+	}
+}

@@ -37,42 +37,56 @@ func Apply[T any](current T, patch Patch, opts ...Option) (T, error) {
 // result shares with current what the patch does not reach.
 func applyTyped[T any](v reflect.Value, current T, patch Patch, opts []Option, share bool) (T, error) {
 	var zero T
+	out, err := applyTypedValue(v, &current, patch, opts, share)
+	if err != nil {
+		return zero, err
+	}
+	res, _ := reflect.TypeAssert[T](out)
+	return res, nil
+}
+
+// applyTypedValue is applyTyped's result as a reflect.Value of type T,
+// which ApplyInPlace stores with one copy; current is only read.
+func applyTypedValue[T any](v reflect.Value, current *T, patch Patch, opts []Option, share bool) (reflect.Value, error) {
 	cfg := newConfig(opts)
 	root, err := goval.RootFor(reflect.TypeFor[T]())
 	if err != nil {
-		return zero, err
+		return reflect.Value{}, err
 	}
 	cv := root.Value(v)
 	if cfg.KubeDirectiveScope {
 		b := goval.NewBudget(cfg.Limits)
 		if err := b.MeasureTyped(cv, root.Node, "original document"); err != nil {
-			return zero, err
+			return reflect.Value{}, err
 		}
-		return applyViaJSON(current, patch, opts)
+		res, err := applyViaJSON(*current, patch, opts)
+		if err != nil {
+			return reflect.Value{}, err
+		}
+		return reflect.ValueOf(&res).Elem(), nil
 	}
 	pm := patch.patchMap()
 	if !patch.checkedWithin(cfg.Limits) {
 		if err := goval.CheckDecodedLimits(pm, cfg.Limits, "patch"); err != nil {
-			return zero, err
+			return reflect.Value{}, err
 		}
 	}
 	b := goval.NewBudget(cfg.Limits)
 	if err := b.CheckTyped(cv, root.Node, cfg.Limits, "original document"); err != nil {
-		return zero, err
+		return reflect.Value{}, err
 	}
 	apply := typedwalk.Apply
 	if share {
 		apply = typedwalk.ApplyShared
-	} else if cp, ok := deepCopied(root, cv, current); ok {
+	} else if cp, ok := deepCopied(root, cv, *current); ok {
 		// A copy of its own to merge into in place.
 		cv, apply = cp, typedwalk.ApplyShared
 	}
 	out, err := apply(root, cv, pm, cfg)
 	if err != nil {
-		return zero, err
+		return reflect.Value{}, err
 	}
-	res, _ := reflect.TypeAssert[T](root.Wrap(out))
-	return res, nil
+	return root.Wrap(out), nil
 }
 
 // applyViaJSON is Apply on the JSON form of current: how Apply honours

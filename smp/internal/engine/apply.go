@@ -87,10 +87,11 @@ func (p *ObjectPatch) dir(name string, order bool) ([]any, bool) {
 }
 
 // SplitObjectPatch sorts a patch object's keys into fields and directives,
-// into p, checking each directive's JSON type and that its list takes it.
-// The names are appended to names[:0], a caller's buffer.
+// into p, a zero ObjectPatch, checking each directive's JSON type and that
+// its list takes it. The names are appended to names[:0], a caller's
+// buffer.
 func (a *Applier) SplitObjectPatch(pm map[string]any, s slot, at *pathNode, names []string, p *ObjectPatch) error {
-	*p = ObjectPatch{Names: names[:0]}
+	p.Names = names[:0]
 	add := func(n string) { p.Names = append(p.Names, n) }
 	var first errpath.KeyedErr // the least key's error, whatever the map's order
 	for k, v := range pm {

@@ -33,7 +33,7 @@ func (o jsonObj) Open(pm map[string]any, _ []string, keep map[string]bool, repla
 	return o, false, false, nil
 }
 
-func (o jsonObj) Place(name string) (string, *slot, bool) { return name, nil, true }
+func (o jsonObj) Place(_ int, name string) (string, *slot, bool) { return name, nil, true }
 
 func (o jsonObj) Remove(name string) { delete(o.res, name) }
 

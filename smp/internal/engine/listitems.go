@@ -20,6 +20,24 @@ type ListItems interface {
 	KeyField(p int, f string) (any, bool)
 }
 
+// keyIDLister is a ListItems that can write the identities of all its
+// elements at once, cheaper than one KeyID call each.
+type keyIDLister interface {
+	// KeyIDs writes KeyID(p, ks) into ids[p] for every live element.
+	KeyIDs(ks format.KeySet, ids []string)
+}
+
+// keyIDs writes the identities under ks of src's elements into ids.
+func keyIDs(src ListItems, ks format.KeySet, ids []string) {
+	if l, ok := src.(keyIDLister); ok {
+		l.KeyIDs(ks, ids)
+		return
+	}
+	for p := range ids {
+		ids[p] = src.KeyID(p, ks)
+	}
+}
+
 // jsonItems is a live JSON list, its items possibly still raw.
 type jsonItems []any
 

@@ -136,15 +136,23 @@ func (a *Applier) PlanObjectList(src ListItems, in ListInput, s slot, at *pathNo
 	return Planned{Positions: positions, Ops: m.Ops, Last: m.last, LiveLen: m.LiveLen, Done: done, Err: err}, nil
 }
 
-// init reads the patch list and its $setElementOrder.
+// init reads the patch list and its $setElementOrder into m, a zero plan
+// (its fields are set one by one: a literal would be built and copied).
 func (m *ListPlan) init(a *Applier, src ListItems, in ListInput, s slot, at *pathNode) error {
 	lk := format.KeysOf(s)
-	*m = ListPlan{Applier: a, Items: src, in: in, lk: lk, at: at, orderKS: lk.DefaultSet(), LiveLen: src.Count()}
+	m.Applier, m.Items, m.in, m.lk, m.at = a, src, in, lk, at
+	m.orderKS, m.LiveLen = lk.DefaultSet(), src.Count()
 	m.positions = m.LiveLen
 	var err error
 	np := len(in.Patch)
 	elems := make([]PatchElem, 0, np+len(in.setOrder)) // the patch's, then the order's
-	if m.Elems, err = a.parseObjectElems(elems[:0:np], in.Patch, lk, hasReplaceMarker(in.Patch), nil, at); err != nil {
+	// Elements lack no key in most lists: the patch is read for its
+	// $patch: replace marker, which lets them, only when one does.
+	m.Elems, err = a.parseObjectElems(elems[:0:np], in.Patch, lk, false, nil, at)
+	if err != nil && errpath.KindOf(err) == errpath.ErrMissingMergeKey && hasReplaceMarker(in.Patch) {
+		m.Elems, err = a.parseObjectElems(elems[:0:np], in.Patch, lk, true, nil, at)
+	}
+	if err != nil {
 		return err
 	}
 	for i := range m.Elems {

@@ -22,10 +22,11 @@ type ObjBuilder[B, F any] interface {
 	// builder merged the whole patch object itself (kept: the object
 	// stays).
 	Open(pm map[string]any, names []string, keep map[string]bool, replace bool, s slot, at *pathNode) (b B, done, kept bool, err error)
-	// Place returns where name goes and its slot, c, when the builder
-	// has it at hand (nil: s.Child(name)); held is false for a name the
-	// result cannot hold (its value is then only checked).
-	Place(name string) (f F, c *slot, held bool)
+	// Place returns where name, names[i] of Open's names, goes and its
+	// slot, c, when the builder has it at hand (nil: s.Child(name));
+	// held is false for a name the result cannot hold (its value is then
+	// only checked).
+	Place(i int, name string) (f F, c *slot, held bool)
 	// Plain returns the result when it is a decoded JSON object, into
 	// which MergeObjectOf writes scalars and nulls itself (the hot
 	// leaf), and nil otherwise.
@@ -86,8 +87,8 @@ func MergeObjectOf[B ObjBuilder[B, F], F any](a *Applier, b B, pm map[string]any
 	// wins, so errors do not depend on that order and no sort is needed.
 	m := objMerge[B, F]{a: a, b: b, plain: b.Plain(), pm: pm, at: at}
 	var first errpath.KeyedErr
-	for _, name := range p.Names {
-		first.Keep(name, m.name(name, &p, &s))
+	for i, name := range p.Names {
+		first.Keep(name, m.name(i, name, &p, &s))
 	}
 	a.names = a.names[:base]
 	if first.Err != nil {
@@ -119,9 +120,9 @@ type objMerge[B ObjBuilder[B, F], F any] struct {
 	at    *pathNode
 }
 
-// name merges the patch's field name, with its parallel directives, of
-// patch object p at slot s.
-func (m *objMerge[B, F]) name(name string, p *ObjectPatch, s *slot) error {
+// name merges the patch's field name, p.Names[i], with its parallel
+// directives, of patch object p at slot s.
+func (m *objMerge[B, F]) name(i int, name string, p *ObjectPatch, s *slot) error {
 	pv, inPatch := m.pm[name]
 	if m.plain != nil && !p.Directed(name) && jsonval.IsScalar(pv) {
 		// The hot leaf of decoded JSON: no call to the builder, and no
@@ -138,7 +139,7 @@ func (m *objMerge[B, F]) name(name string, p *ObjectPatch, s *slot) error {
 		return nil
 	}
 	a, b, at := m.a, m.b, m.at
-	f, c, held := b.Place(name)
+	f, c, held := b.Place(i, name)
 	if c == nil {
 		sc := s.Child(name)
 		c = &sc

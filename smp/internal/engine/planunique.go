@@ -23,10 +23,11 @@ func (m *ListPlan) planUnique() (Planned, bool) {
 	// One allocation for the integers: the targets, each position's patch
 	// element, the positions kept, their live ranks and their last steps.
 	m.ints = make([]int, len(m.Elems)+4*(n+len(m.Elems)))
-	ids := make([]string, n, n+len(m.Elems))
-	for p := range n {
-		ids[p] = m.Items.KeyID(p, ks)
-	}
+	// One allocation for the identities: the live ones and those added
+	// (ids), then $setElementOrder's.
+	idBuf := make([]string, n+len(m.Elems)+len(m.orderEntries))
+	ids := idBuf[: n : n+len(m.Elems)]
+	keyIDs(m.Items, ks, ids)
 	// A patch merging into every live element in its place (values
 	// changed in place) and a short list need no map.
 	var look idLookup
@@ -65,7 +66,7 @@ func (m *ListPlan) planUnique() (Planned, bool) {
 	pl := Planned{Ops: m.Ops, Last: m.last, LiveLen: n, Done: len(m.Ops)}
 	var orderIDs []string
 	if m.in.hasSetOrder {
-		if orderIDs, pl.Err = m.orderIDs(); pl.Err != nil {
+		if orderIDs, pl.Err = m.orderIDs(idBuf[n+len(m.Elems):]); pl.Err != nil {
 			return pl, true
 		}
 	}
@@ -172,9 +173,9 @@ func survivors(n int, deleted []bool, fr []int, ids []string, positions, sr []in
 	return positions, sr, fr, ids
 }
 
-// orderIDs returns the identities $setElementOrder lists, having checked
-// that the patch list follows its order.
-func (m *ListPlan) orderIDs() ([]string, error) {
+// orderIDs returns the identities $setElementOrder lists, in orderIDs
+// (one per entry), having checked that the patch list follows its order.
+func (m *ListPlan) orderIDs(orderIDs []string) ([]string, error) {
 	var small [8]string
 	patchIDs := small[:0]
 	for i := range m.Elems {
@@ -182,7 +183,6 @@ func (m *ListPlan) orderIDs() ([]string, error) {
 			patchIDs = append(patchIDs, pe.id)
 		}
 	}
-	orderIDs := make([]string, len(m.orderEntries))
 	for i := range m.orderEntries {
 		orderIDs[i] = m.orderEntries[i].id
 	}

@@ -19,6 +19,33 @@ const MaxPlainDigits = 24
 // 1e99999. Both zeros are "0". Text that is no number (a json.Number built
 // by Go code) is "?" and the text, equal only to itself.
 func AppendNumberKey(b []byte, s string) []byte {
+	if canonicalInteger(s) {
+		return append(b, s...)
+	}
+	return appendNumberKey(b, s)
+}
+
+// canonicalInteger reports whether s is already its canonical form: an
+// integer of at most MaxPlainDigits digits, without a plus sign or a
+// leading zero, other than -0. Merge keys (ports) mostly are.
+func canonicalInteger(s string) bool {
+	d := s
+	if len(d) > 0 && d[0] == '-' {
+		d = d[1:]
+	}
+	if len(d) == 0 || len(d) > MaxPlainDigits || d[0] == '0' && (len(d) > 1 || len(s) > 1) {
+		return false
+	}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// appendNumberKey is AppendNumberKey of any number.
+func appendNumberKey(b []byte, s string) []byte {
 	n, ok := scanNumberParts(s)
 	if !ok {
 		return append(append(b, '?'), s...)

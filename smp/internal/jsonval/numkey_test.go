@@ -183,3 +183,19 @@ func TestNumberKeyCostLinear(t *testing.T) {
 		assert.LessOrEqual(t, testing.AllocsPerRun(3, func() { key(s) }), 2.0)
 	}
 }
+
+// TestNumberKeyCanonicalIntegers: the integers AppendNumberKey appends as
+// they are have the canonical form the general path computes.
+func TestNumberKeyCanonicalIntegers(t *testing.T) {
+	for _, s := range []string{"0", "-0", "00", "-00", "7", "-7", "07", "-07", "+7", "8080", "-8080",
+		"123456789012345678901234", "-123456789012345678901234", "1234567890123456789012345",
+		"-", "", "1-", "1.0", "1e3", "١٢"} {
+		assert.Equal(t, string(appendNumberKey(nil, s)), string(AppendNumberKey(nil, s)), "%q", s)
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.StringMatching(`[-+]?[0-9]{0,30}(\.[0-9]{0,3})?`).Draw(t, "s")
+		if got, want := string(AppendNumberKey(nil, s)), string(appendNumberKey(nil, s)); got != want {
+			t.Fatalf("AppendNumberKey(%q) = %q, want %q", s, got, want)
+		}
+	})
+}

@@ -12,13 +12,23 @@ import (
 // tapplier applies patches to typed values: struct by struct where the
 // patch leads, through the JSON applier for the values it changes.
 type tapplier struct {
-	*engine.Applier
+	engine.Applier
 	goval.Copier
 	// decodeErr is the first failure to store a merged value in Go (what
 	// json.Unmarshal of ApplyJSON's result would report). The merge goes
 	// on, so that an error of the patch itself, which ApplyJSON reports
 	// first, wins.
 	decodeErr error
+	// fields holds the named fields of the structs being merged
+	// (structObj), outermost first, in fieldBuf while they fit.
+	fields   []*goval.Field
+	fieldBuf [16]*goval.Field
+	// items holds the live lists of the list merges under way, one per
+	// level of nesting, while they fit (newItems); objs the structs.
+	items  [2]objItems
+	nitems int
+	objs   [6]structObj
+	nobjs  int
 }
 
 // soft records a decoding failure and lets the merge go on.
@@ -42,8 +52,23 @@ func errPath(err error) errpath.Path {
 // or null, or replaced). Fields the patch does not name are deep-copied
 // from cur.
 func (a *tapplier) mergeStruct(dst, cur reflect.Value, pm map[string]any, n *goval.Node, s slot, at *pathNode) (bool, error) {
-	_, keep, err := engine.MergeObjectOf(a.Applier, structObj{a: a, dst: dst, cur: cur, n: n}, pm, s, false, at)
+	base := len(a.fields)
+	o := a.newStructObj()
+	*o = structObj{a: a, dst: dst, cur: cur, n: n}
+	_, keep, err := engine.MergeObjectOf(&a.Applier, o, pm, s, false, at)
+	a.fields = a.fields[:base]
+	a.nobjs--
 	return keep, err
+}
+
+// newStructObj returns a structObj for a struct's merge, reused from
+// a.objs at its level of nesting while it fits; mergeStruct gives it back.
+func (a *tapplier) newStructObj() *structObj {
+	a.nobjs++
+	if a.nobjs > len(a.objs) {
+		return new(structObj)
+	}
+	return &a.objs[a.nobjs-1]
 }
 
 // viaPointer reports whether a field of n is reached through an

@@ -2,13 +2,10 @@ package typedwalk
 
 import (
 	"reflect"
-	"strconv"
-	"unsafe"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp/internal/engine"
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
-	"github.com/typedpatch/typedpatch/smp/internal/format"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
 	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
@@ -84,10 +81,31 @@ func scalarID(v reflect.Value, en *goval.Node, i int) (string, error) {
 // each element is then merged in Go in its place, and the live elements
 // no patch element merges into are deep-copied.
 func (a *tapplier) mergeObjList(dv, cur reflect.Value, in engine.ListInput, n *goval.Node, c slot, at *pathNode) error {
-	src := &objItems{n: n.Elem, at: at}
+	src := a.newItems(n.Elem, at)
 	if in.OrigPresent {
 		src.cur = cur
 	}
+	err := a.mergeObjItems(dv, in, c, src)
+	a.nitems--
+	return err
+}
+
+// newItems returns an objItems for a list merge, reused from a.items at
+// its level of nesting while it fits; mergeObjList gives it back.
+func (a *tapplier) newItems(n *goval.Node, at *pathNode) *objItems {
+	a.nitems++
+	if a.nitems > len(a.items) {
+		return &objItems{n: n, at: at}
+	}
+	s := &a.items[a.nitems-1]
+	*s = objItems{n: n, at: at, scratch: s.scratch} // keyFields clears the scratch map
+	return s
+}
+
+// mergeObjItems is mergeObjList reading the live list, its elements' node
+// and its path from src.
+func (a *tapplier) mergeObjItems(dv reflect.Value, in engine.ListInput, c slot, src *objItems) error {
+	cur, at := src.cur, src.at
 	pl, err := a.PlanObjectList(src, in, c, at)
 	if err == nil {
 		err = src.err
@@ -127,153 +145,48 @@ func (a *tapplier) mergeObjList(dv, cur reflect.Value, in engine.ListInput, n *g
 	if pl.Err != nil {
 		return pl.Err
 	}
+	if a.Share && dv.Kind() == reflect.Slice && cur.IsValid() && cur.Type() == dv.Type() {
+		keepShared(dv, cur, &pl)
+		return nil
+	}
 	for j, p := range pl.Positions {
 		if !pl.Merged(p) {
-			err := a.CopyValue(dv.Index(j), cur.Index(p), n.Elem)
+			err := a.CopyValue(dv.Index(j), cur.Index(p), src.n)
 			a.soft(underPath(under(err, errpath.IndexStep(j)), at))
 		}
 	}
 	return nil
 }
 
-// objItems is a live merge list of structs or of maps with string keys,
-// as a list plan reads it.
-type objItems struct {
-	cur     reflect.Value // the live list, invalid when there is none
-	n       *goval.Node   // the elements' node
-	at      *pathNode     // the list's path
-	scratch map[string]any
-	err     error // the first failure to read a key field
-	// key is the field named keyName, the last one field looked up.
-	key     *goval.Field
-	keyName string
-	// data and size locate the elements of a slice of structs (size -1:
-	// another list; 0: not yet known).
-	data unsafe.Pointer
-	size int
-}
-
-// elemBase is the address of live element p when the list is a slice of
-// structs held in place, else nil.
-func (s *objItems) elemBase(p int) unsafe.Pointer {
-	if s.size == 0 {
-		s.size = -1
-		if t := s.cur.Type(); s.cur.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct && t.Elem().Size() > 0 {
-			s.data, s.size = s.cur.UnsafePointer(), int(t.Elem().Size())
+// keepShared sets the live elements of cur that no patch element merges
+// into in their places in dv, as CopyValue does under Share (by
+// assignment): a run of at least minCopyRun consecutive ones at a time,
+// others one by one (a run's two slices are allocated).
+func keepShared(dv, cur reflect.Value, pl *engine.Planned) {
+	ps := pl.Positions
+	kept := func(k, p int) bool { return k < len(ps) && ps[k] == p && !pl.Merged(p) }
+	for j := 0; j < len(ps); j++ {
+		p := ps[j]
+		if !kept(j, p) {
+			continue
 		}
-	}
-	if s.size < 0 {
-		return nil
-	}
-	return unsafe.Add(s.data, p*s.size)
-}
-
-// fastKeyID is KeyID of a struct at base under the one key field f, a
-// fast string or integer field; false for a string SingleKey does not
-// give as it is.
-func fastKeyID(base unsafe.Pointer, f *goval.Field) (string, bool) {
-	if !goval.FastPresent(base, f) {
-		return format.AbsentMark, true
-	}
-	if f.Fast == goval.FastString {
-		return format.StringKey(*(*string)(unsafe.Add(base, f.Offset)))
-	}
-	// An integer's canonical form (jsonval.NumberKey) is its decimal
-	// digits.
-	n, _ := goval.FastInteger(base, f)
-	var b [24]byte
-	if f.Fast >= goval.FastUint8 {
-		return string(strconv.AppendUint(append(b[:0], "\x00n"...), n, 10)), true
-	}
-	return string(strconv.AppendInt(append(b[:0], "\x00n"...), int64(n), 10)), true
-}
-
-// field is the elements' field of that name, nil when none.
-func (s *objItems) field(name string) *goval.Field {
-	if s.key == nil || s.keyName != name {
-		s.key, s.keyName = s.n.ByName[name], name
-	}
-	return s.key
-}
-
-func (s *objItems) Count() int {
-	if !s.cur.IsValid() {
-		return 0
-	}
-	return s.cur.Len()
-}
-
-// keyFields returns live element p's key fields under ks as its JSON has
-// them, in a map reused by the next call; ok is false for a null element.
-func (s *objItems) keyFields(p int, ks format.KeySet) (map[string]any, bool) {
-	e, null := goval.DerefNull(s.cur.Index(p))
-	if null {
-		return nil, false
-	}
-	if s.scratch == nil {
-		s.scratch = make(map[string]any, len(ks.Fields))
-	}
-	clear(s.scratch)
-	if err := addKeyFields(s.scratch, e, s.n, ks); err != nil && s.err == nil {
-		s.err = underPath(under(err, errpath.IndexStep(p)), s.at)
-	}
-	return s.scratch, true
-}
-
-func (s *objItems) KeyID(p int, ks format.KeySet) string {
-	if len(ks.Fields) == 1 {
-		// A plain string or integer field, the common key, is read from
-		// memory as format.SingleKey reads its JSON.
-		if f := s.field(ks.Fields[0]); f != nil && f.FastKey() {
-			base := s.elemBase(p)
-			if base == nil {
-				e, null := goval.DerefNull(s.cur.Index(p))
-				if null {
-					return format.IDOf(ks, nil)
-				}
-				base, _ = goval.StructBase(e) // nil when e has no address
-			}
-			if base != nil {
-				if id, ok := fastKeyID(base, f); ok {
-					return id
-				}
+		k := j + 1
+		for kept(k, p+k-j) {
+			k++
+		}
+		if k-j >= minCopyRun {
+			reflect.Copy(dv.Slice(j, k), cur.Slice(p, p+k-j))
+		} else {
+			for i := j; i < k; i++ {
+				dv.Index(i).Set(cur.Index(p + i - j))
 			}
 		}
+		j = k - 1
 	}
-	return s.keyIDOf(p, ks)
 }
 
-// keyIDOf is KeyID read from the element's key fields as JSON.
-func (s *objItems) keyIDOf(p int, ks format.KeySet) string {
-	m, ok := s.keyFields(p, ks)
-	if !ok {
-		return format.IDOf(ks, nil)
-	}
-	id, _ := ks.ID(m)
-	return id
-}
-
-func (s *objItems) KeyField(p int, name string) (any, bool) {
-	e, null := goval.DerefNull(s.cur.Index(p))
-	if null {
-		return nil, false
-	}
-	j, ok, err := goval.KeyJSON(e, s.n, name)
-	if err != nil && s.err == nil {
-		s.err = underPath(under(err, errpath.IndexStep(p)), s.at)
-	}
-	return j, ok
-}
-
-func (s *objItems) HasKeyField(p int, name string) bool {
-	e, null := goval.DerefNull(s.cur.Index(p))
-	return !null && goval.HasKey(e, s.n, name)
-}
-
-func (s *objItems) IsObject(p int) bool {
-	_, null := goval.DerefNull(s.cur.Index(p))
-	return !null
-}
+// minCopyRun is the shortest run of kept elements keepShared copies whole.
+const minCopyRun = 4
 
 // objMerges carries out a list plan's merges on structs or maps.
 type objMerges struct {

@@ -13,7 +13,7 @@ import (
 // when absent, null or replaced). keep is false when the map is to be
 // removed.
 func (a *tapplier) mergeMap(dst, cur reflect.Value, pm map[string]any, n *goval.Node, s slot, at *pathNode) (bool, error) {
-	m, keep, err := engine.MergeObjectOf(a.Applier, mapObj{a: a, dst: dst, cur: cur, n: n}, pm, s, false, at)
+	m, keep, err := engine.MergeObjectOf(&a.Applier, mapObj{a: a, dst: dst, cur: cur, n: n}, pm, s, false, at)
 	if err != nil || !keep {
 		return false, err
 	}
@@ -87,7 +87,7 @@ func (o mapObj) copyUnnamed(copied func(string) bool) error {
 	return first.Err
 }
 
-func (o mapObj) Place(name string) (string, *slot, bool) { return name, nil, true }
+func (o mapObj) Place(_ int, name string) (string, *slot, bool) { return name, nil, true }
 
 // Plain is nil: a Go map is no decoded JSON.
 func (o mapObj) Plain() map[string]any { return nil }
@@ -114,7 +114,7 @@ func (o mapObj) Set(name string, pv any, _ string, at *pathNode) error {
 
 func (o mapObj) Merge(name string, pv any, c slot, at *pathNode) error {
 	key, v, cv := o.entry(name)
-	_, kept, err := engine.MergeValueOf(o.a.Applier, goValue{a: o.a, dv: v, cv: cv, p: goval.Pos{Node: o.n.Elem, Slot: c}}, pv, c, at)
+	_, kept, err := engine.MergeValueOf(&o.a.Applier, goValue{a: o.a, dv: v, cv: cv, p: goval.Pos{Node: o.n.Elem, Slot: c}}, pv, c, at)
 	if err != nil || !kept {
 		return err
 	}

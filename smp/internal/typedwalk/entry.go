@@ -22,8 +22,9 @@ func ApplyShared(root goval.Root, cv reflect.Value, pm map[string]any, cfg *conf
 
 func apply(root goval.Root, cv reflect.Value, pm map[string]any, cfg *config, share bool) (reflect.Value, error) {
 	out := reflect.New(root.Node.GoType)
-	a := &tapplier{Applier: &engine.Applier{Cfg: cfg}}
+	a := &tapplier{Applier: engine.Applier{Cfg: cfg}}
 	a.Share = share
+	a.fields = a.fieldBuf[:0]
 	defer a.Release()
 	keep, err := a.mergeStruct(out.Elem(), cv, pm, root.Node, root.Slot(), nil)
 	if err == nil {
