@@ -19,6 +19,7 @@ var (
 	memEqs   sync.Map // reflect.Type -> *memEqEntry, published when built
 	memEqMu  sync.Mutex
 	building = map[reflect.Type]*memEqEntry{} // under memEqMu
+	progs    = map[reflect.Type]*memProg{}    // under memEqMu
 	maxDepth = 64
 )
 
@@ -108,7 +109,7 @@ func memEqPointer(t reflect.Type) memEq {
 
 // memEqSlice compares two slices element by element.
 func memEqSlice(t reflect.Type) memEq {
-	st := &memStep{kind: stepSlice, n: t.Elem().Size(), eq: refMemEq(t.Elem()), plain: plainMemory(t.Elem())}
+	st := &memStep{kind: stepSlice, n: t.Elem().Size(), eq: refMemEq(t.Elem()), plain: plainMemory(t.Elem()), prog: structProg(t.Elem())}
 	return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
 		return sliceEq(s, (*reflectSlice)(a), (*reflectSlice)(b), st, depth)
 	}
