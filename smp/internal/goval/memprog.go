@@ -20,7 +20,7 @@ import (
 type memStep struct {
 	kind memStepKind
 	// plain says a slice's elements are plain memory; words, that equal
-	// memory settles the step (settledByWords).
+	// memory settles the step, or a slice's elements (settledByWords).
 	plain, words bool
 	off, end     uintptr // the bytes compared; of a scan, its words
 	n            uintptr // a slice's element size; of a scan, the index past its steps
@@ -108,8 +108,7 @@ func memSteps(t reflect.Type, base uintptr, steps []memStep) []memStep {
 		case ft.Kind() == reflect.Pointer:
 			steps = append(steps, memStep{kind: stepPointer, off: off, end: end, eq: refMemEq(ft.Elem()), prog: structProg(ft.Elem())})
 		case ft.Kind() == reflect.Slice:
-			steps = append(steps, memStep{kind: stepSlice, off: off, end: end, n: ft.Elem().Size(), eq: refMemEq(ft.Elem()),
-				plain: plainMemory(ft.Elem()), prog: structProg(ft.Elem())})
+			steps = append(steps, sliceStep(ft, off))
 		case ft.Kind() == reflect.Struct:
 			steps = memSteps(ft, off, steps)
 		default:
@@ -117,6 +116,13 @@ func memSteps(t reflect.Type, base uintptr, steps []memStep) []memStep {
 		}
 	}
 	return steps
+}
+
+// sliceStep is the step of a slice of type t at offset off.
+func sliceStep(t reflect.Type, off uintptr) memStep {
+	e := t.Elem()
+	return memStep{kind: stepSlice, off: off, end: off + t.Size(), n: e.Size(), eq: refMemEq(e),
+		plain: plainMemory(e), words: settledByWords(e), prog: structProg(e)}
 }
 
 // mergeRuns joins adjacent runs of bytes, and marks 8-byte runs as words.
@@ -289,8 +295,9 @@ type reflectString struct {
 	len  int
 }
 
-// sliceEq compares two slices by a slice step: element by element, or
-// as one run of bytes when the elements are plain.
+// sliceEq compares two slices by a slice step: as one run of bytes
+// first when equal memory settles the elements (which settles plain
+// elements either way), then element by element.
 func sliceEq(s *Scratch, sa, sb *reflectSlice, st *memStep, depth int) bool {
 	elem, size := st.eq, st.n
 	if sa.len != sb.len || (sa.data == nil) != (sb.data == nil) {
@@ -299,9 +306,12 @@ func sliceEq(s *Scratch, sa, sb *reflectSlice, st *memStep, depth int) bool {
 	if sa.data == sb.data || sa.len == 0 {
 		return true
 	}
-	if st.plain {
+	if st.words {
+		// Equal memory settles it; else plain elements differ.
 		n := uintptr(sa.len) * size
-		return unsafe.String((*byte)(sa.data), n) == unsafe.String((*byte)(sb.data), n)
+		if eq := unsafe.String((*byte)(sa.data), n) == unsafe.String((*byte)(sb.data), n); eq || st.plain {
+			return eq
+		}
 	}
 	if depth > maxDepth {
 		return false

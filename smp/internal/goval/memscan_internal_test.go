@@ -108,3 +108,27 @@ func TestMemScan(t *testing.T) {
 		}
 	}
 }
+
+// TestMemEqMapViewWords: map values equal in memory are equal without
+// their comparison, but for an interface's.
+func TestMemEqMapViewWords(t *testing.T) {
+	s := GetScratch()
+	defer PutScratch(s)
+	type boxed struct{ X any }
+	nan := boxed{math.NaN()}
+	ma, mb := map[string]boxed{"k": nan}, map[string]boxed{"k": nan}
+	eq := memEqOf(reflect.TypeFor[map[string]boxed]())
+	if reflect.DeepEqual(ma, mb) || eq(s, unsafe.Pointer(&ma), unsafe.Pointer(&mb), 0) {
+		t.Error("one boxed NaN is equal to itself")
+	}
+	one := 1
+	pa, pb := map[string]memPad{"k": {On: true, N: 1}}, map[string]memPad{"k": {On: true, N: 1}}
+	eq = memEqOf(reflect.TypeFor[map[string]memPad]())
+	if !eq(s, unsafe.Pointer(&pa), unsafe.Pointer(&pb), 0) {
+		t.Error("equal maps differ")
+	}
+	pb["k"] = memPad{On: true, N: int64(one + 1)}
+	if eq(s, unsafe.Pointer(&pa), unsafe.Pointer(&pb), 0) {
+		t.Error("a changed value is not seen")
+	}
+}
