@@ -19,6 +19,7 @@ var (
 	memEqs   sync.Map // reflect.Type -> *memEqEntry, published when built
 	memEqMu  sync.Mutex
 	building = map[reflect.Type]*memEqEntry{} // under memEqMu
+	progs    = map[reflect.Type]*memProg{}    // under memEqMu
 	maxDepth = 64
 )
 
@@ -108,7 +109,7 @@ func memEqPointer(t reflect.Type) memEq {
 
 // memEqSlice compares two slices element by element.
 func memEqSlice(t reflect.Type) memEq {
-	st := &memStep{kind: stepSlice, n: t.Elem().Size(), eq: refMemEq(t.Elem()), plain: plainMemory(t.Elem())}
+	st := new(sliceStep(t, 0))
 	return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
 		return sliceEq(s, (*reflectSlice)(a), (*reflectSlice)(b), st, depth)
 	}
@@ -190,12 +191,12 @@ func memEqMap(t reflect.Type) memEq {
 		}
 	}
 	if v := mapViewFor(t); v != nil {
-		elem, size := refMemEq(t.Elem()), t.Elem().Size()
+		e := &viewElem{eq: refMemEq(t.Elem()), size: t.Elem().Size(), words: settledByWords(t.Elem())}
 		return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
 			if _, _, settled, eq := pointerWords(a, b, depth); settled {
 				return eq
 			}
-			return v.eq(s, a, b, elem, size, depth)
+			return v.eq(s, a, b, e, depth)
 		}
 	}
 	mt := &memMapType{
@@ -306,29 +307,40 @@ func (s *Scratch) SameMemoryAt(a, b unsafe.Pointer, n *Node) (same bool, upTo ui
 // [N]uint64. The view is only read. Values are copied out into memory the
 // garbage collector does not scan, which is safe because the maps keep
 // what they point to alive while the comparison runs; they are then
-// compared as the V they are.
+// compared as the V they are, unless equal memory settles them.
 
 // mapView compares two non-nil maps of one type.
 type mapView interface {
-	eq(s *Scratch, a, b unsafe.Pointer, elem memEq, size uintptr, depth int) bool
+	eq(s *Scratch, a, b unsafe.Pointer, e *viewElem, depth int) bool
 }
 
-type viewOf[W any] struct{}
+// viewElem is what a view needs of the map's values: their comparison,
+// size, and whether values equal in memory are equal (settledByWords).
+type viewElem struct {
+	eq    memEq
+	size  uintptr
+	words bool
+}
 
-func (viewOf[W]) eq(s *Scratch, a, b unsafe.Pointer, elem memEq, size uintptr, depth int) bool {
+type viewOf[W comparable] struct{}
+
+func (viewOf[W]) eq(s *Scratch, a, b unsafe.Pointer, e *viewElem, depth int) bool {
 	ma, mb := *(*map[string]W)(a), *(*map[string]W)(b)
 	if len(ma) != len(mb) {
 		return false
 	}
-	buf := s.words(2 * int(size/8))
-	pa, pb := unsafe.Pointer(&buf[0]), unsafe.Pointer(&buf[size/8])
+	buf := s.words(2 * int(e.size/8))
+	pa, pb := unsafe.Pointer(&buf[0]), unsafe.Pointer(&buf[e.size/8])
 	for k, va := range ma {
 		vb, ok := mb[k]
 		if !ok {
 			return false
 		}
+		if e.words && va == vb {
+			continue
+		}
 		*(*W)(pa), *(*W)(pb) = va, vb
-		if !elem(s, pa, pb, depth+1) {
+		if !e.eq(s, pa, pb, depth+1) {
 			return false
 		}
 	}

@@ -122,7 +122,7 @@ func sizeOf(n *Node) (sizeCheck, bool) {
 // structSize counts a struct and its members, and measures the composite
 // ones. The members of structs held inline are the struct's own steps, and
 // lists of scalars and maps are counted in place: the common members cost
-// no call.
+// no call. The steps are grouped by kind, each kind in a loop of its own.
 func structSize(n *Node) (sizeCheck, bool) {
 	if u := n.size.flat; u >= 0 {
 		return func(_ unsafe.Pointer, a sizeAcc, _ int) sizeAcc {
@@ -135,34 +135,67 @@ func structSize(n *Node) (sizeCheck, bool) {
 	if !ok {
 		return nil, false
 	}
+	var kinds [stepList + 1]int
+	for _, s := range steps {
+		kinds[s.kind]++
+	}
+	lens, flats := make([]sizeStep, 0, kinds[stepLen]), make([]sizeStep, 0, kinds[stepFlat])
+	calls := make([]sizeStep, 0, kinds[stepCheck]+kinds[stepPtr]+kinds[stepList])
+	maps := make([]uintptr, 0, kinds[stepMap])
+	for _, s := range steps {
+		switch s.kind {
+		case stepLen:
+			lens = append(lens, s)
+		case stepMap:
+			maps = append(maps, s.off)
+		case stepFlat:
+			flats = append(flats, s)
+		default:
+			calls = append(calls, s)
+		}
+	}
 	return func(p unsafe.Pointer, a sizeAcc, maxList int) sizeAcc {
 		a.units += units
 		a.work++
-		for i := range steps {
+		for i := range lens {
+			s := &lens[i]
+			l := (*reflectSlice)(unsafe.Add(p, s.off)).len
+			if a.units += 1 + l + l*s.units; l > maxList {
+				return a.giveUp()
+			}
+		}
+		for _, off := range maps {
+			a.units += 1 + len(*(*map[unsafe.Pointer]struct{})(unsafe.Add(p, off)))
+		}
+		for i := range flats {
+			if *(*unsafe.Pointer)(unsafe.Add(p, flats[i].off)) != nil {
+				a.units += flats[i].units
+			}
+		}
+		for i := range calls {
+			s := &calls[i]
+			q := unsafe.Add(p, s.off)
+			switch s.kind {
+			case stepPtr:
+				if q = *(*unsafe.Pointer)(q); q == nil {
+					continue
+				}
+			case stepList:
+				if l := (*reflectSlice)(q); l.len == 0 {
+					a.units++ // elemsSize's count of an empty list
+					a.work++
+					continue
+				}
+			}
 			if a.work >= memoFrom {
 				return a
 			}
-			s := &steps[i]
-			q := unsafe.Add(p, s.off)
-			switch s.kind {
-			case stepLen:
-				l := (*reflectSlice)(q).len
-				if a.units += 1 + l + l*s.units; l > maxList {
-					return a.giveUp()
-				}
-			case stepMap:
-				a.units += 1 + len(*(*map[unsafe.Pointer]struct{})(q))
-			case stepFlat:
-				if *(*unsafe.Pointer)(q) != nil {
-					a.units += s.units
-				}
-			case stepPtr:
-				if q = *(*unsafe.Pointer)(q); q != nil {
-					a = s.check(q, a, maxList)
-				}
-			default:
-				a = s.check(q, a, maxList)
+			if s.kind == stepList {
+				l := (*reflectSlice)(q)
+				a = elemsSize(l.data, l.len, s.size, s.check, a, maxList)
+				continue
 			}
+			a = s.check(q, a, maxList)
 		}
 		return a
 	}, true
@@ -170,11 +203,13 @@ func structSize(n *Node) (sizeCheck, bool) {
 
 // sizeStep is one member of a struct that structSize measures: at an
 // offset, a list whose length is all there is to count (stepLen), a map
-// (stepMap), a pointer to follow (stepPtr), or a value to check.
+// (stepMap), a pointer to follow (stepPtr), a slice whose elements to
+// check (stepList), or a value to check.
 type sizeStep struct {
 	off   uintptr
 	kind  uint8
-	units int // of stepFlat, stepLen
+	units int     // of stepFlat, stepLen
+	size  uintptr // of stepList: its elements' size
 	check sizeCheck
 }
 
@@ -184,6 +219,7 @@ const (
 	stepMap
 	stepPtr
 	stepFlat // a pointer to a flat struct: its units when set
+	stepList
 )
 
 // structSteps returns the units of a struct of n at offset off and the
@@ -223,6 +259,13 @@ func structSteps(n *Node, off uintptr) (units int, steps []sizeStep, ok bool) {
 			continue
 		case t == f.Node.GoType && t.Kind() == reflect.Map && (f.Node.Elem == nil || !composite(f.Node.Elem) || f.Node.Elem.Marshaler):
 			steps = append(steps, sizeStep{off: at, kind: stepMap})
+			continue
+		case t == f.Node.GoType && t.Kind() == reflect.Slice && !f.Node.bytes && f.Node.Elem != nil:
+			c, ok := derefSize(t.Elem(), f.Node.Elem)
+			if !ok {
+				return 0, nil, false
+			}
+			steps = append(steps, sizeStep{off: at, kind: stepList, size: t.Elem().Size(), check: c})
 			continue
 		case t.Kind() == reflect.Pointer && t.Elem() == f.Node.GoType:
 			c, ok := compileSize(f.Node)
