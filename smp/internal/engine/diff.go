@@ -23,6 +23,7 @@ type Differ struct {
 	elemsUsed int
 	// pairs are DiffObject's readers while it runs (pairAt).
 	pairs *jsonPairs
+	lists [][]any // the free headers of boxList's block
 }
 
 // Pass names what a differ computes. A two-way patch is one Pass; a

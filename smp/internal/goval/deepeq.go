@@ -336,11 +336,23 @@ func (viewOf[W]) eq(s *Scratch, a, b unsafe.Pointer, e *viewElem, depth int) boo
 		if !ok {
 			return false
 		}
-		if e.words && va == vb {
+		if e.words && sameWords(unsafe.Pointer(&va), unsafe.Pointer(&vb), e.size) {
 			continue
 		}
 		*(*W)(pa), *(*W)(pb) = va, vb
 		if !e.eq(s, pa, pb, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameWords reports whether the n bytes (whole words) at a and b are
+// equal, in line: a call to the runtime's comparison costs more for the
+// few words of a map's value.
+func sameWords(a, b unsafe.Pointer, n uintptr) bool {
+	for i := uintptr(0); i < n; i += 8 {
+		if *(*uint64)(unsafe.Add(a, i)) != *(*uint64)(unsafe.Add(b, i)) {
 			return false
 		}
 	}

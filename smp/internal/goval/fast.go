@@ -1,7 +1,6 @@
 package goval
 
 import (
-	"encoding/json"
 	"reflect"
 	"strconv"
 	"unsafe"
@@ -207,32 +206,35 @@ func FastInteger(base unsafe.Pointer, f *Field) (n uint64, ok bool) {
 }
 
 // FastJSON converts a scalar fast field to decoded JSON.
-func FastJSON(base unsafe.Pointer, f *Field) any {
+func FastJSON(base unsafe.Pointer, f *Field) any { return FastJSONIn(nil, base, f) }
+
+// FastJSONIn is FastJSON boxing strings in b.
+func FastJSONIn(b *Boxes, base unsafe.Pointer, f *Field) any {
 	p := unsafe.Add(base, f.Offset)
 	switch f.Fast {
 	case FastString:
 		if s := *(*string)(p); validUTF8(s) {
-			return s
+			return b.String(s)
 		}
 		return WireString(*(*string)(p))
 	case FastBool:
 		return *(*bool)(p)
 	case FastInt8:
-		return json.Number(strconv.FormatInt(int64(*(*int8)(p)), 10))
+		return b.Number(strconv.FormatInt(int64(*(*int8)(p)), 10))
 	case fastInt16:
-		return json.Number(strconv.FormatInt(int64(*(*int16)(p)), 10))
+		return b.Number(strconv.FormatInt(int64(*(*int16)(p)), 10))
 	case fastInt32:
-		return json.Number(strconv.FormatInt(int64(*(*int32)(p)), 10))
+		return b.Number(strconv.FormatInt(int64(*(*int32)(p)), 10))
 	case fastInt64:
-		return json.Number(strconv.FormatInt(*(*int64)(p), 10))
+		return b.Number(strconv.FormatInt(*(*int64)(p), 10))
 	case FastUint8:
-		return json.Number(strconv.FormatUint(uint64(*(*uint8)(p)), 10))
+		return b.Number(strconv.FormatUint(uint64(*(*uint8)(p)), 10))
 	case fastUint16:
-		return json.Number(strconv.FormatUint(uint64(*(*uint16)(p)), 10))
+		return b.Number(strconv.FormatUint(uint64(*(*uint16)(p)), 10))
 	case fastUint32:
-		return json.Number(strconv.FormatUint(uint64(*(*uint32)(p)), 10))
+		return b.Number(strconv.FormatUint(uint64(*(*uint32)(p)), 10))
 	}
-	return json.Number(strconv.FormatUint(*(*uint64)(p), 10))
+	return b.Number(strconv.FormatUint(*(*uint64)(p), 10))
 }
 
 // FieldOf returns field f of struct sv, which must be reachable (no nil
@@ -252,17 +254,17 @@ func FastKeyJSON(e reflect.Value, en *Node, name string) (j any, present, done b
 	if en.Kind != reflectschema.Struct {
 		return nil, false, false
 	}
-	return FastFieldJSON(e, en.ByName[name])
+	return FastFieldJSON(nil, e, en.ByName[name])
 }
 
 // FastFieldJSON is FastKeyJSON for field f of e's node, looked up (nil
-// when it has none).
-func FastFieldJSON(e reflect.Value, f *Field) (j any, present, done bool) {
+// when it has none), boxing strings in b.
+func FastFieldJSON(b *Boxes, e reflect.Value, f *Field) (j any, present, done bool) {
 	p, done := fastField(e, f)
 	if !done || !FastPresent(p, f) {
 		return nil, false, done
 	}
-	return FastJSON(p, f), true, true
+	return FastJSONIn(b, p, f), true, true
 }
 
 // FastHasField is HasKey for FastFieldJSON's key fields.

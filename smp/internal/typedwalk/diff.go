@@ -21,6 +21,7 @@ type tdiffer struct {
 	// equalBelow, set for the next diffStruct, says the structs' memory
 	// is equal below that offset (Scratch.SameMemoryUpTo).
 	equalBelow uintptr
+	boxes      goval.Boxes // the patch's strings
 }
 
 // newTDiffer returns a typed differ of the pass, made in one allocation

@@ -206,7 +206,7 @@ type diffItems struct {
 
 func (s *diffItems) KeyField(p int, name string) (any, bool) {
 	if e, null := goval.DerefNull(s.cur.Index(p)); !null {
-		if j, ok, done := goval.FastFieldJSON(e, s.d.pairs.fieldOf(s.n, name)); done {
+		if j, ok, done := goval.FastFieldJSON(&s.d.boxes, e, s.d.pairs.fieldOf(s.n, name)); done {
 			return j, ok
 		}
 	}
@@ -344,7 +344,7 @@ func (d *tdiffer) setOrderList(m reflect.Value, en *goval.Node, ks format.KeySet
 			// Plain key fields, resolved once, read from memory.
 			for _, f := range kf {
 				if goval.FastPresent(p, f) {
-					entry[f.Name] = goval.FastJSON(p, f)
+					entry[f.Name] = goval.FastJSONIn(&d.boxes, p, f)
 				}
 			}
 		} else if err := addKeyFields(entry, me, en, ks); err != nil {

@@ -191,7 +191,7 @@ func (p *structPair) OriginalNull() bool { return isNullValue(p.ov, p.f.Node) }
 func (p *structPair) Added() (any, slot, error) {
 	f := p.f
 	if p.scalar {
-		return goval.FastJSON(p.pm, f), f.Slot, nil
+		return goval.FastJSONIn(&p.d.boxes, p.pm, f), f.Slot, nil
 	}
 	j, err := goval.ToJSONValue(p.mv, f.Node, f.Quoted)
 	if err != nil {
@@ -203,7 +203,7 @@ func (p *structPair) Added() (any, slot, error) {
 func (p *structPair) DiffField(patch *map[string]any, k string) (bool, error) {
 	d, f := p.d, p.f
 	if p.scalar {
-		return false, engine.ReplaceIfChanged(d.Differ, fastScalar{p.po, p.pm, f}, patch, k)
+		return false, engine.ReplaceIfChanged(d.Differ, fastScalar{p.po, p.pm, f, &d.boxes}, patch, k)
 	}
 	v := &p.vals
 	v.d, v.ov, v.mv, v.pos, v.f = d, p.ov, p.mv, &f.Pos, f
@@ -219,11 +219,12 @@ func (p *structPair) DiffField(patch *map[string]any, k string) (bool, error) {
 type fastScalar struct {
 	po, pm unsafe.Pointer
 	f      *goval.Field
+	b      *goval.Boxes
 }
 
 func (s fastScalar) Equal() bool { return goval.FastEqual(s.po, s.pm, s.f) }
 
-func (s fastScalar) Modified() (any, error) { return goval.FastJSON(s.pm, s.f), nil }
+func (s fastScalar) Modified() (any, error) { return goval.FastJSONIn(s.b, s.pm, s.f), nil }
 
 // baseChild is the base's value for field f, dereferenced; invalid when
 // absent or null.

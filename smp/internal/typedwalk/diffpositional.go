@@ -347,14 +347,14 @@ func (x *tstructList) diffPositional(patch *map[string]any) error {
 		}
 	}
 	if len(list) > 0 {
-		put(patch, k, list)
+		put(patch, k, d.boxes.List(list))
 	}
 	if d.WantListOrder(len(list) > 0, true) {
 		order, err := d.setOrderList(m, en, ks)
 		if err != nil {
 			return err
 		}
-		put(patch, format.PrefixSetOrder+k, order)
+		put(patch, format.PrefixSetOrder+k, d.boxes.List(order))
 	}
 	return nil
 }
