@@ -329,22 +329,26 @@ func (viewOf[W]) eq(s *Scratch, a, b unsafe.Pointer, e *viewElem, depth int) boo
 	if len(ma) != len(mb) {
 		return false
 	}
-	buf := s.words(2 * int(e.size/8))
+	buf, mark := s.words(2 * int(e.size/8))
 	pa, pb := unsafe.Pointer(&buf[0]), unsafe.Pointer(&buf[e.size/8])
+	same := true
 	for k, va := range ma {
 		vb, ok := mb[k]
 		if !ok {
-			return false
+			same = false
+			break
 		}
 		if e.words && sameWords(unsafe.Pointer(&va), unsafe.Pointer(&vb), e.size) {
 			continue
 		}
 		*(*W)(pa), *(*W)(pb) = va, vb
 		if !e.eq(s, pa, pb, depth+1) {
-			return false
+			same = false
+			break
 		}
 	}
-	return true
+	s.release(mark)
+	return same
 }
 
 // sameWords reports whether the n bytes (whole words) at a and b are

@@ -3,6 +3,7 @@ package goval
 import (
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -130,5 +131,48 @@ func TestMemEqMapViewWords(t *testing.T) {
 	pb["k"] = memPad{On: true, N: int64(one + 1)}
 	if eq(s, unsafe.Pointer(&pa), unsafe.Pointer(&pb), 0) {
 		t.Error("a changed value is not seen")
+	}
+}
+
+// TestMapViewsNested compares maps whose values hold maps whose values
+// are copied for comparison too: the inner copies must not overwrite the
+// outer ones (the inner values here outgrow the outer's words, so the
+// scratch buffer is also replaced midway).
+func TestMapViewsNested(t *testing.T) {
+	type wide struct {
+		S    string
+		Pad  [12]int
+		Last string
+	}
+	type inner struct {
+		M map[string]wide
+		S string
+		N int
+	}
+	type outer struct{ In map[string]inner }
+	str := strings.Clone // equal strings at other addresses: copied, not settled by words
+	build := func(s, last string, n int) map[string]outer {
+		return map[string]outer{"o": {In: map[string]inner{
+			"k": {M: map[string]wide{"x": {S: str("v"), Last: str(last)}}, S: str(s), N: n},
+		}}}
+	}
+	eq := memEqOf(reflect.TypeFor[map[string]outer]())
+	base := build("hello", "end", 7)
+	for name, b := range map[string]map[string]outer{
+		"equal":              build("hello", "end", 7),
+		"outer string":       build("world", "end", 7),
+		"outer number":       build("hello", "end", 8),
+		"innermost string":   build("hello", "END", 7),
+		"both levels differ": build("world", "END", 8),
+	} {
+		s := GetScratch()
+		got := eq(s, unsafe.Pointer(&base), unsafe.Pointer(&b), 0)
+		if s.used != 0 {
+			t.Errorf("%s: %d scratch words not given back", name, s.used)
+		}
+		PutScratch(s)
+		if want := reflect.DeepEqual(base, b); got != want {
+			t.Errorf("%s: compared equal %v, reflect.DeepEqual %v", name, got, want)
+		}
 	}
 }

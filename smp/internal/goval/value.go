@@ -141,17 +141,27 @@ func AsStringMap(v reflect.Value) map[string]string {
 type Scratch struct {
 	vals []scratchVal
 	buf  []uint64 // see words
+	used int      // words of buf that comparisons running further out hold
 	// failAt is where the last SameMemoryUpTo found two structs differ.
 	failAt uintptr
 }
 
-// words returns n words of memory the garbage collector does not scan.
-func (s *Scratch) words(n int) []uint64 {
-	if cap(s.buf) < n {
-		s.buf = make([]uint64, n)
+// words returns n words of memory the garbage collector does not scan,
+// apart from the words a comparison further out holds (a map's values
+// hold maps compared in turn), and the mark that release takes to give
+// them back. Outgrown, the buffer is replaced; the old one lives on
+// while a comparison points into it.
+func (s *Scratch) words(n int) ([]uint64, int) {
+	mark := s.used
+	if cap(s.buf)-mark < n {
+		s.buf = make([]uint64, max(2*cap(s.buf), mark+n))
 	}
-	return s.buf[:n]
+	s.used = mark + n
+	return s.buf[mark : mark+n], mark
 }
+
+// release gives back the words taken since words returned mark.
+func (s *Scratch) release(mark int) { s.used = mark }
 
 // scratches keeps scratch spaces between calls: their values are reused,
 // zeroed so that they hold nothing of the last call's documents.
@@ -164,6 +174,7 @@ func PutScratch(s *Scratch) {
 		s.vals[i].v.SetZero()
 		s.vals[i].busy = false
 	}
+	s.used = 0
 	scratches.Put(s)
 }
 
