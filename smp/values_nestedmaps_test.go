@@ -51,3 +51,16 @@ func TestTypedDiffMapsOfMaps(t *testing.T) {
 		assert.Equal(t, tc.want, three.String())
 	}
 }
+
+// FuzzTypedMapsOfMaps runs the typed fuzz checks (against the JSON
+// engine, Apply and the round trip) on maps of maps of structs, a shape
+// the fixtures types do not have.
+func FuzzTypedMapsOfMaps(f *testing.F) {
+	a, b := mustMarshal(nestedDocOf("hello", 7)), mustMarshal(nestedDocOf("world", 8))
+	f.Add(byte(0), a, b, a)
+	f.Add(byte(16), b, a, []byte(`{"outer":{"o":{"k":{"m":{"y":{"s":"w"}}}}}}`))
+	f.Fuzz(func(t *testing.T, opts byte, original, modified, current []byte) {
+		fuzzTypedDiff[nestedDoc](t, opts, original, modified)
+		fuzzTypedThreeWay[nestedDoc](t, opts, original, modified, current)
+	})
+}
