@@ -23,7 +23,7 @@ type Differ struct {
 	elemsUsed int
 	// pairs are DiffObject's readers while it runs (pairAt).
 	pairs *jsonPairs
-	lists [][]any // the free headers of boxList's block
+	lists jsonval.Boxes // the patch's lists, boxed a block at a time
 }
 
 // Pass names what a differ computes. A two-way patch is one Pass; a

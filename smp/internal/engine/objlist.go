@@ -132,7 +132,7 @@ func (x *ObjList) Diff(patch map[string]any, k string) error {
 	}
 	list = append(list, sortDeletions(append(x.deletions(), recreated...), x.ks)...)
 	if len(list) > 0 {
-		patch[k] = x.d.boxList(list)
+		patch[k] = x.d.lists.List(list)
 	}
 	x.writeOrder(patch, k, len(list) > 0)
 	return nil
@@ -373,5 +373,5 @@ func (x *ObjList) writeOrder(patch map[string]any, k string, changed bool) {
 		}
 		order[i] = WithKeyDirective(entry, x.ks, true)
 	}
-	patch[format.PrefixSetOrder+k] = d.boxList(order)
+	patch[format.PrefixSetOrder+k] = d.lists.List(order)
 }

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // Most fields of API types are strings, numbers, booleans, pointers and
@@ -209,7 +210,7 @@ func FastInteger(base unsafe.Pointer, f *Field) (n uint64, ok bool) {
 func FastJSON(base unsafe.Pointer, f *Field) any { return FastJSONIn(nil, base, f) }
 
 // FastJSONIn is FastJSON boxing strings in b.
-func FastJSONIn(b *Boxes, base unsafe.Pointer, f *Field) any {
+func FastJSONIn(b *jsonval.Boxes, base unsafe.Pointer, f *Field) any {
 	p := unsafe.Add(base, f.Offset)
 	switch f.Fast {
 	case FastString:
@@ -259,7 +260,7 @@ func FastKeyJSON(e reflect.Value, en *Node, name string) (j any, present, done b
 
 // FastFieldJSON is FastKeyJSON for field f of e's node, looked up (nil
 // when it has none), boxing strings in b.
-func FastFieldJSON(b *Boxes, e reflect.Value, f *Field) (j any, present, done bool) {
+func FastFieldJSON(b *jsonval.Boxes, e reflect.Value, f *Field) (j any, present, done bool) {
 	p, done := fastField(e, f)
 	if !done || !FastPresent(p, f) {
 		return nil, false, done

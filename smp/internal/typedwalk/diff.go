@@ -6,6 +6,7 @@ import (
 	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp/internal/engine"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // tdiffer is the typed twin of engine.Differ: the same rules (and the same flags,
@@ -21,7 +22,7 @@ type tdiffer struct {
 	// equalBelow, set for the next diffStruct, says the structs' memory
 	// is equal below that offset (Scratch.SameMemoryUpTo).
 	equalBelow uintptr
-	boxes      goval.Boxes // the patch's strings
+	boxes      jsonval.Boxes // the patch's strings
 }
 
 // newTDiffer returns a typed differ of the pass, made in one allocation

@@ -8,6 +8,7 @@ import (
 	"github.com/typedpatch/typedpatch/smp/internal/engine"
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/goval"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // Go structs and maps as engine.ObjPair, so that engine.DiffObjectOf
@@ -219,7 +220,7 @@ func (p *structPair) DiffField(patch *map[string]any, k string) (bool, error) {
 type fastScalar struct {
 	po, pm unsafe.Pointer
 	f      *goval.Field
-	b      *goval.Boxes
+	b      *jsonval.Boxes
 }
 
 func (s fastScalar) Equal() bool { return goval.FastEqual(s.po, s.pm, s.f) }

@@ -1,13 +1,13 @@
-package goval
+package jsonval
 
 import (
 	"encoding/json"
 	"unsafe"
 )
 
-// Boxes makes the strings of a patch into interface values a block at a
-// time: a diff boxes many keys and values, and a conversion to any costs
-// one allocation each. A block stays alive while any value boxed in it
+// Boxes makes the strings and lists of a patch into interface values a
+// block at a time, as the decoder's slabs do: a diff boxes many keys and
+// values, and a conversion to any costs one allocation each. A block stays alive while any value boxed in it
 // does; nothing boxed is written again. The zero Boxes is ready to use;
 // a nil *Boxes boxes each string alone.
 type Boxes struct {
@@ -26,7 +26,7 @@ func (b *Boxes) String(s string) any {
 	if b == nil {
 		return s
 	}
-	return b.box(stringTypeWord, s)
+	return b.box(stringType, s)
 }
 
 // Number returns s as an any holding a json.Number.
@@ -34,7 +34,7 @@ func (b *Boxes) Number(s string) any {
 	if b == nil {
 		return json.Number(s)
 	}
-	return b.box(numberTypeWord, s)
+	return b.box(numberType, s)
 }
 
 // List returns l as an any, as any(l) would.
@@ -48,7 +48,7 @@ func (b *Boxes) List(l []any) any {
 	p := &b.lists[0]
 	*p = l
 	b.lists = b.lists[1:]
-	return boxAt(listTypeWord, unsafe.Pointer(p))
+	return boxAt(listType, unsafe.Pointer(p))
 }
 
 // box returns s as an any of the string type whose word is typ.
@@ -61,19 +61,3 @@ func (b *Boxes) box(typ unsafe.Pointer, s string) any {
 	b.free = b.free[1:]
 	return boxAt(typ, unsafe.Pointer(p))
 }
-
-// boxAt returns an any of the type whose word is typ holding *p; *p must
-// never be written again.
-func boxAt(typ, p unsafe.Pointer) (v any) {
-	*(*[2]unsafe.Pointer)(unsafe.Pointer(&v)) = [2]unsafe.Pointer{typ, p}
-	return v
-}
-
-// The type words of an any holding a string, a json.Number and a []any.
-var (
-	stringTypeWord = typeWordOf("")
-	numberTypeWord = typeWordOf(json.Number(""))
-	listTypeWord   = typeWordOf([]any(nil))
-)
-
-func typeWordOf(v any) unsafe.Pointer { return (*[2]unsafe.Pointer)(unsafe.Pointer(&v))[0] }

@@ -1,4 +1,4 @@
-package goval_test
+package jsonval_test
 
 import (
 	"encoding/json"
@@ -6,13 +6,14 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/typedpatch/typedpatch/smp/internal/goval"
+	"github.com/typedpatch/typedpatch/smp/internal/jsonval"
 )
 
 // TestBoxes: each boxed value is what a conversion to any makes, of its
-// own type, and stays so while more are boxed beside it.
+// own type, and stays so while more are boxed beside it (lists over
+// three blocks).
 func TestBoxes(t *testing.T) {
-	var b goval.Boxes
+	var b jsonval.Boxes
 	var got, want []any
 	for i := range 40 {
 		s := fmt.Sprint("v", i)
@@ -29,7 +30,7 @@ func TestBoxes(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("boxed %v, want %v", got, want)
 	}
-	var nb *goval.Boxes
+	var nb *jsonval.Boxes
 	if v := nb.Number("1"); v != any(json.Number("1")) {
 		t.Errorf("nil Boxes: %#v", v)
 	}
