@@ -7,19 +7,30 @@ import "unsafe"
 // members grouped by how they are counted. A list of such structs is
 // measured by one call for all its elements.
 type structBody struct {
-	units  int
-	work   int        // one visit, and one for each list in lists
-	size   uintptr    // the struct's size: a list's elements are this far apart
-	lens   []uintptr  // lists of scalars, by offset
-	rows   []lenStep  // lists of flat structs
-	maps   []uintptr  // maps of scalars, by offset
-	flats  []flatStep // pointers to flat structs
-	ptrs   []callStep // pointers to follow
-	lists  []listStep // lists whose elements to measure
-	checks []callStep // other members to measure
-	calls  bool       // any ptrs, lists or checks
-	// lengthsOnly: no maps, flats or calls, only lists counted by length.
+	units int
+	work  int     // one visit, and one for each list whose elements to measure
+	size  uintptr // the struct's size: a list's elements are this far apart
+	// lengthsOnly: the members to count are all lists counted by their
+	// length, lists of scalars (lens) and of flat structs (rows).
 	lengthsOnly bool
+	lens        []uintptr
+	rows        []lenStep
+	counts      []bodyStep // other bodies' members to count: stepLen, stepMap, stepFlat
+	calls       []bodyStep // and to measure when set: stepPtr, stepList
+	checks      []callStep // members to measure whatever they hold
+}
+
+// bodyStep is a member that counts nothing when the word at off is zero:
+// a list's length (stepLen: n units for each element, one and a flat
+// struct's; stepList: elements to measure by list), a map (stepMap), a
+// pointer to a flat struct of n units (stepFlat) or to a value that
+// check measures (stepPtr).
+type bodyStep struct {
+	off   uintptr
+	kind  uint8
+	n     int
+	check sizeCheck
+	list  *listStep
 }
 
 // lenStep is a list at off whose elements count per units each: one,
@@ -29,14 +40,43 @@ type lenStep struct {
 	per int
 }
 
-// flatStep is a pointer at off to a flat struct of units.
-type flatStep struct {
-	off   uintptr
-	units int
+// newBody is the body of a struct of units and steps (structSteps).
+func newBody(units int, size uintptr, steps []sizeStep) *structBody {
+	b := &structBody{units: units, work: 1, size: size, lengthsOnly: true}
+	for _, s := range steps {
+		if s.kind != stepLen {
+			b.lengthsOnly = false
+		}
+	}
+	for _, s := range steps {
+		switch {
+		case s.kind == stepCheck:
+			b.checks = append(b.checks, callStep{off: s.off, check: s.check})
+			continue
+		case s.kind != stepFlat && s.kind != stepPtr:
+			b.units++ // a list's or a map's own unit
+		}
+		switch {
+		case s.kind == stepLen && b.lengthsOnly && s.units == 0:
+			b.lens = append(b.lens, s.off)
+		case s.kind == stepLen && b.lengthsOnly:
+			b.rows = append(b.rows, lenStep{off: s.off, per: 1 + s.units})
+		case s.kind == stepLen:
+			b.counts = append(b.counts, bodyStep{off: s.off + sliceLen, kind: stepLen, n: 1 + s.units})
+		case s.kind == stepList:
+			b.work++ // the list's visit
+			l := s.list
+			b.calls = append(b.calls, bodyStep{off: s.off + sliceLen, kind: stepList, list: &l})
+		case s.kind == stepPtr:
+			b.calls = append(b.calls, bodyStep{off: s.off, kind: stepPtr, check: s.check})
+		default:
+			b.counts = append(b.counts, bodyStep{off: s.off, kind: s.kind, n: s.units})
+		}
+	}
+	return b
 }
 
-// callStep is a member at off (stepCheck) or a pointer at off to the
-// value (stepPtr) that check measures.
+// callStep is a member at off that check measures.
 type callStep struct {
 	off   uintptr
 	check sizeCheck
@@ -55,11 +95,11 @@ func (b *structBody) one(p unsafe.Pointer, a sizeAcc, maxList int) sizeAcc {
 	return b.measure(p, 1, a, maxList)
 }
 
-// measure counts length structs of b from data, b.size bytes apart: each
-// is one visit, all added to a.work at once. The total work, and so
-// whether it reaches memoFrom, is the same as if each were added at its
-// visit; a body with no calls visits nothing else, so it gives up before
-// it reads any element.
+// measure counts length structs of b from data, b.size bytes apart. The
+// visits of all of them (each b.work) are added to a.work at once: the
+// total, and so whether it reaches memoFrom, is what it would be if each
+// were added as it is made, and a list too long for what is left gives
+// up before it reads any element.
 func (b *structBody) measure(data unsafe.Pointer, length int, a sizeAcc, maxList int) sizeAcc {
 	a.units += length * b.units
 	if a.work += length * b.work; a.work >= memoFrom {
@@ -69,35 +109,58 @@ func (b *structBody) measure(data unsafe.Pointer, length int, a sizeAcc, maxList
 		return b.lengths(data, length, a, maxList)
 	}
 	for i := range length {
-		p := unsafe.Add(data, uintptr(i)*b.size)
-		for _, off := range b.lens {
-			l := (*reflectSlice)(unsafe.Add(p, off)).len
-			if l > maxList {
-				return a.giveUp()
-			}
-			a.units += l
-		}
-		for j := range b.rows {
-			l := (*reflectSlice)(unsafe.Add(p, b.rows[j].off)).len
-			if l > maxList {
-				return a.giveUp()
-			}
-			a.units += l * b.rows[j].per
-		}
-		for _, off := range b.maps {
-			a.units += len(*(*map[unsafe.Pointer]struct{})(unsafe.Add(p, off)))
-		}
-		for _, s := range b.flats {
-			if *(*unsafe.Pointer)(unsafe.Add(p, s.off)) != nil {
-				a.units += s.units
-			}
-		}
-		if b.calls {
-			a = b.call(p, a, maxList)
-		}
+		a = b.element(unsafe.Add(data, uintptr(i)*b.size), a, maxList)
 	}
 	return a
 }
+
+// element counts and measures the members of the struct at p.
+func (b *structBody) element(p unsafe.Pointer, a sizeAcc, maxList int) sizeAcc {
+	units, counts := a.units, b.counts
+	for j := range counts {
+		s := &counts[j]
+		w := *(*int)(unsafe.Add(p, s.off))
+		switch {
+		case w == 0:
+		case s.kind == stepLen:
+			if w > maxList {
+				return a.giveUp()
+			}
+			units += w * s.n
+		case s.kind == stepMap:
+			units += len(*(*map[unsafe.Pointer]struct{})(unsafe.Add(p, s.off)))
+		default:
+			units += s.n
+		}
+	}
+	a.units = units
+	calls := b.calls
+	for j := range calls {
+		s := &calls[j]
+		w := *(*int)(unsafe.Add(p, s.off))
+		if w == 0 {
+			continue
+		}
+		if a.work >= memoFrom {
+			return a
+		}
+		if s.kind == stepPtr {
+			a = s.check(*(*unsafe.Pointer)(unsafe.Add(p, s.off)), a, maxList)
+		} else {
+			a = s.list.elems((*reflectSlice)(unsafe.Add(p, s.off-sliceLen)).data, w, a, maxList)
+		}
+	}
+	for _, s := range b.checks {
+		if a.work >= memoFrom {
+			return a
+		}
+		a = s.check(unsafe.Add(p, s.off), a, maxList)
+	}
+	return a
+}
+
+// sliceLen is the offset of a slice's length in its header.
+const sliceLen = unsafe.Offsetof(reflectSlice{}.len)
 
 // lengths is measure for a body whose members to count are all lists
 // counted by their length: member by member, element by element.
@@ -121,36 +184,6 @@ func (b *structBody) lengths(data unsafe.Pointer, length int, a sizeAcc, maxList
 			}
 			a.units += l * s.per
 		}
-	}
-	return a
-}
-
-// call measures the members of the struct at p that take a call. Each
-// list's own unit and visit are counted with the struct's (work).
-func (b *structBody) call(p unsafe.Pointer, a sizeAcc, maxList int) sizeAcc {
-	for _, s := range b.ptrs {
-		if q := *(*unsafe.Pointer)(unsafe.Add(p, s.off)); q != nil {
-			if a.work >= memoFrom {
-				return a
-			}
-			a = s.check(q, a, maxList)
-		}
-	}
-	lists := b.lists
-	for i := range lists {
-		s := &lists[i]
-		if l := (*reflectSlice)(unsafe.Add(p, s.off)); l.len > 0 {
-			if a.work >= memoFrom {
-				return a
-			}
-			a = s.elems(l.data, l.len, a, maxList)
-		}
-	}
-	for _, s := range b.checks {
-		if a.work >= memoFrom {
-			return a
-		}
-		a = s.check(unsafe.Add(p, s.off), a, maxList)
 	}
 	return a
 }

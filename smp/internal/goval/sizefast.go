@@ -137,33 +137,7 @@ func structSize(n *Node) (sizeCheck, bool) {
 	if !ok {
 		return nil, false
 	}
-	b := &structBody{units: units, size: n.GoType.Size()}
-	for _, s := range steps {
-		switch s.kind {
-		case stepLen:
-			b.units++
-			if s.units == 0 {
-				b.lens = append(b.lens, s.off)
-			} else {
-				b.rows = append(b.rows, lenStep{off: s.off, per: 1 + s.units})
-			}
-		case stepMap:
-			b.units++
-			b.maps = append(b.maps, s.off)
-		case stepFlat:
-			b.flats = append(b.flats, flatStep{off: s.off, units: s.units})
-		case stepPtr:
-			b.ptrs = append(b.ptrs, callStep{off: s.off, check: s.check})
-		case stepList:
-			b.units++
-			b.lists = append(b.lists, s.list)
-		default:
-			b.checks = append(b.checks, callStep{off: s.off, check: s.check})
-		}
-	}
-	b.work = 1 + len(b.lists)
-	b.calls = len(b.ptrs)+len(b.lists)+len(b.checks) > 0
-	b.lengthsOnly = !b.calls && len(b.maps)+len(b.flats) == 0
+	b := newBody(units, n.GoType.Size(), steps)
 	n.size.body = b
 	return b.one, true
 }
