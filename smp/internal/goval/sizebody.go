@@ -105,11 +105,32 @@ func (b *structBody) measure(data unsafe.Pointer, length int, a sizeAcc, maxList
 	if a.work += length * b.work; a.work >= memoFrom {
 		return a
 	}
-	if b.lengthsOnly {
-		return b.lengths(data, length, a, maxList)
+	if !b.lengthsOnly {
+		for i := range length {
+			a = b.element(unsafe.Add(data, uintptr(i)*b.size), a, maxList)
+		}
+		return a
 	}
-	for i := range length {
-		a = b.element(unsafe.Add(data, uintptr(i)*b.size), a, maxList)
+	// Member by member, element by element.
+	size := b.size
+	end := uintptr(length) * size
+	for _, off := range b.lens {
+		for at := off; at < end; at += size {
+			l := (*reflectSlice)(unsafe.Add(data, at)).len
+			if l > maxList {
+				return a.giveUp()
+			}
+			a.units += l
+		}
+	}
+	for _, s := range b.rows {
+		for at := s.off; at < end; at += size {
+			l := (*reflectSlice)(unsafe.Add(data, at)).len
+			if l > maxList {
+				return a.giveUp()
+			}
+			a.units += l * s.per
+		}
 	}
 	return a
 }
@@ -161,32 +182,6 @@ func (b *structBody) element(p unsafe.Pointer, a sizeAcc, maxList int) sizeAcc {
 
 // sliceLen is the offset of a slice's length in its header.
 const sliceLen = unsafe.Offsetof(reflectSlice{}.len)
-
-// lengths is measure for a body whose members to count are all lists
-// counted by their length: member by member, element by element.
-func (b *structBody) lengths(data unsafe.Pointer, length int, a sizeAcc, maxList int) sizeAcc {
-	size := b.size
-	end := uintptr(length) * size
-	for _, off := range b.lens {
-		for at := off; at < end; at += size {
-			l := (*reflectSlice)(unsafe.Add(data, at)).len
-			if l > maxList {
-				return a.giveUp()
-			}
-			a.units += l
-		}
-	}
-	for _, s := range b.rows {
-		for at := s.off; at < end; at += size {
-			l := (*reflectSlice)(unsafe.Add(data, at)).len
-			if l > maxList {
-				return a.giveUp()
-			}
-			a.units += l * s.per
-		}
-	}
-	return a
-}
 
 // measure counts a list of length elements from data and measures them.
 func (s *listStep) measure(data unsafe.Pointer, length int, a sizeAcc, maxList int) sizeAcc {
