@@ -41,6 +41,9 @@ type sizePlan struct {
 	// for other nodes. flatDone: flat is known.
 	flat     int
 	flatDone bool
+	// body is the compiled measure of a struct that is not flat, once
+	// it is compiled; nil for other nodes.
+	body *structBody
 }
 
 // flatUnits returns n's flat units (sizePlan.flat), working them out
@@ -120,9 +123,8 @@ func sizeOf(n *Node) (sizeCheck, bool) {
 }
 
 // structSize counts a struct and its members, and measures the composite
-// ones. The members of structs held inline are the struct's own steps, and
-// lists of scalars and maps are counted in place: the common members cost
-// no call. The steps are grouped by kind, each kind in a loop of its own.
+// ones: a flat struct by its units, any other by its body (sizebody.go),
+// recorded in n's plan for the lists that hold n's structs.
 func structSize(n *Node) (sizeCheck, bool) {
 	if u := n.size.flat; u >= 0 {
 		return func(_ unsafe.Pointer, a sizeAcc, _ int) sizeAcc {
@@ -135,70 +137,9 @@ func structSize(n *Node) (sizeCheck, bool) {
 	if !ok {
 		return nil, false
 	}
-	var kinds [stepList + 1]int
-	for _, s := range steps {
-		kinds[s.kind]++
-	}
-	lens, flats := make([]sizeStep, 0, kinds[stepLen]), make([]sizeStep, 0, kinds[stepFlat])
-	calls := make([]sizeStep, 0, kinds[stepCheck]+kinds[stepPtr]+kinds[stepList])
-	maps := make([]uintptr, 0, kinds[stepMap])
-	for _, s := range steps {
-		switch s.kind {
-		case stepLen:
-			lens = append(lens, s)
-		case stepMap:
-			maps = append(maps, s.off)
-		case stepFlat:
-			flats = append(flats, s)
-		default:
-			calls = append(calls, s)
-		}
-	}
-	return func(p unsafe.Pointer, a sizeAcc, maxList int) sizeAcc {
-		a.units += units
-		a.work++
-		for i := range lens {
-			s := &lens[i]
-			l := (*reflectSlice)(unsafe.Add(p, s.off)).len
-			if a.units += 1 + l + l*s.units; l > maxList {
-				return a.giveUp()
-			}
-		}
-		for _, off := range maps {
-			a.units += 1 + len(*(*map[unsafe.Pointer]struct{})(unsafe.Add(p, off)))
-		}
-		for i := range flats {
-			if *(*unsafe.Pointer)(unsafe.Add(p, flats[i].off)) != nil {
-				a.units += flats[i].units
-			}
-		}
-		for i := range calls {
-			s := &calls[i]
-			q := unsafe.Add(p, s.off)
-			switch s.kind {
-			case stepPtr:
-				if q = *(*unsafe.Pointer)(q); q == nil {
-					continue
-				}
-			case stepList:
-				if l := (*reflectSlice)(q); l.len == 0 {
-					a.units++ // elemsSize's count of an empty list
-					a.work++
-					continue
-				}
-			}
-			if a.work >= memoFrom {
-				return a
-			}
-			if s.kind == stepList {
-				l := (*reflectSlice)(q)
-				a = elemsSize(l.data, l.len, s.size, s.check, a, maxList)
-				continue
-			}
-			a = s.check(q, a, maxList)
-		}
-		return a
-	}, true
+	b := newBody(units, n.GoType.Size(), steps)
+	n.size.body = b
+	return b.one, true
 }
 
 // sizeStep is one member of a struct that structSize measures: at an
@@ -208,9 +149,9 @@ func structSize(n *Node) (sizeCheck, bool) {
 type sizeStep struct {
 	off   uintptr
 	kind  uint8
-	units int     // of stepFlat, stepLen
-	size  uintptr // of stepList: its elements' size
+	units int // of stepFlat, stepLen
 	check sizeCheck
+	list  listStep // of stepList
 }
 
 const (
@@ -261,11 +202,12 @@ func structSteps(n *Node, off uintptr) (units int, steps []sizeStep, ok bool) {
 			steps = append(steps, sizeStep{off: at, kind: stepMap})
 			continue
 		case t == f.Node.GoType && t.Kind() == reflect.Slice && !f.Node.bytes && f.Node.Elem != nil:
-			c, ok := derefSize(t.Elem(), f.Node.Elem)
+			l, ok := listOf(t, f.Node.Elem)
 			if !ok {
 				return 0, nil, false
 			}
-			steps = append(steps, sizeStep{off: at, kind: stepList, size: t.Elem().Size(), check: c})
+			l.off = at
+			steps = append(steps, sizeStep{off: at, kind: stepList, list: l})
 			continue
 		case t.Kind() == reflect.Pointer && t.Elem() == f.Node.GoType:
 			c, ok := compileSize(f.Node)
@@ -292,42 +234,43 @@ func structSteps(n *Node, off uintptr) (units int, steps []sizeStep, ok bool) {
 // composite ones.
 func listSize(n *Node) (sizeCheck, bool) {
 	t := n.GoType
-	var elem sizeCheck
-	if !n.bytes && n.Elem != nil {
-		var ok bool
-		if elem, ok = derefSize(t.Elem(), n.Elem); !ok {
-			return nil, false
-		}
+	var elem *Node
+	if !n.bytes {
+		elem = n.Elem
 	}
-	size := t.Elem().Size()
+	l, ok := listOf(t, elem)
+	if !ok {
+		return nil, false
+	}
 	if t.Kind() == reflect.Array {
 		length := t.Len()
 		return func(p unsafe.Pointer, a sizeAcc, maxList int) sizeAcc {
-			return elemsSize(p, length, size, elem, a, maxList)
+			return l.measure(p, length, a, maxList)
 		}, true
 	}
 	return func(p unsafe.Pointer, a sizeAcc, maxList int) sizeAcc {
 		s := (*reflectSlice)(p)
-		return elemsSize(s.data, s.len, size, elem, a, maxList)
+		return l.measure(s.data, s.len, a, maxList)
 	}, true
 }
 
-func elemsSize(data unsafe.Pointer, length int, size uintptr, elem sizeCheck, a sizeAcc, maxList int) sizeAcc {
-	if length > maxList {
-		return a.giveUp()
-	}
-	a.units += 1 + length
-	a.work++
+// listOf compiles the measure of a list of Go type t whose elements are
+// values of elem (nil: scalars to the measure). Elements of a struct type
+// whose body is compiled are measured by that body, all in one call.
+func listOf(t reflect.Type, elem *Node) (listStep, bool) {
+	l := listStep{size: t.Elem().Size()}
 	if elem == nil {
-		return a
+		return l, true
 	}
-	for i := range length {
-		if a.work >= memoFrom {
-			return a
-		}
-		a = elem(unsafe.Add(data, uintptr(i)*size), a, maxList)
+	c, ok := derefSize(t.Elem(), elem)
+	if !ok {
+		return l, false
 	}
-	return a
+	l.check = c
+	if t.Elem() == elem.GoType {
+		l.body = elem.size.body
+	}
+	return l, true
 }
 
 // derefSize is n's check for a value of Go type t: n's own type behind

@@ -68,12 +68,12 @@ func nilContainers(v reflect.Value) int {
 			k += nilContainers(v.Field(i))
 		}
 		return k
-	case reflect.Slice, reflect.Map:
-		if v.IsNil() {
+	case reflect.Slice, reflect.Map, reflect.Array:
+		if v.Kind() != reflect.Array && v.IsNil() {
 			return 1
 		}
 		k := 0
-		if v.Kind() == reflect.Slice {
+		if v.Kind() != reflect.Map {
 			for i := range v.Len() {
 				k += nilContainers(v.Index(i))
 			}
