@@ -235,9 +235,15 @@ func AppendString(b []byte, s string) []byte {
 }
 
 // plainString reports whether every byte of s is written as it is
-// (plainByte): whole words, the last overlapping those before.
+// (plainByte): whole words, the last overlapping those before; a string
+// of four to seven bytes as two half words that overlap.
 func plainString(s string) bool {
 	n := len(s)
+	if n >= 4 && n < 8 {
+		// Two words of four bytes, overlapping when n < 8.
+		x := uint64(binary.LittleEndian.Uint32([]byte(s[:4]))) | uint64(binary.LittleEndian.Uint32([]byte(s[n-4:])))<<32
+		return htmlStop(x) == 0
+	}
 	if n < 8 {
 		for i := range n {
 			if !plainByte[s[i]] {
