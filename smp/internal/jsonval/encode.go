@@ -227,9 +227,15 @@ var plainASCII = func() (t [utf8.RuneSelf]bool) {
 // line separators included; invalid UTF-8 becomes U+FFFD.
 func AppendString(b []byte, s string) []byte {
 	if plainString(s) {
-		b = append(b, '"')
-		b = append(b, s...)
-		return append(b, '"')
+		n := len(b)
+		if cap(b)-n < len(s)+2 {
+			b = slices.Grow(b, len(s)+2)
+		}
+		b = b[:n+len(s)+2]
+		b[n] = '"'
+		copy(b[n+1:], s)
+		b[n+1+len(s)] = '"'
+		return b
 	}
 	return appendEscaped(b, s)
 }
