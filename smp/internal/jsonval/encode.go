@@ -8,6 +8,9 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
+
+	"github.com/typedpatch/typedpatch/smp/internal/smallmap"
 )
 
 // Encode marshals a decoded value. Maps print with sorted keys, as
@@ -106,6 +109,9 @@ type siblingKeys struct {
 // eight on the stack, sorted by insertion; more on the heap) and kept in
 // sib for the next object.
 func appendObject(b []byte, m map[string]any, sib *siblingKeys) ([]byte, error) {
+	if g, ok := smallmap.Of(unsafe.Pointer(&m), 16); ok && readGroups {
+		return appendGroup(b, g)
+	}
 	if len(m) == 1 {
 		return appendMember(b, m, sib)
 	}
@@ -141,6 +147,37 @@ func appendObject(b []byte, m map[string]any, sib *siblingKeys) ([]byte, error) 
 		b = append(b, ':')
 		var err error
 		if b, err = AppendJSON(b, e.val); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// readGroups is false in tests of the general way.
+var readGroups = true
+
+// appendGroup is appendObject for an object of up to eight members read
+// in its map's group (smallmap): their slots sorted by key, by insertion.
+func appendGroup(b []byte, g smallmap.Group) ([]byte, error) {
+	var slots [8]uintptr
+	n := 0
+	for f := g.Full(); f != 0; f &= f - 1 {
+		i, k := smallmap.SlotAt(f), n
+		for ; k > 0 && *g.Key(i) < *g.Key(slots[k-1]); k-- {
+			slots[k] = slots[k-1]
+		}
+		slots[k] = i
+		n++
+	}
+	b = append(b, '{')
+	for j, i := range slots[:n] {
+		if j > 0 {
+			b = append(b, ',')
+		}
+		b = AppendString(b, *g.Key(i))
+		b = append(b, ':')
+		var err error
+		if b, err = AppendJSON(b, *(*any)(g.Val(i))); err != nil {
 			return nil, err
 		}
 	}

@@ -213,3 +213,13 @@ func TestAppendJSONSiblingObjects(t *testing.T) {
 		writesAsMarshal(t, object(2).Draw(t, "object"))
 	})
 }
+
+// TestAppendJSONGeneralWay: objects print as encoding/json prints them
+// the general way too (ranging and looking up), which runs where small
+// maps cannot be read as groups.
+func TestAppendJSONGeneralWay(t *testing.T) {
+	readGroups = false
+	defer func() { readGroups = true }()
+	TestAppendJSONObjects(t)
+	TestAppendJSONSiblingObjects(t)
+}
