@@ -8,6 +8,9 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
+
+	"github.com/typedpatch/typedpatch/smp/internal/smallmap"
 )
 
 // Encode marshals a decoded value. Maps print with sorted keys, as
@@ -106,6 +109,9 @@ type siblingKeys struct {
 // eight on the stack, sorted by insertion; more on the heap) and kept in
 // sib for the next object.
 func appendObject(b []byte, m map[string]any, sib *siblingKeys) ([]byte, error) {
+	if g, ok := smallmap.Of(unsafe.Pointer(&m), 16); ok && readGroups {
+		return appendGroup(b, g)
+	}
 	if len(m) == 1 {
 		return appendMember(b, m, sib)
 	}
@@ -141,6 +147,37 @@ func appendObject(b []byte, m map[string]any, sib *siblingKeys) ([]byte, error) 
 		b = append(b, ':')
 		var err error
 		if b, err = AppendJSON(b, e.val); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// readGroups is false in tests of the general way.
+var readGroups = true
+
+// appendGroup is appendObject for an object of up to eight members read
+// in its map's group (smallmap): their slots sorted by key, by insertion.
+func appendGroup(b []byte, g smallmap.Group) ([]byte, error) {
+	var slots [8]uintptr
+	n := 0
+	for f := g.Full(); f != 0; f &= f - 1 {
+		i, k := smallmap.SlotAt(f), n
+		for ; k > 0 && *g.Key(i) < *g.Key(slots[k-1]); k-- {
+			slots[k] = slots[k-1]
+		}
+		slots[k] = i
+		n++
+	}
+	b = append(b, '{')
+	for j, i := range slots[:n] {
+		if j > 0 {
+			b = append(b, ',')
+		}
+		b = AppendString(b, *g.Key(i))
+		b = append(b, ':')
+		var err error
+		if b, err = AppendJSON(b, *(*any)(g.Val(i))); err != nil {
 			return nil, err
 		}
 	}
@@ -227,17 +264,29 @@ var plainASCII = func() (t [utf8.RuneSelf]bool) {
 // line separators included; invalid UTF-8 becomes U+FFFD.
 func AppendString(b []byte, s string) []byte {
 	if plainString(s) {
-		b = append(b, '"')
-		b = append(b, s...)
-		return append(b, '"')
+		n := len(b)
+		if cap(b)-n < len(s)+2 {
+			b = slices.Grow(b, len(s)+2)
+		}
+		b = b[:n+len(s)+2]
+		b[n] = '"'
+		copy(b[n+1:], s)
+		b[n+1+len(s)] = '"'
+		return b
 	}
 	return appendEscaped(b, s)
 }
 
 // plainString reports whether every byte of s is written as it is
-// (plainByte): whole words, the last overlapping those before.
+// (plainByte): whole words, the last overlapping those before; a string
+// of four to seven bytes as two half words that overlap.
 func plainString(s string) bool {
 	n := len(s)
+	if n >= 4 && n < 8 {
+		// Two words of four bytes, overlapping when n < 8.
+		x := uint64(binary.LittleEndian.Uint32([]byte(s[:4]))) | uint64(binary.LittleEndian.Uint32([]byte(s[n-4:])))<<32
+		return htmlStop(x) == 0
+	}
 	if n < 8 {
 		for i := range n {
 			if !plainByte[s[i]] {

@@ -3,6 +3,7 @@ package jsonval
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -212,4 +213,36 @@ func TestAppendJSONSiblingObjects(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		writesAsMarshal(t, object(2).Draw(t, "object"))
 	})
+}
+
+// TestAppendJSONGeneralWay: objects print as encoding/json prints them
+// the general way too (ranging and looking up), which runs where small
+// maps cannot be read as groups.
+func TestAppendJSONGeneralWay(t *testing.T) {
+	readGroups = false
+	defer func() { readGroups = true }()
+	TestAppendJSONObjects(t)
+	TestAppendJSONSiblingObjects(t)
+}
+
+// TestAppendSortedKeys: a map's keys, appended sorted after what dst
+// holds, read from the group or by ranging.
+func TestAppendSortedKeys(t *testing.T) {
+	for _, groups := range []bool{true, false} {
+		readGroups = groups
+		rapid.Check(t, func(t *rapid.T) {
+			keys := rapid.SliceOfNDistinct(rapid.String(), 0, 12, rapid.ID).Draw(t, "keys")
+			m := map[string]any{}
+			for _, k := range keys {
+				m[k] = nil
+			}
+			got := AppendSortedKeys([]string{"\xff"}, m)
+			want := append([]string{"\xff"}, keys...)
+			slices.Sort(want[1:])
+			if !slices.Equal(got, want) {
+				t.Fatalf("got %q, want %q", got, want)
+			}
+		})
+	}
+	readGroups = true
 }

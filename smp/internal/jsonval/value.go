@@ -11,8 +11,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
+	"github.com/typedpatch/typedpatch/smp/internal/smallmap"
 )
 
 // Documents and patches are held as the values encoding/json decodes into
@@ -360,8 +362,14 @@ func SortedKeys(m map[string]any) []string {
 // spares small objects an allocation.
 func AppendSortedKeys(dst []string, m map[string]any) []string {
 	n := len(dst)
-	for k := range m {
-		dst = append(dst, k)
+	if g, ok := smallmap.Of(unsafe.Pointer(&m), 16); ok && readGroups {
+		for f := g.Full(); f != 0; f &= f - 1 {
+			dst = append(dst, *g.Key(smallmap.SlotAt(f)))
+		}
+	} else {
+		for k := range m {
+			dst = append(dst, k)
+		}
 	}
 	slices.Sort(dst[n:])
 	return dst

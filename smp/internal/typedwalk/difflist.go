@@ -2,6 +2,7 @@ package typedwalk
 
 import (
 	"reflect"
+	"unsafe"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp/internal/engine"
@@ -197,31 +198,6 @@ func (d *tdiffer) diffObjList(patch *map[string]any, k string, o, m reflect.Valu
 	return nil
 }
 
-// diffItems is a list's objItems as the differ reads them: plain key
-// fields from memory, looked up through the differ's memo (fieldOf).
-type diffItems struct {
-	*objItems
-	d *tdiffer
-}
-
-func (s *diffItems) KeyField(p int, name string) (any, bool) {
-	if e, null := goval.DerefNull(s.cur.Index(p)); !null {
-		if j, ok, done := goval.FastFieldJSON(&s.d.boxes, e, s.d.pairs.fieldOf(s.n, name)); done {
-			return j, ok
-		}
-	}
-	return s.objItems.KeyField(p, name)
-}
-
-func (s *diffItems) HasKeyField(p int, name string) bool {
-	if e, null := goval.DerefNull(s.cur.Index(p)); !null {
-		if ok, done := goval.FastHasField(e, s.d.pairs.fieldOf(s.n, name)); done {
-			return ok
-		}
-	}
-	return s.objItems.HasKeyField(p, name)
-}
-
 // objElems is the typed differ's side of objList: elements are
 // structs, or pointers to them.
 type objElems struct {
@@ -337,18 +313,36 @@ func (d *tdiffer) setOrderList(m reflect.Value, en *goval.Node, ks format.KeySet
 	for _, f := range kf {
 		plain = plain && f.FastScalar()
 	}
+	// A slice of structs of the node's type is read in place.
+	data, size := structElems(m)
+	if data != nil && m.Type().Elem() != en.GoType {
+		data = nil
+	}
 	for i := range order {
-		me, _ := goval.DerefNull(m.Index(i))
 		entry := make(map[string]any, len(ks.Fields)+1)
-		if p, ok := goval.StructBase(me); plain && ok && p != nil {
+		var p unsafe.Pointer
+		var me reflect.Value
+		ok := data != nil
+		if ok {
+			p = unsafe.Add(data, uintptr(i)*size)
+		} else {
+			me, _ = goval.DerefNull(m.Index(i))
+			p, ok = goval.StructBase(me)
+		}
+		if plain && ok && p != nil {
 			// Plain key fields, resolved once, read from memory.
 			for _, f := range kf {
 				if goval.FastPresent(p, f) {
 					entry[f.Name] = goval.FastJSONIn(&d.boxes, p, f)
 				}
 			}
-		} else if err := addKeyFields(entry, me, en, ks); err != nil {
-			return nil, err
+		} else {
+			if data != nil {
+				me = m.Index(i)
+			}
+			if err := addKeyFields(entry, me, en, ks); err != nil {
+				return nil, err
+			}
 		}
 		order[i] = engine.WithKeyDirective(entry, ks, true)
 	}

@@ -165,6 +165,9 @@ func (s *objItems) HasKeyField(p int, name string) bool {
 }
 
 func (s *objItems) IsObject(p int) bool {
+	if s.elemBase(p) != nil {
+		return true // a struct held in place
+	}
 	_, null := goval.DerefNull(s.cur.Index(p))
 	return !null
 }
