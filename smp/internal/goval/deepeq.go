@@ -111,7 +111,7 @@ func memEqPointer(t reflect.Type) memEq {
 func memEqSlice(t reflect.Type) memEq {
 	st := new(sliceStep(t, 0))
 	return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
-		return sliceEq(s, (*reflectSlice)(a), (*reflectSlice)(b), st, depth)
+		return stepEq(st, s, a, b, depth)
 	}
 }
 

@@ -280,11 +280,20 @@ func stepEq(st *memStep, s *Scratch, a, b unsafe.Pointer, depth int) bool {
 		}
 		return st.eq(s, qa, qb, depth+1)
 	case stepSlice:
+		// As one run of bytes first when equal memory settles the
+		// elements (which settles plain elements either way), then
+		// element by element.
 		sa, sb := (*reflectSlice)(pa), (*reflectSlice)(pb)
 		if sa.len != sb.len || (sa.data == nil) != (sb.data == nil) {
 			return false
 		}
-		return sa.len == 0 || sa.data == sb.data || sliceEq(s, sa, sb, st, depth)
+		if sa.data == sb.data || sa.len == 0 {
+			return true
+		}
+		if n := uintptr(sa.len) * st.n; st.words && unsafe.String((*byte)(sa.data), n) == unsafe.String((*byte)(sb.data), n) {
+			return true
+		}
+		return !st.plain && elemsEq(s, sa, sb, st, depth)
 	}
 	return st.eq(s, pa, pb, depth)
 }
@@ -295,24 +304,10 @@ type reflectString struct {
 	len  int
 }
 
-// sliceEq compares two slices by a slice step: as one run of bytes
-// first when equal memory settles the elements (which settles plain
-// elements either way), then element by element.
-func sliceEq(s *Scratch, sa, sb *reflectSlice, st *memStep, depth int) bool {
+// elemsEq compares two slices of one length, by a slice step, element
+// by element.
+func elemsEq(s *Scratch, sa, sb *reflectSlice, st *memStep, depth int) bool {
 	elem, size := st.eq, st.n
-	if sa.len != sb.len || (sa.data == nil) != (sb.data == nil) {
-		return false
-	}
-	if sa.data == sb.data || sa.len == 0 {
-		return true
-	}
-	if st.words {
-		// Equal memory settles it; else plain elements differ.
-		n := uintptr(sa.len) * size
-		if eq := unsafe.String((*byte)(sa.data), n) == unsafe.String((*byte)(sb.data), n); eq || st.plain {
-			return eq
-		}
-	}
 	if depth > maxDepth {
 		return false
 	}
