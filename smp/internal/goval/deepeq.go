@@ -186,7 +186,7 @@ func memEqMap(t reflect.Type) memEq {
 			if len(ma) == 0 {
 				return true
 			}
-			if ga, gb, ok := smallGroups[string](a, b); inPlace && ok {
+			if ga, gb, ok := smallGroups(a, b, 16); inPlace && ok {
 				return smallStringsEq(ga, gb)
 			}
 			for k, va := range ma {
@@ -202,6 +202,9 @@ func memEqMap(t reflect.Type) memEq {
 		return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
 			if _, _, settled, eq := pointerWords(a, b, depth); settled {
 				return eq
+			}
+			if ga, gb, ok := smallGroups(a, b, e.size); e.inPlace && ok {
+				return len(*(*map[string]struct{})(a)) == len(*(*map[string]struct{})(b)) && smallMapsEq(s, ga, gb, e, depth)
 			}
 			return v.eq(s, a, b, e, depth)
 		}
@@ -337,9 +340,6 @@ func (viewOf[W]) eq(s *Scratch, a, b unsafe.Pointer, e *viewElem, depth int) boo
 	ma, mb := *(*map[string]W)(a), *(*map[string]W)(b)
 	if len(ma) != len(mb) {
 		return false
-	}
-	if ga, gb, ok := smallGroups[W](a, b); e.inPlace && ok {
-		return smallViewEq(s, ga, gb, e, depth)
 	}
 	buf, mark := s.words(2 * int(e.size/8))
 	pa, pb := unsafe.Pointer(&buf[0]), unsafe.Pointer(&buf[e.size/8])

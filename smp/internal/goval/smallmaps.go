@@ -27,31 +27,35 @@ type mapHeader struct {
 	dirLen int            // 0 for a small map
 }
 
-// groupOf is the group of a small map[string]V whose values V have the
-// size and alignment of W.
-type groupOf[W any] struct {
-	ctrl  uint64
-	slots [8]slotOf[W]
+// group is a small map[string]V's group, whose slots are stride bytes
+// apart: a key, then its value.
+type group struct {
+	p      unsafe.Pointer
+	stride uintptr
 }
 
-// slotOf is a slot of a group: a key and its value.
-type slotOf[W any] struct {
-	key string
-	val W
-}
+// full has the high bit of the control byte of each full slot set.
+func (g group) full() uint64 { return ^*(*uint64)(g.p) & 0x8080808080808080 }
 
-// fullSlots has the high bit of the control byte of each full slot set.
-func fullSlots(ctrl uint64) uint64 { return ^ctrl & 0x8080808080808080 }
+// key is slot i's key.
+func (g group) key(i uintptr) *string { return (*string)(unsafe.Add(g.p, 8+i*g.stride)) }
 
-// smallGroups returns the groups of the two maps at a and b (of equal
-// length) when both are small, and whether they are. The layout must be
-// known (smallMapsRead).
-func smallGroups[W any](a, b unsafe.Pointer) (ga, gb *groupOf[W], ok bool) {
+// val is slot i's value.
+func (g group) val(i uintptr) unsafe.Pointer { return unsafe.Add(g.p, 8+16+i*g.stride) }
+
+// slotAt is the slot whose control byte's high bit is the lowest bit
+// set in m.
+func slotAt(m uint64) uintptr { return uintptr(bits.TrailingZeros64(m) / 8) }
+
+// smallGroups returns the groups of the two maps at a and b, of values of
+// size vsize, when both are small, and whether they are. The layout must
+// be known (smallMapsRead).
+func smallGroups(a, b unsafe.Pointer, vsize uintptr) (ga, gb group, ok bool) {
 	ha, hb := *(**mapHeader)(a), *(**mapHeader)(b)
 	if ha == nil || hb == nil || ha.dirLen != 0 || hb.dirLen != 0 || ha.group == nil || hb.group == nil {
-		return nil, nil, false
+		return group{}, group{}, false
 	}
-	return (*groupOf[W])(ha.group), (*groupOf[W])(hb.group), true
+	return group{ha.group, 16 + vsize}, group{hb.group, 16 + vsize}, true
 }
 
 // sameKeyString compares two strings, in line when their headers are
@@ -60,38 +64,34 @@ func sameKeyString(a, b *string) bool {
 	return *(*[2]uintptr)(unsafe.Pointer(a)) == *(*[2]uintptr)(unsafe.Pointer(b)) || *a == *b
 }
 
-// pairSlot returns gb's slot (of those in fullB) whose key is the key
-// of ga's slot i, or nil. Maps filled in one order hold a key in the
-// same slot: that slot is tried first, in line.
-func pairSlot[W any](ga, gb *groupOf[W], i int, fullB uint64) *slotOf[W] {
-	if sb := &gb.slots[i]; fullB>>(8*i+7)&1 != 0 && sameKeyString(&ga.slots[i].key, &sb.key) {
-		return sb
+// pairSlot returns gb's slot (of those in fullB) whose key is the key of
+// ga's slot i, or -1. Maps filled in one order hold a key in the same
+// slot: that slot is tried first.
+func pairSlot(ga, gb group, i uintptr, fullB uint64) int {
+	k := ga.key(i)
+	if fullB>>(8*i+7)&1 != 0 && sameKeyString(k, gb.key(i)) {
+		return int(i)
 	}
-	return otherSlot(ga, gb, i, fullB)
-}
-
-// otherSlot is pairSlot past slot i of gb.
-func otherSlot[W any](ga, gb *groupOf[W], i int, fullB uint64) *slotOf[W] {
-	k := &ga.slots[i].key
 	for m := fullB &^ (0x80 << (8 * i)); m != 0; m &= m - 1 {
-		if sb := &gb.slots[bits.TrailingZeros64(m)/8&7]; sameKeyString(k, &sb.key) {
-			return sb
+		if j := slotAt(m); sameKeyString(k, gb.key(j)) {
+			return int(j)
 		}
 	}
-	return nil
+	return -1
 }
 
-// smallViewEq compares two small maps of a view (viewOf.eq) in place.
-// Their values are compared where they are: the maps hold them.
-func smallViewEq[W any](s *Scratch, ga, gb *groupOf[W], e *viewElem, depth int) bool {
-	fullB := fullSlots(gb.ctrl)
-	for m := fullSlots(ga.ctrl); m != 0; m &= m - 1 {
-		i := bits.TrailingZeros64(m) / 8 & 7
-		sb := pairSlot(ga, gb, i, fullB)
-		if sb == nil {
+// smallMapsEq compares two small maps of one type, of equal length, in
+// place: values of size e.size are compared where they are (the maps
+// hold them) by e.
+func smallMapsEq(s *Scratch, ga, gb group, e *viewElem, depth int) bool {
+	fullB := gb.full()
+	for m := ga.full(); m != 0; m &= m - 1 {
+		i := slotAt(m)
+		j := pairSlot(ga, gb, i, fullB)
+		if j < 0 {
 			return false
 		}
-		va, vb := unsafe.Pointer(&ga.slots[i].val), unsafe.Pointer(&sb.val)
+		va, vb := ga.val(i), gb.val(uintptr(j))
 		if !(e.words && sameWords(va, vb, e.size)) && !e.eq(s, va, vb, depth+1) {
 			return false
 		}
@@ -117,11 +117,12 @@ func sameWords(a, b unsafe.Pointer, n uintptr) bool {
 }
 
 // smallStringsEq compares two small map[string]string in place.
-func smallStringsEq(ga, gb *groupOf[string]) bool {
-	fullB := fullSlots(gb.ctrl)
-	for m := fullSlots(ga.ctrl); m != 0; m &= m - 1 {
-		i := bits.TrailingZeros64(m) / 8 & 7
-		if sb := pairSlot(ga, gb, i, fullB); sb == nil || !sameKeyString(&ga.slots[i].val, &sb.val) {
+func smallStringsEq(ga, gb group) bool {
+	fullB := gb.full()
+	for m := ga.full(); m != 0; m &= m - 1 {
+		i := slotAt(m)
+		j := pairSlot(ga, gb, i, fullB)
+		if j < 0 || !sameKeyString((*string)(ga.val(i)), (*string)(gb.val(uintptr(j)))) {
 			return false
 		}
 	}
@@ -192,14 +193,15 @@ func groupHolds[W comparable](m, put map[string]W) bool {
 	if h.group == nil {
 		return len(m) == 0
 	}
-	g := (*groupOf[W])(h.group)
+	var w W
+	g := group{h.group, 16 + unsafe.Sizeof(w)}
 	seen := 0
-	for f := fullSlots(g.ctrl); f != 0; f &= f - 1 {
-		sl := &g.slots[bits.TrailingZeros64(f)/8&7]
+	for f := g.full(); f != 0; f &= f - 1 {
+		i := slotAt(f)
 		found := false
 		for k, v := range put {
-			if *(*[2]uintptr)(unsafe.Pointer(&k)) == *(*[2]uintptr)(unsafe.Pointer(&sl.key)) {
-				found = v == sl.val
+			if *(*[2]uintptr)(unsafe.Pointer(&k)) == *(*[2]uintptr)(unsafe.Pointer(g.key(i))) {
+				found = v == *(*W)(g.val(i))
 				break
 			}
 		}

@@ -101,7 +101,7 @@ func checkSmallMaps[K ~string, V any](t *testing.T, r *rand.Rand, name string, c
 			}
 			break
 		}
-		if _, _, ok := smallGroups[byte](unsafe.Pointer(&a), unsafe.Pointer(&b)); ok {
+		if _, _, ok := smallGroups(unsafe.Pointer(&a), unsafe.Pointer(&b), 0); ok {
 			inPlace++
 		}
 		got := eq(s, unsafe.Pointer(&a), unsafe.Pointer(&b), 0)
