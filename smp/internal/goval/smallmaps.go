@@ -64,21 +64,23 @@ func sameKeyString(a, b *string) bool {
 	return *(*[2]uintptr)(unsafe.Pointer(a)) == *(*[2]uintptr)(unsafe.Pointer(b)) || *a == *b
 }
 
-// pairSlot returns gb's slot (of those in fullB) whose key is the key of
-// ga's slot i, or -1. Maps filled in one order hold a key in the same
-// slot: that slot is tried first.
-func pairSlot(ga, gb group, i uintptr, fullB uint64) int {
-	k := ga.key(i)
-	if fullB>>(8*i+7)&1 != 0 && sameKeyString(k, gb.key(i)) {
-		return int(i)
+// pairKey returns the key of gb's slot (of those in fullB) that is the
+// key ka of ga's slot i, or nil. Maps filled in one order hold a key in
+// the same slot: that slot is tried first, in line.
+func pairKey(ka *string, gb group, i uintptr, fullB uint64) *string {
+	if kb := gb.key(i); fullB>>(8*i+7)&1 != 0 && sameKeyString(ka, kb) {
+		return kb
 	}
 	for m := fullB &^ (0x80 << (8 * i)); m != 0; m &= m - 1 {
-		if j := slotAt(m); sameKeyString(k, gb.key(j)) {
-			return int(j)
+		if kb := gb.key(slotAt(m)); sameKeyString(ka, kb) {
+			return kb
 		}
 	}
-	return -1
+	return nil
 }
+
+// valOf is the value of the slot whose key is at k.
+func valOf(k *string) unsafe.Pointer { return unsafe.Add(unsafe.Pointer(k), 16) }
 
 // smallMapsEq compares two small maps of one type, of equal length, in
 // place: values of size e.size are compared where they are (the maps
@@ -87,11 +89,13 @@ func smallMapsEq(s *Scratch, ga, gb group, e *viewElem, depth int) bool {
 	fullB := gb.full()
 	for m := ga.full(); m != 0; m &= m - 1 {
 		i := slotAt(m)
-		j := pairSlot(ga, gb, i, fullB)
-		if j < 0 {
-			return false
+		ka, kb := ga.key(i), gb.key(i)
+		if fullB>>(8*i+7)&1 == 0 || !sameKeyString(ka, kb) { // pairKey's first try, in line
+			if kb = pairKey(ka, gb, i, fullB); kb == nil {
+				return false
+			}
 		}
-		va, vb := ga.val(i), gb.val(uintptr(j))
+		va, vb := valOf(ka), valOf(kb)
 		if !(e.words && sameWords(va, vb, e.size)) && !e.eq(s, va, vb, depth+1) {
 			return false
 		}
@@ -121,8 +125,13 @@ func smallStringsEq(ga, gb group) bool {
 	fullB := gb.full()
 	for m := ga.full(); m != 0; m &= m - 1 {
 		i := slotAt(m)
-		j := pairSlot(ga, gb, i, fullB)
-		if j < 0 || !sameKeyString((*string)(ga.val(i)), (*string)(gb.val(uintptr(j)))) {
+		ka, kb := ga.key(i), gb.key(i)
+		if fullB>>(8*i+7)&1 == 0 || !sameKeyString(ka, kb) {
+			if kb = pairKey(ka, gb, i, fullB); kb == nil {
+				return false
+			}
+		}
+		if !sameKeyString((*string)(valOf(ka)), (*string)(valOf(kb))) {
 			return false
 		}
 	}

@@ -78,6 +78,20 @@ func TestSmallMapsInPlace(t *testing.T) {
 	}}, func(v smallBoxed) smallBoxed { v.X = math.NaN(); return v })
 }
 
+// TestSmallMapsFreedSlot: a freed slot holds a zero key and value,
+// which must not pair with a zero key and value of the other map.
+func TestSmallMapsFreedSlot(t *testing.T) {
+	a := map[string]smallOne{"": {}, "y": {1}}
+	b := map[string]smallOne{"w": {5}, "y": {1}, "z": {}}
+	delete(b, "w") // b's first slot is freed: a zero key and value
+	eq := memEqOf(reflect.TypeFor[map[string]smallOne]())
+	s := GetScratch()
+	defer PutScratch(s)
+	if eq(s, unsafe.Pointer(&a), unsafe.Pointer(&b), 0) {
+		t.Error("maps with the key \"\" and \"z\" compared equal")
+	}
+}
+
 // checkSmallMaps compares maps of sizes 0 to 10 as built by c, equal,
 // with one value changed by change or with one key replaced, against
 // reflect.DeepEqual, and
