@@ -204,7 +204,7 @@ func memEqMap(t reflect.Type) memEq {
 				return eq
 			}
 			if ga, gb, ok := smallGroups(a, b, e.size); e.inPlace && ok {
-				return len(*(*map[string]struct{})(a)) == len(*(*map[string]struct{})(b)) && smallMapsEq(s, ga, gb, e, depth)
+				return smallMapsEq(s, ga, gb, e, depth)
 			}
 			return v.eq(s, a, b, e, depth)
 		}

@@ -48,11 +48,11 @@ func (g group) val(i uintptr) unsafe.Pointer { return unsafe.Add(g.p, 8+16+i*g.s
 func slotAt(m uint64) uintptr { return uintptr(bits.TrailingZeros64(m) / 8) }
 
 // smallGroups returns the groups of the two maps at a and b, of values of
-// size vsize, when both are small, and whether they are. The layout must
-// be known (smallMapsRead).
+// size vsize, when both are small and of one length, and whether they
+// are. The layout must be known (smallMapsRead).
 func smallGroups(a, b unsafe.Pointer, vsize uintptr) (ga, gb group, ok bool) {
 	ha, hb := *(**mapHeader)(a), *(**mapHeader)(b)
-	if ha == nil || hb == nil || ha.dirLen != 0 || hb.dirLen != 0 || ha.group == nil || hb.group == nil {
+	if ha == nil || hb == nil || ha.dirLen|hb.dirLen != 0 || ha.group == nil || hb.group == nil || ha.used != hb.used {
 		return group{}, group{}, false
 	}
 	return group{ha.group, 16 + vsize}, group{hb.group, 16 + vsize}, true
