@@ -111,7 +111,7 @@ func memEqPointer(t reflect.Type) memEq {
 func memEqSlice(t reflect.Type) memEq {
 	st := new(sliceStep(t, 0))
 	return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
-		return sliceEq(s, (*reflectSlice)(a), (*reflectSlice)(b), st, depth)
+		return stepEq(st, s, a, b, depth)
 	}
 }
 
@@ -177,10 +177,17 @@ func memEqBytes(n uintptr) memEq {
 // memEqMap compares two maps: map[string]string directly, others through a map view or reflect.
 func memEqMap(t reflect.Type) memEq {
 	if t.ConvertibleTo(mapSSType) {
+		inPlace := smallMapsRead()
 		return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool {
 			ma, mb := *(*map[string]string)(a), *(*map[string]string)(b)
 			if (ma == nil) != (mb == nil) || len(ma) != len(mb) {
 				return false
+			}
+			if len(ma) == 0 {
+				return true
+			}
+			if ga, gb, ok := smallGroups(a, b, 16); inPlace && ok {
+				return smallStringsEq(ga, gb)
 			}
 			for k, va := range ma {
 				if vb, ok := mb[k]; !ok || va != vb {
@@ -191,10 +198,13 @@ func memEqMap(t reflect.Type) memEq {
 		}
 	}
 	if v := mapViewFor(t); v != nil {
-		e := &viewElem{eq: refMemEq(t.Elem()), size: t.Elem().Size(), words: settledByWords(t.Elem())}
+		e := &viewElem{eq: refMemEq(t.Elem()), size: t.Elem().Size(), words: settledByWords(t.Elem()), inPlace: smallMapsRead()}
 		return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
 			if _, _, settled, eq := pointerWords(a, b, depth); settled {
 				return eq
+			}
+			if ga, gb, ok := smallGroups(a, b, e.size); e.inPlace && ok {
+				return smallMapsEq(s, ga, gb, e, depth)
 			}
 			return v.eq(s, a, b, e, depth)
 		}
@@ -307,7 +317,8 @@ func (s *Scratch) SameMemoryAt(a, b unsafe.Pointer, n *Node) (same bool, upTo ui
 // [N]uint64. The view is only read. Values are copied out into memory the
 // garbage collector does not scan, which is safe because the maps keep
 // what they point to alive while the comparison runs; they are then
-// compared as the V they are, unless equal memory settles them.
+// compared as the V they are, unless equal memory settles them. Maps of
+// up to eight entries are compared in place instead (smallmaps.go).
 
 // mapView compares two non-nil maps of one type.
 type mapView interface {
@@ -315,11 +326,12 @@ type mapView interface {
 }
 
 // viewElem is what a view needs of the map's values: their comparison,
-// size, and whether values equal in memory are equal (settledByWords).
+// size, and whether values equal in memory are equal (settledByWords);
+// and whether small maps are compared in place (smallMapsRead).
 type viewElem struct {
-	eq    memEq
-	size  uintptr
-	words bool
+	eq             memEq
+	size           uintptr
+	words, inPlace bool
 }
 
 type viewOf[W comparable] struct{}
@@ -349,18 +361,6 @@ func (viewOf[W]) eq(s *Scratch, a, b unsafe.Pointer, e *viewElem, depth int) boo
 	}
 	s.release(mark)
 	return same
-}
-
-// sameWords reports whether the n bytes (whole words) at a and b are
-// equal, in line: a call to the runtime's comparison costs more for the
-// few words of a map's value.
-func sameWords(a, b unsafe.Pointer, n uintptr) bool {
-	for i := uintptr(0); i < n; i += 8 {
-		if *(*uint64)(unsafe.Add(a, i)) != *(*uint64)(unsafe.Add(b, i)) {
-			return false
-		}
-	}
-	return true
 }
 
 // mapViews holds a view for each value size up to 128 bytes, by words.

@@ -15,6 +15,10 @@ import (
 // slice or map is the same value. So steps that can be settled that way
 // are grouped under a scan, which compares their words and runs only
 // the steps whose words differ (padding that differs only costs a step).
+// Where the word that differs is the data pointer of a string, or of a
+// slice whose elements equal memory settles (documents built apart share
+// no memory), the bytes it points to are compared first, without the
+// step.
 
 // memStep is one step of a struct's comparison.
 type memStep struct {
@@ -48,6 +52,12 @@ type memProg struct {
 	// first holds, for each word of the struct, the index of the first
 	// step that ends past the word's start (when the program scans).
 	first []uint16
+	// quick holds, for each word of the struct that starts a string or
+	// a slice whose equal memory settles its elements (in a scan), the
+	// size of an element (1 for a string's bytes) shifted left by one,
+	// and 1 for a slice: when only that word differs, a comparison of
+	// the bytes they point to settles it without the step (quickEq).
+	quick []uint32
 }
 
 // memEqStruct compares two structs by their program.
@@ -80,6 +90,7 @@ func progOf(t reflect.Type) *memProg {
 			}
 			p.first[k] = uint16(j)
 		}
+		p.quick = quickWords(steps, t.Size())
 	}
 	p.steps = steps
 	return p
@@ -214,8 +225,16 @@ func runSteps(p *memProg, s *Scratch, a, b unsafe.Pointer, depth int) bool {
 		j, end := i+1, int(st.n)
 		w, last := st.off, st.end
 		for {
-			if w = equalWords(a, b, w, last); w == last {
+			// The next step's first word is often the one that differs.
+			if w < last && *(*uint64)(unsafe.Add(a, w)) == *(*uint64)(unsafe.Add(b, w)) {
+				w = equalWords(a, b, w+8, last)
+			}
+			if w == last {
 				break
+			}
+			if q := p.quick[w/8]; q != 0 && quickEq(a, b, w, q) {
+				w += 16 + 8*uintptr(q&1)
+				continue
 			}
 			j = max(j, int(p.first[w/8]))
 			for ; j < end && steps[j].off < w+8; j++ {
@@ -231,6 +250,39 @@ func runSteps(p *memProg, s *Scratch, a, b unsafe.Pointer, depth int) bool {
 		i = end
 	}
 	return true
+}
+
+// quickWords is memProg.quick of a scanning program's steps, of a
+// struct of size bytes.
+func quickWords(steps []memStep, size uintptr) []uint32 {
+	quick := make([]uint32, size/8)
+	scanned := 0 // steps up to this index are under a scan
+	for i, st := range steps {
+		switch {
+		case st.kind == stepScan:
+			scanned = int(st.n)
+		case i >= scanned:
+		case st.kind == stepString:
+			quick[st.off/8] = 1 << 1
+		case st.kind == stepSlice && st.words && st.n < 1<<30:
+			quick[st.off/8] = uint32(st.n)<<1 | 1
+		}
+	}
+	return quick
+}
+
+// quickEq reports whether the string or slice (quick word q) at offset w
+// of a and b, whose first words (data pointers) differ, are equal by the
+// bytes they point to: then their step need not run. False is not an
+// answer: the step runs.
+func quickEq(a, b unsafe.Pointer, w uintptr, q uint32) bool {
+	pa, pb := unsafe.Add(a, w), unsafe.Add(b, w)
+	n := *(*int)(unsafe.Add(pa, 8))
+	if n != *(*int)(unsafe.Add(pb, 8)) || *(*unsafe.Pointer)(pa) == nil || *(*unsafe.Pointer)(pb) == nil {
+		return false
+	}
+	size := uintptr(n) * uintptr(q>>1)
+	return unsafe.String(*(**byte)(pa), size) == unsafe.String(*(**byte)(pb), size)
 }
 
 // equalWords returns the offset of the first word from w up to last at
@@ -280,11 +332,20 @@ func stepEq(st *memStep, s *Scratch, a, b unsafe.Pointer, depth int) bool {
 		}
 		return st.eq(s, qa, qb, depth+1)
 	case stepSlice:
+		// As one run of bytes first when equal memory settles the
+		// elements (which settles plain elements either way), then
+		// element by element.
 		sa, sb := (*reflectSlice)(pa), (*reflectSlice)(pb)
 		if sa.len != sb.len || (sa.data == nil) != (sb.data == nil) {
 			return false
 		}
-		return sa.len == 0 || sa.data == sb.data || sliceEq(s, sa, sb, st, depth)
+		if sa.data == sb.data || sa.len == 0 {
+			return true
+		}
+		if n := uintptr(sa.len) * st.n; st.words && unsafe.String((*byte)(sa.data), n) == unsafe.String((*byte)(sb.data), n) {
+			return true
+		}
+		return !st.plain && elemsEq(s, sa, sb, st, depth)
 	}
 	return st.eq(s, pa, pb, depth)
 }
@@ -295,24 +356,10 @@ type reflectString struct {
 	len  int
 }
 
-// sliceEq compares two slices by a slice step: as one run of bytes
-// first when equal memory settles the elements (which settles plain
-// elements either way), then element by element.
-func sliceEq(s *Scratch, sa, sb *reflectSlice, st *memStep, depth int) bool {
+// elemsEq compares two slices of one length, by a slice step, element
+// by element.
+func elemsEq(s *Scratch, sa, sb *reflectSlice, st *memStep, depth int) bool {
 	elem, size := st.eq, st.n
-	if sa.len != sb.len || (sa.data == nil) != (sb.data == nil) {
-		return false
-	}
-	if sa.data == sb.data || sa.len == 0 {
-		return true
-	}
-	if st.words {
-		// Equal memory settles it; else plain elements differ.
-		n := uintptr(sa.len) * size
-		if eq := unsafe.String((*byte)(sa.data), n) == unsafe.String((*byte)(sb.data), n); eq || st.plain {
-			return eq
-		}
-	}
 	if depth > maxDepth {
 		return false
 	}
