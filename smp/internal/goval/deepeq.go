@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"sync"
 	"unsafe"
+
+	"github.com/typedpatch/typedpatch/smp/internal/smallmap"
 )
 
 // Two values that are equal in memory, deeply, encode to the same JSON
@@ -177,7 +179,7 @@ func memEqBytes(n uintptr) memEq {
 // memEqMap compares two maps: map[string]string directly, others through a map view or reflect.
 func memEqMap(t reflect.Type) memEq {
 	if t.ConvertibleTo(mapSSType) {
-		inPlace := smallMapsRead()
+		inPlace := smallmap.Readable()
 		return func(_ *Scratch, a, b unsafe.Pointer, _ int) bool {
 			ma, mb := *(*map[string]string)(a), *(*map[string]string)(b)
 			if (ma == nil) != (mb == nil) || len(ma) != len(mb) {
@@ -186,8 +188,10 @@ func memEqMap(t reflect.Type) memEq {
 			if len(ma) == 0 {
 				return true
 			}
-			if ga, gb, ok := smallGroups(a, b, 16); inPlace && ok {
-				return smallStringsEq(ga, gb)
+			if inPlace {
+				if ga, gb, ok := smallmap.Pair(a, b, 16); ok {
+					return smallStringsEq(ga, gb)
+				}
 			}
 			for k, va := range ma {
 				if vb, ok := mb[k]; !ok || va != vb {
@@ -198,13 +202,15 @@ func memEqMap(t reflect.Type) memEq {
 		}
 	}
 	if v := mapViewFor(t); v != nil {
-		e := &viewElem{eq: refMemEq(t.Elem()), size: t.Elem().Size(), words: settledByWords(t.Elem()), inPlace: smallMapsRead()}
+		e := &viewElem{eq: refMemEq(t.Elem()), size: t.Elem().Size(), words: settledByWords(t.Elem()), inPlace: smallmap.Readable()}
 		return func(s *Scratch, a, b unsafe.Pointer, depth int) bool {
 			if _, _, settled, eq := pointerWords(a, b, depth); settled {
 				return eq
 			}
-			if ga, gb, ok := smallGroups(a, b, e.size); e.inPlace && ok {
-				return smallMapsEq(s, ga, gb, e, depth)
+			if e.inPlace {
+				if ga, gb, ok := smallmap.Pair(a, b, e.size); ok {
+					return smallMapsEq(s, ga, gb, e, depth)
+				}
 			}
 			return v.eq(s, a, b, e, depth)
 		}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/typedpatch/typedpatch/smp/internal/smallmap"
 )
 
 type (
@@ -54,7 +56,7 @@ func (c smallMapCase[K, V]) build(r *rand.Rand, n int) (a, b map[K]V) {
 // of strings, of values of one and of several words, and of values
 // that equal words do not settle. Larger maps go the general way.
 func TestSmallMapsInPlace(t *testing.T) {
-	if !smallMapsRead() {
+	if !smallmap.Readable() {
 		t.Fatal("small maps are not read in place")
 	}
 	one, two := 1, 2
@@ -115,7 +117,7 @@ func checkSmallMaps[K ~string, V any](t *testing.T, r *rand.Rand, name string, c
 			}
 			break
 		}
-		if _, _, ok := smallGroups(unsafe.Pointer(&a), unsafe.Pointer(&b), 0); ok {
+		if _, _, ok := smallmap.Pair(unsafe.Pointer(&a), unsafe.Pointer(&b), 0); ok {
 			inPlace++
 		}
 		got := eq(s, unsafe.Pointer(&a), unsafe.Pointer(&b), 0)

@@ -109,8 +109,10 @@ type siblingKeys struct {
 // eight on the stack, sorted by insertion; more on the heap) and kept in
 // sib for the next object.
 func appendObject(b []byte, m map[string]any, sib *siblingKeys) ([]byte, error) {
-	if g, ok := smallmap.Of(unsafe.Pointer(&m), 16); ok && readGroups {
-		return appendGroup(b, g)
+	if readGroups && smallmap.Readable() {
+		if g, ok := smallmap.Of(unsafe.Pointer(&m), 16); ok {
+			return appendGroup(b, g)
+		}
 	}
 	if len(m) == 1 {
 		return appendMember(b, m, sib)

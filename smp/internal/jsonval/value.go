@@ -362,7 +362,11 @@ func SortedKeys(m map[string]any) []string {
 // spares small objects an allocation.
 func AppendSortedKeys(dst []string, m map[string]any) []string {
 	n := len(dst)
-	if g, ok := smallmap.Of(unsafe.Pointer(&m), 16); ok && readGroups {
+	g, ok := smallmap.Group{}, false
+	if readGroups && smallmap.Readable() {
+		g, ok = smallmap.Of(unsafe.Pointer(&m), 16)
+	}
+	if ok {
 		for f := g.Full(); f != 0; f &= f - 1 {
 			dst = append(dst, *g.Key(smallmap.SlotAt(f)))
 		}

@@ -1,14 +1,3 @@
-// Package smallmap reads a map of up to eight entries keyed by strings
-// in the runtime's own memory, without ranging over it (which draws a
-// random start per loop) or hashing a key to look it up.
-//
-// The runtime keeps such a map in one group: a control word, a byte per
-// slot whose high bit is clear when the slot is full, then eight slots,
-// each laid out as a struct of the key and its value. Larger maps are
-// tables of groups and are not read here. The layout is the runtime's
-// own, not an API: it is checked once against maps filled and emptied in
-// several orders (Readable), only on the Go releases known to lay maps
-// out so, and nothing is read unless the check holds.
 package smallmap
 
 import (
@@ -36,14 +25,24 @@ type Group struct {
 
 // Of returns the group of the map at m, a *map[string]V whose values V
 // are valSize bytes, a multiple of eight, and 8-byte aligned; ok is
-// false for a nil or empty map that has none, a map of more than eight
-// entries, and when the layout is not known (Readable is false).
+// false for a nil or empty map that has none and for a map of more than
+// eight entries. Only where Readable holds.
 func Of(m unsafe.Pointer, valSize uintptr) (g Group, ok bool) {
 	h := *(**header)(m)
-	if h == nil || h.dirLen != 0 || h.group == nil || !Readable() {
+	if h == nil || h.dirLen != 0 || h.group == nil {
 		return Group{}, false
 	}
 	return Group{h.group, 16 + valSize}, true
+}
+
+// Pair is Of of two maps of one type at a and b, ok only when both are
+// small and of one length. Only where Readable holds.
+func Pair(a, b unsafe.Pointer, valSize uintptr) (ga, gb Group, ok bool) {
+	ha, hb := *(**header)(a), *(**header)(b)
+	if ha == nil || hb == nil || ha.dirLen|hb.dirLen != 0 || ha.group == nil || hb.group == nil || ha.used != hb.used {
+		return Group{}, Group{}, false
+	}
+	return Group{ha.group, 16 + valSize}, Group{hb.group, 16 + valSize}, true
 }
 
 // Full has the high bit of each full slot's control byte set: slots
