@@ -3,6 +3,7 @@ package goval
 import (
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
@@ -151,10 +152,19 @@ func TestMapViewsNested(t *testing.T) {
 	}
 	type outer struct{ In map[string]inner }
 	str := strings.Clone // equal strings at other addresses: copied, not settled by words
+	// Every map holds nine entries or more: maps of up to eight are
+	// compared in their group (smallmaps.go) and take no scratch words.
 	build := func(s, last string, n int) map[string]outer {
-		return map[string]outer{"o": {In: map[string]inner{
-			"k": {M: map[string]wide{"x": {S: str("v"), Last: str(last)}}, S: str(s), N: n},
-		}}}
+		m := map[string]wide{"x": {S: str("v"), Last: str(last)}}
+		in := map[string]inner{"k": {M: m, S: str(s), N: n}}
+		out := map[string]outer{"o": {In: in}}
+		for i := range 8 {
+			f := "f" + strconv.Itoa(i)
+			m[f] = wide{S: str(f)}
+			in[f] = inner{M: map[string]wide{}, S: str(f)}
+			out[f] = outer{In: map[string]inner{}}
+		}
+		return out
 	}
 	eq := memEqOf(reflect.TypeFor[map[string]outer]())
 	base := build("hello", "end", 7)
