@@ -333,7 +333,7 @@ type mapView interface {
 
 // viewElem is what a view needs of the map's values: their comparison,
 // size, and whether values equal in memory are equal (settledByWords);
-// and whether small maps are compared in place (smallMapsRead).
+// and whether small maps are compared in place (smallmap.Readable).
 type viewElem struct {
 	eq             memEq
 	size           uintptr

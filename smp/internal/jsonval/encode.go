@@ -104,15 +104,14 @@ type siblingKeys struct {
 	n    int
 }
 
-// appendObject writes an object, its members sorted by key: in sib's
-// order when the object holds exactly sib's keys, else gathered (up to
-// eight on the stack, sorted by insertion; more on the heap) and kept in
-// sib for the next object.
+// appendObject writes an object, its members sorted by key: from its
+// map's group when it has up to eight (appendGroup); else in sib's order
+// when the object holds exactly sib's keys, else gathered (up to eight on
+// the stack, sorted by insertion; more on the heap) and kept in sib for
+// the next object.
 func appendObject(b []byte, m map[string]any, sib *siblingKeys) ([]byte, error) {
-	if readGroups && smallmap.Readable() {
-		if g, ok := smallmap.Of(unsafe.Pointer(&m), 16); ok {
-			return appendGroup(b, g)
-		}
+	if g, ok := groupOf(m); ok {
+		return appendGroup(b, g)
 	}
 	if len(m) == 1 {
 		return appendMember(b, m, sib)
@@ -157,6 +156,15 @@ func appendObject(b []byte, m map[string]any, sib *siblingKeys) ([]byte, error) 
 
 // readGroups is false in tests of the general way.
 var readGroups = true
+
+// groupOf is m's group when m has up to eight members and groups can be
+// read (smallmap).
+func groupOf(m map[string]any) (smallmap.Group, bool) {
+	if !readGroups || !smallmap.Readable() {
+		return smallmap.Group{}, false
+	}
+	return smallmap.Of(unsafe.Pointer(&m), unsafe.Sizeof(any(nil)))
+}
 
 // appendGroup is appendObject for an object of up to eight members read
 // in its map's group (smallmap): their slots sorted by key, by insertion.

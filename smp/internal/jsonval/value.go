@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/typedpatch/typedpatch/smp/internal/errpath"
 	"github.com/typedpatch/typedpatch/smp/internal/smallmap"
@@ -362,11 +361,7 @@ func SortedKeys(m map[string]any) []string {
 // spares small objects an allocation.
 func AppendSortedKeys(dst []string, m map[string]any) []string {
 	n := len(dst)
-	g, ok := smallmap.Group{}, false
-	if readGroups && smallmap.Readable() {
-		g, ok = smallmap.Of(unsafe.Pointer(&m), 16)
-	}
-	if ok {
+	if g, ok := groupOf(m); ok {
 		for f := g.Full(); f != 0; f &= f - 1 {
 			dst = append(dst, *g.Key(smallmap.SlotAt(f)))
 		}

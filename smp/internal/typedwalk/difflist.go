@@ -2,7 +2,6 @@ package typedwalk
 
 import (
 	"reflect"
-	"unsafe"
 
 	"github.com/typedpatch/typedpatch/reflectschema"
 	"github.com/typedpatch/typedpatch/smp/internal/engine"
@@ -313,23 +312,16 @@ func (d *tdiffer) setOrderList(m reflect.Value, en *goval.Node, ks format.KeySet
 	for _, f := range kf {
 		plain = plain && f.FastScalar()
 	}
-	// A slice of structs of the node's type is read in place.
-	data, size := structElems(m)
-	if data != nil && m.Type().Elem() != en.GoType {
-		data = nil
-	}
+	items := objItems{cur: m, n: en}
 	for i := range order {
 		entry := make(map[string]any, len(ks.Fields)+1)
-		var p unsafe.Pointer
 		var me reflect.Value
-		ok := data != nil
-		if ok {
-			p = unsafe.Add(data, uintptr(i)*size)
-		} else {
+		p := items.elemBase(i) // a struct held in place, read there
+		if p == nil {
 			me, _ = goval.DerefNull(m.Index(i))
-			p, ok = goval.StructBase(me)
+			p, _ = goval.StructBase(me)
 		}
-		if plain && ok && p != nil {
+		if plain && p != nil {
 			// Plain key fields, resolved once, read from memory.
 			for _, f := range kf {
 				if goval.FastPresent(p, f) {
@@ -337,7 +329,7 @@ func (d *tdiffer) setOrderList(m reflect.Value, en *goval.Node, ks format.KeySet
 				}
 			}
 		} else {
-			if data != nil {
+			if !me.IsValid() {
 				me = m.Index(i)
 			}
 			if err := addKeyFields(entry, me, en, ks); err != nil {

@@ -32,8 +32,8 @@ type objItems struct {
 func (s *objItems) elemBase(p int) unsafe.Pointer {
 	if s.size == 0 {
 		s.size = -1
-		if t := s.cur.Type(); s.cur.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct && t.Elem().Size() > 0 {
-			s.data, s.size = s.cur.UnsafePointer(), int(t.Elem().Size())
+		if data, size := structElems(s.cur); data != nil && size > 0 {
+			s.data, s.size = data, int(size)
 		}
 	}
 	if s.size < 0 {
